@@ -1,0 +1,152 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { platformSettings, envelope } from "@agentfair/contracts";
+import cookie from "@fastify/cookie";
+import helmet from "@fastify/helmet";
+import multipart from "@fastify/multipart";
+import fastifyStatic from "@fastify/static";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import { sql } from "drizzle-orm";
+import Fastify, { type FastifyInstance } from "fastify";
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { type Config, recordFilingVariants } from "./config.ts";
+import type { Database } from "./db/client.ts";
+import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { AuthService } from "./modules/auth/auth.service.ts";
+import { tenantsRoutes } from "./modules/tenants/tenants.routes.ts";
+import { TenantsService } from "./modules/tenants/tenants.service.ts";
+import { usersRoutes } from "./modules/users/users.routes.ts";
+import { UsersService } from "./modules/users/users.service.ts";
+import { bearerToken, resolveCaller } from "./platform/auth.ts";
+import { installErrorHandler, ok, PREFIXES, PREFIX_TABLE } from "./platform/http.ts";
+import { Jobs } from "./platform/jobs.ts";
+import { createMailer } from "./platform/mail.ts";
+import type { Platform } from "./platform/platform.ts";
+import { RateLimiter } from "./platform/rate-limit.ts";
+import { loadSecret } from "./platform/secret.ts";
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  platform: Platform;
+  services: { auth: AuthService; tenants: TenantsService; users: UsersService };
+}
+
+export async function buildApp(config: Config, database: Database): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: { level: config.LOG_LEVEL, redact: ["req.headers.authorization", "req.headers.cookie"] },
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: "x-request-id",
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  const db = database.db;
+  const platform: Platform = {
+    config,
+    database,
+    db,
+    jobs: new Jobs(database.executeSql, app.log),
+    mailer: createMailer(config, db, app.log),
+    rateLimiter: new RateLimiter(db),
+    secret: await loadSecret(config, db),
+    log: app.log,
+  };
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        mediaSrc: ["'self'", "blob:", "data:"],
+        frameSrc: ["'self'"],
+        workerSrc: ["'self'", "blob:"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: 15 * 1024 * 1024, files: 1 } });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: "Agentfair API",
+        version: "1.0.0",
+        description: `Every call of the platform. Responses use the envelope \`{ code, msg, data }\`; code 200 (0 for the knowledge service) means success.\n\n${PREFIX_TABLE}`,
+      },
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+
+  app.decorateRequest("caller", null);
+  app.addHook("onRequest", async (req) => {
+    const token = bearerToken(req);
+    req.caller = token ? await resolveCaller(db, config, token) : null;
+  });
+
+  const tenants = new TenantsService(db);
+  const users = new UsersService(db);
+  const auth = new AuthService(platform, tenants);
+  platform.jobs.schedule("auth.purge-expired", "*/10 * * * *", () => auth.purgeExpired());
+
+  app.get("/healthz", { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await db.execute(sql`select 1`);
+      return { status: "ok", driver: database.driver };
+    } catch {
+      return reply.status(503).send({ status: "unavailable" });
+    }
+  });
+
+  await app.register(
+    async (agentApi) => {
+      agentApi.get(
+        "/api/platform/settings",
+        { schema: { tags: ["platform"], summary: "Settings the web needs before sign-in", response: { 200: envelope(platformSettings) } } },
+        async () =>
+          ok({
+            captchaEnabled: config.CAPTCHA === "on",
+            homeUsername: config.HOME_USERNAME,
+            rpaHost: config.RPA_HOST,
+            enterpriseTenant: config.ENTERPRISE_TENANT,
+            exemptUsername: config.EXEMPT_USERNAME,
+            recordFiling: recordFilingVariants(config),
+            bankTransferEnabled: config.BANK_TRANSFER,
+          }),
+      );
+      await agentApi.register(authRoutes, { auth, platform });
+      await agentApi.register(tenantsRoutes, { tenants });
+      await agentApi.register(usersRoutes, { users });
+    },
+    { prefix: PREFIXES.agent },
+  );
+
+  await serveWeb(app, config);
+  return { app, platform, services: { auth, tenants, users } };
+}
+
+/** The built web app, with the single-page fallback for every non-API path. */
+async function serveWeb(app: FastifyInstance, config: Config) {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const dist = config.WEB_DIST || path.resolve(here, "../../web/dist");
+  if (!fs.existsSync(path.join(dist, "index.html"))) return;
+  await app.register(fastifyStatic, { root: dist, wildcard: false, index: false });
+  const apiPrefixes = [...Object.values(PREFIXES), "/api/", "/docs", "/healthz"];
+  const indexHtml = fs.readFileSync(path.join(dist, "index.html"), "utf8");
+  app.get("/*", { schema: { hide: true } }, async (req, reply) => {
+    const url = req.url.split("?")[0];
+    if (apiPrefixes.some((p) => url.startsWith(p))) return reply.callNotFound();
+    return reply.type("text/html").header("cache-control", "no-cache").send(indexHtml);
+  });
+}

@@ -1,0 +1,66 @@
+import path from "node:path";
+import { z } from "zod";
+
+const bool = (dflt: boolean) =>
+  z
+    .enum(["0", "1", "true", "false", "on", "off", "yes", "no"])
+    .optional()
+    .transform((v) => (v === undefined ? dflt : ["1", "true", "on", "yes"].includes(v)));
+const list = (dflt: string) =>
+  z
+    .string()
+    .default(dflt)
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
+
+/** Every setting, read once from the environment. README lists each one. */
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default("0.0.0.0"),
+  PUBLIC_URL: z.string().default(""),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z.string().default(""),
+  SEED_DEMO: bool(true),
+  CAPTCHA: z.enum(["on", "off"]).default("on"),
+  SMTP_URL: z.string().default(""),
+  SMTP_FROM: z.string().default("Agentfair <no-reply@agentfair.local>"),
+  ADMIN_USERNAMES: list("admin"),
+  HOME_USERNAME: z.string().default("admin"),
+  EXEMPT_USERNAME: z.string().default("admin"),
+  ENTERPRISE_TENANT: z.string().default(""),
+  RPA_HOST: z.string().default(""),
+  RECORD_FILING: z.string().default(""),
+  BANK_TRANSFER: bool(false),
+  SECRET_KEY: z.string().default(""),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ROLE: z.enum(["all", "web", "worker"]).default("all"),
+  WEB_DIST: z.string().default(""),
+});
+
+export type Config = z.infer<typeof schema> & { dataDir: string };
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+}
+
+/**
+ * RECORD_FILING: record-filing numbers by site origin, "origin=text" separated by ";".
+ * Three variants by default, chosen by the page's origin on the web.
+ */
+export function recordFilingVariants(config: Config) {
+  const raw = config.RECORD_FILING || "agentfair.cn=京ICP备2024000001号-1;agentfair.com.cn=京ICP备2024000001号-2;*=京ICP备2024000001号-3";
+  return raw
+    .split(";")
+    .map((pair) => pair.split("="))
+    .filter((p) => p.length === 2)
+    .map(([origin, text]) => ({ origin: origin.trim(), text: text.trim() }));
+}

@@ -1,0 +1,5 @@
+// One file per product area; each area's tables live in schema/<area>.ts.
+export * from "./platform.ts";
+export * from "./tenants.ts";
+export * from "./users.ts";
+export * from "./auth.ts";

@@ -1,0 +1,15 @@
+import { boolean, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, id } from "./columns.ts";
+
+export const tenants = pgTable("tenants", {
+  id: id(),
+  domain: text("domain").notNull().unique(),
+  name: text("name").notNull(),
+  logo: text("logo").notNull().default(""),
+  primaryColor: text("primary_color").notNull().default("#1677ff"),
+  backgroundColor: text("background_color").notNull().default("#f0f5ff"),
+  recordFiling: text("record_filing").notNull().default(""),
+  /** The platform's own tenant: its users have no tenantId on the wire. */
+  isDefault: boolean("is_default").notNull().default(false),
+  createdAt: createdAt(),
+});

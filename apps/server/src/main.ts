@@ -1,0 +1,39 @@
+import { buildApp } from "./app.ts";
+import { loadConfig } from "./config.ts";
+import { openDatabase } from "./db/client.ts";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "./seed/demo.ts";
+
+const config = loadConfig();
+const database = await openDatabase({ url: config.DATABASE_URL || undefined, dataDir: config.dataDir });
+const { app, platform, services } = await buildApp(config, database);
+
+await services.tenants.ensureDefault();
+const seeded = config.SEED_DEMO ? await seedDemo(platform.db, services.tenants) : false;
+
+if (config.ROLE !== "web") await platform.jobs.start();
+if (config.ROLE !== "worker") {
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  const url = config.PUBLIC_URL || address.replace("0.0.0.0", "localhost").replace("[::]", "localhost");
+  const lines = [
+    "",
+    `Agentfair is running: ${url}`,
+    `  database: ${database.driver === "pglite" ? `PGlite in ${config.dataDir}` : "PostgreSQL"}   API docs: ${url}/docs`,
+  ];
+  if (config.SEED_DEMO) {
+    lines.push(`  demo accounts (password ${DEMO_PASSWORD}; change them before real use)${seeded ? " - created now" : ""}:`);
+    for (const a of DEMO_ACCOUNTS) lines.push(`    ${a.username.padEnd(8)} ${a.note}  ${url}${a.tenant ? `/${a.tenant}` : ""}/login`);
+  }
+  console.log(lines.join("\n"));
+}
+
+let stopping = false;
+async function shutdown() {
+  if (stopping) return;
+  stopping = true;
+  await app.close();
+  await platform.jobs.stop();
+  await database.close();
+  process.exit(0);
+}
+process.on("SIGINT", shutdown);
+process.on("SIGTERM", shutdown);

@@ -1,0 +1,336 @@
+import { createHash, randomInt, randomUUID } from "node:crypto";
+import {
+  CAPTCHA_TTL_SECONDS,
+  CHECK_CODE_MAX_TRIES,
+  CHECK_CODE_TTL_SECONDS,
+  QR_TICKET_TTL_SECONDS,
+  TOKEN_TTL_SECONDS,
+  isEmail,
+  type Language,
+} from "@agentfair/contracts";
+import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import QRCode from "qrcode";
+import svgCaptcha from "svg-captcha";
+import type { Platform } from "../../platform/platform.ts";
+import { authSessions, captchas, checkCodes, qrTickets, users } from "../../db/schema/index.ts";
+import { hashToken, newToken, type Caller } from "../../platform/auth.ts";
+import { AppError, badRequest, notFound } from "../../platform/errors.ts";
+import { translate } from "../../platform/messages.ts";
+import { DUMMY_HASH, hashPassword, verifyPassword } from "../../platform/passwords.ts";
+import type { Tenant, TenantsService } from "../tenants/tenants.service.ts";
+
+type Purpose = "register" | "login" | "reset";
+
+const LIMITS = {
+  loginPerIp: { limit: 30, window: 10 * 60 },
+  loginFailuresPerAccount: { limit: 5, window: 15 * 60 },
+  codeSendPerContact: { limit: 1, window: 60 },
+  codeSendPerContactDaily: { limit: 10, window: 24 * 60 * 60 },
+  codeSendPerIp: { limit: 20, window: 60 * 60 },
+  codeVerifyPerIp: { limit: 30, window: 10 * 60 },
+  qrPerIp: { limit: 30, window: 10 * 60 },
+};
+
+export class AuthService {
+  constructor(
+    private readonly platform: Platform,
+    private readonly tenants: TenantsService,
+  ) {}
+
+  private get db() {
+    return this.platform.db;
+  }
+  private get limiter() {
+    return this.platform.rateLimiter;
+  }
+  private get captchaEnabled() {
+    return this.platform.config.CAPTCHA === "on";
+  }
+  private secretHash(value: string) {
+    return createHash("sha256").update(`${this.platform.secret}:${value}`).digest("hex");
+  }
+
+  // ---- captcha ----
+
+  async captcha() {
+    if (!this.captchaEnabled) return { captchaEnabled: false, uuid: "", img: "" };
+    const challenge = svgCaptcha.create({ size: 4, noise: 3, ignoreChars: "0o1ilI", color: true, background: "#f4f6fa" });
+    const [row] = await this.db
+      .insert(captchas)
+      .values({
+        answerHash: this.secretHash(challenge.text.toLowerCase()),
+        expiresAt: new Date(Date.now() + CAPTCHA_TTL_SECONDS * 1000),
+      })
+      .returning({ id: captchas.id });
+    const img = `data:image/svg+xml;base64,${Buffer.from(challenge.data).toString("base64")}`;
+    return { captchaEnabled: true, uuid: row.id, img };
+  }
+
+  /** Single use: the row is deleted by the first check, right or wrong. */
+  private async checkCaptcha(code: string | undefined, uuid: string | undefined) {
+    if (!this.captchaEnabled) return;
+    if (!code || !uuid) throw badRequest("captchaRequired");
+    const [row] = await this.db.delete(captchas).where(eq(captchas.id, uuid)).returning();
+    if (!row || row.expiresAt < new Date()) throw badRequest("captchaExpired");
+    if (row.answerHash !== this.secretHash(code.trim().toLowerCase())) throw badRequest("captchaWrong");
+  }
+
+  // ---- sessions ----
+
+  async issueTokens(userId: string) {
+    const token = newToken();
+    const reportToken = newToken();
+    const pairId = randomUUID();
+    const expiresAt = new Date(Date.now() + TOKEN_TTL_SECONDS * 1000);
+    await this.db.insert(authSessions).values([
+      { tokenHash: hashToken(token), userId, kind: "web", pairId, expiresAt },
+      { tokenHash: hashToken(reportToken), userId, kind: "report", pairId, expiresAt },
+    ]);
+    await this.db
+      .update(users)
+      .set({ lastLoginAt: new Date(), loginCount: sql`${users.loginCount} + 1` })
+      .where(eq(users.id, userId));
+    return { token, reportToken };
+  }
+
+  async logout(caller: Caller) {
+    await this.db
+      .update(authSessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(authSessions.pairId, caller.sessionPairId), isNull(authSessions.revokedAt)));
+  }
+
+  private async revokeAll(userId: string) {
+    await this.db
+      .update(authSessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)));
+  }
+
+  // ---- password login ----
+
+  async login(input: { username: string; password: string; code?: string; uuid?: string; domain?: string }, ip: string) {
+    await this.limiter.consume(`login:ip:${ip}`, LIMITS.loginPerIp.limit, LIMITS.loginPerIp.window);
+    await this.checkCaptcha(input.code, input.uuid);
+    const tenant = await this.tenants.byDomain(input.domain);
+    const account = `login:acct:${tenant.id}:${input.username.toLowerCase()}`;
+    const { limit, window } = LIMITS.loginFailuresPerAccount;
+    await this.limiter.assertUnder(account, limit, window);
+    const user = await this.findByLogin(tenant, input.username);
+    const valid = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
+    if (!user || !valid) {
+      await this.limiter.hit(account, window);
+      throw badRequest("loginFailed");
+    }
+    return this.issueTokens(user.id);
+  }
+
+  private async findByLogin(tenant: Tenant, login: string) {
+    const rows = await this.db
+      .select()
+      .from(users)
+      .where(
+        and(eq(users.tenantId, tenant.id), or(eq(users.username, login), eq(users.email, login.toLowerCase()), eq(users.phone, login))),
+      )
+      .limit(1);
+    return rows[0];
+  }
+
+  private async findByContact(tenantId: string, contact: string) {
+    const column = isEmail(contact) ? users.email : users.phone;
+    const rows = await this.db
+      .select()
+      .from(users)
+      .where(and(eq(users.tenantId, tenantId), eq(column, normaliseContact(contact))))
+      .limit(1);
+    return rows[0];
+  }
+
+  // ---- check codes ----
+
+  async sendCheckCode(input: { contact: string; purpose: Purpose; domain?: string }, ip: string, lang: Language) {
+    const contact = normaliseContact(input.contact);
+    const tenant = await this.tenants.byDomain(input.domain);
+    await this.limiter.consume(`code:ip:${ip}`, LIMITS.codeSendPerIp.limit, LIMITS.codeSendPerIp.window);
+    const key = `code:contact:${tenant.id}:${contact}`;
+    await this.limiter.consume(key, LIMITS.codeSendPerContact.limit, LIMITS.codeSendPerContact.window);
+    await this.limiter.consume(`${key}:day`, LIMITS.codeSendPerContactDaily.limit, LIMITS.codeSendPerContactDaily.window);
+    const existing = await this.findByContact(tenant.id, contact);
+    if (input.purpose === "register" && existing) throw badRequest("contactTaken");
+    // A reset for an unknown contact answers the same as a real one and sends nothing.
+    if (input.purpose === "reset" && !existing) return;
+    const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+    const id = randomUUID();
+    await this.db.insert(checkCodes).values({
+      id,
+      tenantId: tenant.id,
+      contact,
+      purpose: input.purpose,
+      codeHash: this.secretHash(`${id}:${code}`),
+      expiresAt: new Date(Date.now() + CHECK_CODE_TTL_SECONDS * 1000),
+    });
+    const minutes = CHECK_CODE_TTL_SECONDS / 60;
+    await this.platform.mailer.send(contact, translate("checkCodeSubject", lang), translate("checkCodeBody", lang, { code, minutes }));
+  }
+
+  /** Single use; a wrong try counts and the 5th wrong try burns the code. */
+  private async consumeCheckCode(tenantId: string, contactRaw: string, purpose: Purpose, code: string, ip: string) {
+    await this.limiter.consume(`code:verify:${ip}`, LIMITS.codeVerifyPerIp.limit, LIMITS.codeVerifyPerIp.window);
+    const contact = normaliseContact(contactRaw);
+    const [row] = await this.db
+      .select()
+      .from(checkCodes)
+      .where(
+        and(
+          eq(checkCodes.tenantId, tenantId),
+          eq(checkCodes.contact, contact),
+          eq(checkCodes.purpose, purpose),
+          isNull(checkCodes.usedAt),
+          gt(checkCodes.expiresAt, new Date()),
+        ),
+      )
+      .orderBy(desc(checkCodes.createdAt))
+      .limit(1);
+    if (!row) throw badRequest("checkCodeExpired");
+    if (row.codeHash !== this.secretHash(`${row.id}:${code.trim()}`)) {
+      await this.db
+        .update(checkCodes)
+        .set({
+          wrongTries: sql`${checkCodes.wrongTries} + 1`,
+          usedAt: sql`case when ${checkCodes.wrongTries} + 1 >= ${CHECK_CODE_MAX_TRIES} then now() else null end`,
+        })
+        .where(eq(checkCodes.id, row.id));
+      throw badRequest("checkCodeWrong");
+    }
+    const used = await this.db
+      .update(checkCodes)
+      .set({ usedAt: new Date() })
+      .where(and(eq(checkCodes.id, row.id), isNull(checkCodes.usedAt)))
+      .returning({ id: checkCodes.id });
+    if (used.length === 0) throw badRequest("checkCodeExpired");
+    return contact;
+  }
+
+  async register(input: { username: string; password: string; contact: string; checkCode: string; domain?: string }, ip: string) {
+    const tenant = await this.tenants.byDomain(input.domain);
+    const taken = await this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.tenantId, tenant.id), eq(users.username, input.username)))
+      .limit(1);
+    if (taken[0]) throw new AppError("usernameTaken", 409);
+    if (await this.findByContact(tenant.id, input.contact)) throw new AppError("contactTaken", 409);
+    const contact = await this.consumeCheckCode(tenant.id, input.contact, "register", input.checkCode, ip);
+    const passwordHash = await hashPassword(input.password);
+    const [user] = await this.db
+      .insert(users)
+      .values({
+        tenantId: tenant.id,
+        username: input.username,
+        nickname: input.username,
+        passwordHash,
+        ...(isEmail(contact) ? { email: contact } : { phone: contact }),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!user) throw new AppError("usernameTaken", 409);
+    return this.issueTokens(user.id);
+  }
+
+  /** Sign in with a code; a new contact gets an account (the usual code-login convention). */
+  async codeLogin(input: { contact: string; checkCode: string; domain?: string }, ip: string) {
+    const tenant = await this.tenants.byDomain(input.domain);
+    const contact = await this.consumeCheckCode(tenant.id, input.contact, "login", input.checkCode, ip);
+    let user = await this.findByContact(tenant.id, contact);
+    if (!user) {
+      const base =
+        contact
+          .replace(/@.*/, "")
+          .replace(/[^A-Za-z0-9_]/g, "")
+          .slice(0, 20) || "user";
+      const [created] = await this.db
+        .insert(users)
+        .values({
+          tenantId: tenant.id,
+          username: `${base}_${randomInt(1000, 9999)}`,
+          nickname: base,
+          passwordHash: await hashPassword(newToken()),
+          ...(isEmail(contact) ? { email: contact } : { phone: contact }),
+        })
+        .returning();
+      user = created;
+    }
+    return this.issueTokens(user.id);
+  }
+
+  async resetPassword(input: { contact: string; checkCode: string; password: string; domain?: string }, ip: string) {
+    const tenant = await this.tenants.byDomain(input.domain);
+    const contact = await this.consumeCheckCode(tenant.id, input.contact, "reset", input.checkCode, ip);
+    const user = await this.findByContact(tenant.id, contact);
+    if (!user) throw badRequest("checkCodeExpired");
+    await this.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(input.password) })
+      .where(eq(users.id, user.id));
+    await this.revokeAll(user.id);
+  }
+
+  // ---- QR login ----
+
+  async createQrTicket(domain: string | undefined, origin: string, ip: string) {
+    await this.limiter.consume(`qr:ip:${ip}`, LIMITS.qrPerIp.limit, LIMITS.qrPerIp.window);
+    const tenant = await this.tenants.byDomain(domain);
+    const expiresAt = new Date(Date.now() + QR_TICKET_TTL_SECONDS * 1000);
+    const [ticket] = await this.db.insert(qrTickets).values({ tenantId: tenant.id, expiresAt }).returning();
+    const base = tenant.isDefault ? "" : `/${tenant.domain}`;
+    const url = `${origin}${base}/qr-confirm?id=${ticket.id}`;
+    const img = await QRCode.toDataURL(url, { margin: 1, width: 240 });
+    return { id: ticket.id, url, img, expiresAt: expiresAt.toISOString() };
+  }
+
+  async confirmQrTicket(id: string, caller: Caller) {
+    const confirmed = await this.db
+      .update(qrTickets)
+      .set({ status: "CONFIRMED", userId: caller.userId })
+      .where(
+        and(
+          eq(qrTickets.id, id),
+          eq(qrTickets.tenantId, caller.tenantId),
+          eq(qrTickets.status, "WAITING"),
+          gt(qrTickets.expiresAt, new Date()),
+        ),
+      )
+      .returning({ id: qrTickets.id });
+    if (confirmed.length === 0) throw badRequest("qrExpired");
+  }
+
+  /** The waiting page polls this; a confirmed ticket hands over one session, once. */
+  async qrStatus(id: string) {
+    const [ticket] = await this.db.select().from(qrTickets).where(eq(qrTickets.id, id)).limit(1);
+    if (!ticket) throw notFound();
+    if (ticket.consumedAt || ticket.expiresAt < new Date()) return { status: "EXPIRED" as const };
+    if (ticket.status !== "CONFIRMED" || !ticket.userId) return { status: "WAITING" as const };
+    const consumed = await this.db
+      .update(qrTickets)
+      .set({ consumedAt: new Date() })
+      .where(and(eq(qrTickets.id, id), isNull(qrTickets.consumedAt)))
+      .returning({ userId: qrTickets.userId });
+    if (!consumed[0]?.userId) return { status: "EXPIRED" as const };
+    return { status: "CONFIRMED" as const, ...(await this.issueTokens(consumed[0].userId)) };
+  }
+
+  // ---- housekeeping (a pg-boss schedule) ----
+
+  async purgeExpired(now = new Date()) {
+    await this.db.delete(authSessions).where(or(lt(authSessions.expiresAt, now), lt(authSessions.revokedAt, now)));
+    await this.db.delete(captchas).where(lt(captchas.expiresAt, now));
+    await this.db.delete(checkCodes).where(lt(checkCodes.expiresAt, now));
+    await this.db.delete(qrTickets).where(lt(qrTickets.expiresAt, now));
+    await this.limiter.purge(new Date(now.getTime() - 2 * 24 * 60 * 60 * 1000));
+  }
+}
+
+export function normaliseContact(contact: string) {
+  const c = contact.trim();
+  return isEmail(c) ? c.toLowerCase() : c;
+}

@@ -1,0 +1,56 @@
+import type { PlanCategory, UserInfo } from "@agentfair/contracts";
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { userGroups, users } from "../../db/schema/index.ts";
+import { type Caller, wireTenantId } from "../../platform/auth.ts";
+import { notFound } from "../../platform/errors.ts";
+
+const ENTERPRISE_LEVELS = new Set(["ENT_ADVANCED_MONTHLY", "ENT_FLAGSHIP_MONTHLY"]);
+
+/** What the commerce area adds to user info: the fee template of the caller's level. */
+export interface FeeTemplateSource {
+  feeFor(caller: Caller): Promise<{ category: PlanCategory; fees: number }>;
+}
+
+/** Until the commerce area supplies member templates: no edit fee. */
+export const noFees: FeeTemplateSource = {
+  async feeFor(caller) {
+    return { category: ENTERPRISE_LEVELS.has(caller.memberLevel) ? "ENTERPRISE" : "PERSONAL", fees: 0 };
+  },
+};
+
+export class UsersService {
+  constructor(
+    private readonly db: Db,
+    private readonly fees: FeeTemplateSource = noFees,
+  ) {}
+
+  async userInfo(caller: Caller): Promise<UserInfo> {
+    const [user] = await this.db.select().from(users).where(eq(users.id, caller.userId)).limit(1);
+    if (!user) throw notFound();
+    const groups = await this.db
+      .select({ id: userGroups.id, groupName: userGroups.groupName })
+      .from(userGroups)
+      .where(eq(userGroups.userId, user.id));
+    return {
+      userId: user.id,
+      tenantId: wireTenantId(caller),
+      tenantDomain: caller.tenantIsDefault ? "" : caller.tenantDomain,
+      username: user.username,
+      nickname: user.nickname || user.username,
+      email: user.email,
+      phone: user.phone,
+      isWhite: user.isWhite,
+      isAdmin: caller.isAdmin,
+      userMemberLevel: { memberLevel: caller.memberLevel, endDate: caller.memberEndAt?.toISOString() ?? null },
+      userInfo: { accountBalance: user.balanceCents / 100 },
+      groups,
+      agentDeductFeeTemplates: await this.fees.feeFor(caller),
+    };
+  }
+
+  async isFirstLogin(caller: Caller) {
+    const [user] = await this.db.select({ loginCount: users.loginCount }).from(users).where(eq(users.id, caller.userId));
+    return (user?.loginCount ?? 0) <= 1;
+  }
+}

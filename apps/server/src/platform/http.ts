@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
+import { AppError } from "./errors.ts";
+import { requestLanguage, translate } from "./messages.ts";
+
+/** Call-path prefixes of the spec: one table, shown in the API docs too. */
+export const PREFIXES = {
+  agent: "/agent_api",
+  knowledge: "/wendao_api",
+  builder: "/aiagent_api",
+  runtime: "/agent/agent_runtime",
+  report: "/prod-api",
+} as const;
+
+export const PREFIX_TABLE = `| Prefix | Serves |
+|---|---|
+| \`/agent_api/api/...\` | doc 1 calls: auth, users, agents, orders, membership, wallet, files |
+| \`/wendao_api/wendao/...\` | knowledge bases (success code 0) |
+| \`/aiagent_api/...\` | tools, workflows, agent drafts, rules |
+| \`/agent/agent_runtime/...\` | chat runtime |
+| \`/prod-api/...\` | report lookups |
+| \`/healthz\` | health check |`;
+
+export function ok<T>(data: T, msg = "操作成功") {
+  return { code: 200, msg, data };
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
+  const lang = requestLanguage(request.headers);
+  return reply.status(error.status).send({ code: error.code, msg: translate(error.key, lang, error.params), data: null });
+}
+
+/** One handler writes every error as the envelope; 5xx internals are logged, never sent. */
+export function installErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const lang = requestLanguage(request.headers);
+    if (error instanceof AppError) return sendError(request, reply, error);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const detail = error.validation
+        .map((v) => `${v.instancePath.replace(/^\//, "").replace(/\//g, ".") || "body"} ${v.message ?? ""}`.trim())
+        .join("; ");
+      return reply.status(400).send({ code: 400, msg: translate("badRequest", lang, { detail }), data: null });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, "response did not match its contract");
+      return reply.status(500).send({ code: 500, msg: translate("internal", lang), data: null });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, "unhandled error");
+      return reply.status(500).send({ code: 500, msg: translate("internal", lang), data: null });
+    }
+    if (status === 429) return reply.status(429).send({ code: 429, msg: translate("tooMany", lang, { seconds: 60 }), data: null });
+    // Framework 4xx (bad JSON, body too large, wrong content type): the message is safe to show.
+    return reply.status(status).send({ code: status, msg: translate("badRequest", lang, { detail: error.message }), data: null });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const lang = requestLanguage(request.headers);
+    reply.status(404).send({ code: 404, msg: translate("notFound", lang), data: null });
+  });
+}

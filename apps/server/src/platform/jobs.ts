@@ -1,0 +1,55 @@
+import PgBoss from "pg-boss";
+import type { FastifyBaseLogger } from "fastify";
+import type { ExecuteSql } from "../db/client.ts";
+
+export type JobHandler = () => Promise<void>;
+
+/**
+ * Background jobs and schedules on pg-boss, in the same database on both drivers
+ * (PGlite through its executeSql adapter). Modules register schedules before start;
+ * with several processes pg-boss runs each scheduled job once.
+ */
+export class Jobs {
+  private readonly schedules: { name: string; cron: string; handler: JobHandler }[] = [];
+  private boss: PgBoss | null = null;
+
+  constructor(
+    private readonly executeSql: ExecuteSql,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  schedule(name: string, cron: string, handler: JobHandler) {
+    this.schedules.push({ name, cron, handler });
+  }
+
+  /** Runs a registered job now, in this process (tests and administrators). */
+  async runNow(name: string) {
+    const job = this.schedules.find((s) => s.name === name);
+    if (!job) throw new Error(`unknown job ${name}`);
+    await job.handler();
+  }
+
+  async start() {
+    const boss = new PgBoss({ db: { executeSql: this.executeSql }, schema: "pgboss", supervise: true, schedule: true });
+    boss.on("error", (err) => this.log.error({ err }, "job queue error"));
+    await boss.start();
+    for (const job of this.schedules) {
+      await boss.createQueue(job.name);
+      await boss.schedule(job.name, job.cron, undefined, { tz: "Asia/Shanghai" });
+      await boss.work(job.name, async () => {
+        try {
+          await job.handler();
+        } catch (err) {
+          this.log.error({ err, job: job.name }, "job failed");
+          throw err;
+        }
+      });
+    }
+    this.boss = boss;
+  }
+
+  async stop() {
+    await this.boss?.stop({ graceful: true, wait: true, timeout: 5000 });
+    this.boss = null;
+  }
+}

@@ -1,0 +1,58 @@
+import type { Language } from "@agentfair/contracts";
+
+/**
+ * The server's message catalogue, by key, in both languages. Texts the spec gives in Chinese
+ * are the same in both; texts it gives in English are the en wording with a faithful zh.
+ * Modules add their keys here, in their own section.
+ */
+export const messages = {
+  // platform
+  ok: { zh: "操作成功", en: "success" },
+  badRequest: { zh: "参数错误：{detail}", en: "parameter error: {detail}" },
+  unauthorized: { zh: "未登录或登录已过期，请重新登录", en: "not signed in or the sign-in has expired" },
+  tokenInvalid: { zh: "token失效", en: "token失效" },
+  forbidden: { zh: "没有权限", en: "no permission" },
+  notFound: { zh: "请求的资源不存在", en: "server resource not found" },
+  tooMany: { zh: "操作过于频繁，请{seconds}秒后再试", en: "too many attempts, try again in {seconds} s" },
+  internal: { zh: "服务器内部错误", en: "internal server error" },
+  // auth
+  captchaWrong: { zh: "验证码错误", en: "wrong captcha" },
+  captchaExpired: { zh: "验证码已失效，请刷新", en: "the captcha has expired, refresh it" },
+  captchaRequired: { zh: "请输入验证码", en: "please enter the captcha" },
+  loginFailed: { zh: "用户名或密码错误", en: "wrong username or password" },
+  tenantNotFound: { zh: "租户不存在", en: "tenant not found" },
+  checkCodeWrong: { zh: "验证码错误", en: "wrong verification code" },
+  checkCodeExpired: { zh: "验证码已失效，请重新获取", en: "the verification code has expired, request a new one" },
+  checkCodeSent: { zh: "验证码已发送", en: "verification code sent" },
+  checkCodeSubject: { zh: "Agentfair 验证码", en: "Agentfair verification code" },
+  checkCodeBody: {
+    zh: "您的验证码是 {code}，{minutes} 分钟内有效。如非本人操作请忽略。",
+    en: "Your verification code is {code}. It is valid for {minutes} minutes. Ignore this mail if you did not ask for it.",
+  },
+  contactInvalid: { zh: "请输入正确的邮箱或手机号", en: "enter a valid email or phone number" },
+  usernameTaken: { zh: "用户名已存在", en: "the username is taken" },
+  contactTaken: { zh: "该邮箱或手机号已注册", en: "this email or phone number is already registered" },
+  contactUnknown: { zh: "该邮箱或手机号未注册", en: "this email or phone number is not registered" },
+  qrExpired: { zh: "二维码已过期，请刷新", en: "the QR code has expired, refresh it" },
+  qrConfirmed: { zh: "已确认登录", en: "sign-in confirmed" },
+  passwordReset: { zh: "密码已重置，请登录", en: "password reset, please sign in" },
+  registered: { zh: "注册成功", en: "registered successfully" },
+  membershipRequired: {
+    zh: "会员权益功能，请先开通会员",
+    en: "membership feature, please open membership first",
+  },
+} satisfies Record<string, Record<Language, string>>;
+
+export type MessageKey = keyof typeof messages;
+
+export function translate(key: MessageKey, lang: Language, params: Record<string, string | number> = {}) {
+  const template: string = messages[key][lang];
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
+}
+
+/** zh unless the request asks for en (lang header, then Accept-Language). */
+export function requestLanguage(headers: Record<string, string | string[] | undefined>): Language {
+  const explicit = headers.lang ?? headers["content-language"];
+  const value = String(Array.isArray(explicit) ? explicit[0] : (explicit ?? headers["accept-language"] ?? ""));
+  return value.toLowerCase().startsWith("en") ? "en" : "zh";
+}

@@ -1,0 +1,19 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Config } from "../config.ts";
+import type { Database, Db } from "../db/client.ts";
+import type { Jobs } from "./jobs.ts";
+import type { Mailer } from "./mail.ts";
+import type { RateLimiter } from "./rate-limit.ts";
+
+/** What every module is given: settings and the shared cross-cutting parts. */
+export interface Platform {
+  config: Config;
+  database: Database;
+  db: Db;
+  jobs: Jobs;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  /** Secret for signing and encryption, shared by every process (generated once if unset). */
+  secret: string;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,63 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { tenants, userGroups, users } from "../db/schema/index.ts";
+import { hashPassword } from "../platform/passwords.ts";
+import type { TenantsService } from "../modules/tenants/tenants.service.ts";
+
+export const DEMO_PASSWORD = "demo1234";
+export const DEMO_ACCOUNTS = [
+  { username: "admin", tenant: "", note: "administrator" },
+  { username: "member", tenant: "", note: "PER_FLAGSHIP_MONTHLY member" },
+  { username: "free", tenant: "", note: "FREE member" },
+  { username: "acme", tenant: "acme", note: "user of tenant acme" },
+];
+
+/**
+ * Demo data for a newcomer, written once into an empty database. Each area adds its own
+ * seed function to `demoSeeds` (agents, plans, ...); they run in order after the accounts.
+ */
+export type DemoSeed = (db: Db, ctx: { users: Record<string, string> }) => Promise<void>;
+export const demoSeeds: DemoSeed[] = [];
+
+export async function seedDemo(db: Db, tenantsService: TenantsService): Promise<boolean> {
+  const existing = await db.select({ id: users.id }).from(users).limit(1);
+  if (existing.length > 0) return false;
+  const defaultTenant = await tenantsService.ensureDefault();
+  const [acme] = await db
+    .insert(tenants)
+    .values({
+      domain: "acme",
+      name: "Acme 智能科技",
+      logo: "/tenant-logos/acme.svg",
+      primaryColor: "#d4380d",
+      backgroundColor: "#fff2e8",
+      recordFiling: "沪ICP备2025000042号-1",
+    })
+    .onConflictDoNothing()
+    .returning();
+  const acmeId = acme?.id ?? (await db.select().from(tenants).where(eq(tenants.domain, "acme")))[0].id;
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const yearAhead = new Date(Date.now() + 365 * 24 * 60 * 60 * 1000);
+  const rows = await db
+    .insert(users)
+    .values([
+      { tenantId: defaultTenant.id, username: "admin", nickname: "管理员", email: "admin@agentfair.local", passwordHash },
+      {
+        tenantId: defaultTenant.id,
+        username: "member",
+        nickname: "旗舰会员",
+        email: "member@agentfair.local",
+        passwordHash,
+        memberLevel: "PER_FLAGSHIP_MONTHLY",
+        memberEndAt: yearAhead,
+        balanceCents: 10000,
+      },
+      { tenantId: defaultTenant.id, username: "free", nickname: "免费用户", email: "free@agentfair.local", passwordHash },
+      { tenantId: acmeId, username: "acme", nickname: "Acme 员工", email: "acme@acme.local", passwordHash },
+    ])
+    .returning({ id: users.id, username: users.username });
+  const byName = Object.fromEntries(rows.map((r) => [r.username, r.id]));
+  await db.insert(userGroups).values({ userId: byName.acme, groupName: "Acme 研发部" });
+  for (const seed of demoSeeds) await seed(db, { users: byName });
+  return true;
+}

@@ -1,0 +1,60 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { App as AntApp, ConfigProvider } from "antd";
+import enUS from "antd/locale/en_US";
+import zhCN from "antd/locale/zh_CN";
+import dayjs from "dayjs";
+import "dayjs/locale/zh-cn";
+import { useEffect, useMemo } from "react";
+import { I18nextProvider, useTranslation } from "react-i18next";
+import { RouterProvider } from "react-router";
+import i18n from "../i18n";
+import { configureHttp } from "../lib/http";
+import { clearSession } from "../lib/storage";
+import { routerBase } from "../lib/tenant";
+import { createAppRouter } from "./router";
+
+export const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+});
+
+/** Wires the http client's toasts and the 403 sign-out to antd's App context. */
+function HttpBridge() {
+  const { message } = AntApp.useApp();
+  useEffect(() => {
+    configureHttp({
+      notifyError: (text) => message.error(text),
+      onTokenInvalid: () => {
+        clearSession();
+        queryClient.removeQueries({ queryKey: ["userInfo"] });
+      },
+    });
+  }, [message]);
+  return null;
+}
+
+function Themed() {
+  const { i18n: i } = useTranslation();
+  const router = useMemo(() => createAppRouter(routerBase()), []);
+  useEffect(() => {
+    dayjs.locale(i.language === "en" ? "en" : "zh-cn");
+    document.documentElement.lang = i.language === "en" ? "en" : "zh-CN";
+  }, [i.language]);
+  return (
+    <ConfigProvider locale={i.language === "en" ? enUS : zhCN} theme={{ token: { colorPrimary: "#1677ff", borderRadius: 8 } }}>
+      <AntApp>
+        <HttpBridge />
+        <RouterProvider router={router} />
+      </AntApp>
+    </ConfigProvider>
+  );
+}
+
+export function App() {
+  return (
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <Themed />
+      </QueryClientProvider>
+    </I18nextProvider>
+  );
+}

@@ -1,0 +1,125 @@
+import { membershipGateApplies, type UserInfo } from "@agentfair/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { App as AntApp } from "antd";
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { Outlet, useLocation, useMatches, useNavigate, type UIMatch } from "react-router";
+import { usePlatformSettings } from "../features/auth/api/platform-settings";
+import { useTenantInfo } from "../features/auth/api/tenant-info";
+import { userInfoKey, useUserInfo } from "../features/auth/api/user-info";
+import { cancelPending, HttpError } from "../lib/http";
+import { clearSession, getToken, removeToken } from "../lib/storage";
+import { tenantDomainFromPath } from "../lib/tenant";
+import { SurveyModal } from "../features/auth/components/survey-modal";
+
+export type RouteHandle = { public?: boolean; membership?: boolean };
+
+const routeHandle = (matches: UIMatch[]): RouteHandle => Object.assign({}, ...matches.map((m) => (m.handle ?? {}) as RouteHandle));
+
+/** Where a signed-in user lands: /home for the configured special username, else /index. */
+export function landingPath(username: string | undefined, homeUsername: string | undefined) {
+  return username && homeUsername && username === homeUsername ? "/home" : "/index";
+}
+
+/**
+ * The spec's before-each-navigation rules (doc 1 §2): tenant branding by domain, pending
+ * requests cancelled, user info loaded once, anonymous users to /login except on public paths,
+ * a signed-in user on /login to their landing page, expired or foreign user info signs out.
+ */
+export function NavigationGuard() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const matches = useMatches();
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const queryClient = useQueryClient();
+  const domain = tenantDomainFromPath();
+  useTenantInfo(domain);
+  const settings = usePlatformSettings();
+  const user = useUserInfo();
+  const first = useRef(true);
+  const handle = routeHandle(matches);
+  const token = getToken();
+  const path = location.pathname;
+
+  useEffect(() => {
+    if (first.current) first.current = false;
+    else cancelPending();
+  }, [path]);
+
+  useEffect(() => {
+    if (!user.error) return;
+    const status = user.error instanceof HttpError ? user.error.status : 0;
+    if (status === 500 || status === 401) removeToken();
+    else if (status === 403) clearSession();
+    queryClient.removeQueries({ queryKey: userInfoKey });
+    navigate(`/login?redirect=${encodeURIComponent(path + location.search)}`, { replace: true });
+  }, [user.error]);
+
+  useEffect(() => {
+    if (!user.data) return;
+    if (user.data.tenantDomain !== domain) {
+      message.warning(t("common.userInfoExpired"));
+      clearSession();
+      queryClient.removeQueries({ queryKey: userInfoKey });
+      navigate("/login", { replace: true });
+    }
+  }, [user.data, domain]);
+
+  useEffect(() => {
+    if (!token && !handle.public) {
+      navigate(`/login?redirect=${encodeURIComponent(path + location.search)}`, { replace: true });
+    } else if (token && path === "/login" && user.data && settings.data) {
+      navigate(landingPath(user.data.username, settings.data.homeUsername), { replace: true });
+    }
+  }, [path, token, user.data, settings.data]);
+
+  if (!token && !handle.public) return null;
+  if (handle.membership) return user.data ? <MembershipGate user={user.data} /> : null;
+  return (
+    <>
+      <Outlet />
+      {user.data && <SurveyModal />}
+    </>
+  );
+}
+
+/** The membership gate (doc 1 §5, doc 2 §6) as a route guard. */
+function MembershipGate({ user }: { user: UserInfo }) {
+  const navigate = useNavigate();
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const gated = membershipGateApplies(user);
+  useEffect(() => {
+    if (gated) {
+      message.warning(t("common.membershipRequired"));
+      navigate("/recharge", { replace: true });
+    }
+  }, [gated]);
+  return gated ? null : <Outlet />;
+}
+
+/** For actions (not routes): returns true when the user may go on, otherwise redirects. */
+export function useGates() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const user = useUserInfo();
+  return {
+    requireLogin() {
+      if (getToken()) return true;
+      navigate(`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`);
+      return false;
+    },
+    requireMembership() {
+      if (!this.requireLogin()) return false;
+      if (user.data && membershipGateApplies(user.data)) {
+        message.warning(t("common.membershipRequired"));
+        navigate("/recharge");
+        return false;
+      }
+      return true;
+    },
+  };
+}

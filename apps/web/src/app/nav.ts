@@ -1,0 +1,7 @@
+import type { UserInfo } from "@agentfair/contracts";
+
+/** Header navigation; features add their entry here when their screens exist. */
+export function navItems(user: UserInfo | undefined): { path: string; label: string }[] {
+  const items: { path: string; label: string; admin?: boolean }[] = [];
+  return items.filter((i) => !i.admin || user?.isAdmin);
+}

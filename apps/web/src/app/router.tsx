@@ -1,0 +1,31 @@
+import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
+import { authRoutes } from "../features/auth/routes";
+import { Layout } from "./layout";
+import { NavigationGuard } from "./guards";
+import { NotFound } from "./not-found";
+
+/**
+ * Every route of the spec that is built. Each feature exports its routes: `pages` render
+ * inside the layout (header, footer), `standalone` ones fill the screen. A route's `handle`
+ * may say `{ public: true }` (no sign-in needed) or `{ membership: true }` (membership gate).
+ */
+const features: { pages?: RouteObject[]; standalone?: RouteObject[] }[] = [authRoutes];
+
+export function createAppRouter(basename: string) {
+  return createBrowserRouter(
+    [
+      {
+        element: <NavigationGuard />,
+        children: [
+          ...features.flatMap((f) => f.standalone ?? []),
+          {
+            element: <Layout />,
+            children: [{ index: true, element: <Navigate to="/index" replace /> }, ...features.flatMap((f) => f.pages ?? [])],
+          },
+          { path: "*", element: <NotFound /> },
+        ],
+      },
+    ],
+    { basename },
+  );
+}

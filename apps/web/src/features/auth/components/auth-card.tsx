@@ -1,0 +1,39 @@
+import { Card, ConfigProvider, Typography } from "antd";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Footer } from "../../../app/footer";
+import { tenantDomainFromPath } from "../../../lib/tenant";
+import { useTenantInfo } from "../api/tenant-info";
+
+/** The frame of the public pages: the tenant's logo, name and colours. */
+export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  const tenant = useTenantInfo(tenantDomainFromPath()).data;
+  const primary = tenant?.primaryColor || "#1677ff";
+  return (
+    <ConfigProvider theme={{ token: { colorPrimary: primary } }}>
+      <div
+        style={{
+          minHeight: "100vh",
+          display: "flex",
+          flexDirection: "column",
+          background: `linear-gradient(135deg, ${tenant?.backgroundColor || "#f0f5ff"} 0%, #ffffff 100%)`,
+        }}
+      >
+        <div style={{ flex: 1, display: "flex", alignItems: "center", justifyContent: "center", padding: 24 }}>
+          <Card style={{ width: 420, boxShadow: "0 8px 32px rgba(0,0,0,0.08)" }}>
+            <div style={{ display: "flex", alignItems: "center", gap: 12, marginBottom: 8 }}>
+              <img src={tenant?.logo || "/favicon.svg"} alt="" width={40} height={40} data-testid="tenant-logo" />
+              <Typography.Title level={4} style={{ margin: 0 }} data-testid="tenant-name">
+                {tenant?.name || t("common.appName")}
+              </Typography.Title>
+            </div>
+            <Typography.Paragraph type="secondary">{title}</Typography.Paragraph>
+            {children}
+          </Card>
+        </div>
+        <Footer />
+      </div>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,83 @@
+import { SURVEY_GOAL_COUNT } from "@agentfair/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { Checkbox, Form, Input, Modal, Radio } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { API, http } from "../../../lib/http";
+import { storage } from "../../../lib/storage";
+
+type SurveyAnswer = { type?: 1 | 2; directionalTarget?: number[]; other?: string };
+const OTHER = SURVEY_GOAL_COUNT; // the last of the 11 options
+
+/**
+ * The usage-intent questionnaire (doc 1 §5), shown on first sign-in. Submitting only
+ * validates and logs: the spec makes no call.
+ */
+export function SurveyModal() {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<SurveyAnswer>();
+  const [open, setOpen] = useState(false);
+  const tenantId = storage.user()?.tenantId ?? "";
+  const first = useQuery({
+    queryKey: ["isFirstLogin", tenantId],
+    queryFn: () =>
+      http.get<{ isFirstLogin: boolean }>(
+        `${API.agent}/api/userinfo/findIsFirstLogin`,
+        { tenantId },
+        { silent: true, keepOnNavigate: true },
+      ),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const seenKey = `surveySeen:${storage.user()?.userId ?? ""}`;
+  useEffect(() => {
+    if (first.data?.isFirstLogin && !sessionStorage.getItem(seenKey)) setOpen(true);
+  }, [first.data]);
+  const goals = Form.useWatch("directionalTarget", form) ?? [];
+  const close = () => {
+    sessionStorage.setItem(seenKey, "1");
+    setOpen(false);
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t("auth.survey.title")}
+      okText={t("common.submit")}
+      cancelText={t("common.cancel")}
+      onCancel={close}
+      onOk={async () => {
+        const answer = await form.validateFields();
+        console.info("usage intent survey", answer);
+        close();
+      }}
+      width={640}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" requiredMark>
+        <Form.Item name="type" label={t("auth.survey.identity")} rules={[{ required: true, message: t("auth.survey.identityRequired") }]}>
+          <Radio.Group
+            options={[
+              { value: 1, label: t("auth.survey.user") },
+              { value: 2, label: t("auth.survey.developer") },
+            ]}
+          />
+        </Form.Item>
+        <Form.Item
+          name="directionalTarget"
+          label={t("auth.survey.goal")}
+          rules={[{ required: true, type: "array", min: 1, message: t("auth.survey.goalRequired") }]}
+        >
+          <Checkbox.Group
+            style={{ display: "grid", gridTemplateColumns: "repeat(3, 1fr)", gap: 8 }}
+            options={Array.from({ length: SURVEY_GOAL_COUNT }, (_, i) => ({ value: i + 1, label: t(`auth.survey.goals.${i}`) }))}
+          />
+        </Form.Item>
+        {goals.includes(OTHER) && (
+          <Form.Item name="other" rules={[{ required: true, whitespace: true, message: t("auth.survey.otherRequired") }]}>
+            <Input placeholder={t("auth.survey.otherRequired")} maxLength={200} />
+          </Form.Item>
+        )}
+      </Form>
+    </Modal>
+  );
+}

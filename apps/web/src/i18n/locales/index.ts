@@ -1,0 +1,17 @@
+import { common } from "./common";
+import { auth } from "./auth";
+import { http } from "./http";
+
+/**
+ * One file per area, each holding its zh and en side by side, so a missing translation is a
+ * type error. Areas add themselves here.
+ */
+const areas = { common, http, auth };
+
+type Areas = typeof areas;
+export const zh = Object.fromEntries(Object.entries(areas).map(([k, v]) => [k, v.zh])) as {
+  [K in keyof Areas]: Areas[K]["zh"];
+};
+export const en = Object.fromEntries(Object.entries(areas).map(([k, v]) => [k, v.en])) as {
+  [K in keyof Areas]: Areas[K]["en"];
+};

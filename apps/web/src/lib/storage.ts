@@ -1,0 +1,51 @@
+import { TOKEN_COOKIE, REPORT_TOKEN_COOKIE, type TenantInfo, type UserInfo } from "@agentfair/contracts";
+
+/** Tenant info and user info are kept in local storage (doc 1 §3); the token in a cookie for 1 day. */
+const KEYS = { tenant: "tenantInfo", user: "userInfo", lang: "lang" } as const;
+
+function readJson<T>(key: string): T | null {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw ? (JSON.parse(raw) as T) : null;
+  } catch {
+    return null;
+  }
+}
+
+export const storage = {
+  tenant: () => readJson<TenantInfo>(KEYS.tenant),
+  setTenant: (t: TenantInfo) => localStorage.setItem(KEYS.tenant, JSON.stringify(t)),
+  user: () => readJson<UserInfo>(KEYS.user),
+  setUser: (u: UserInfo) => localStorage.setItem(KEYS.user, JSON.stringify(u)),
+  lang: () => (localStorage.getItem(KEYS.lang) === "en" ? "en" : "zh") as "zh" | "en",
+  setLang: (lang: "zh" | "en") => localStorage.setItem(KEYS.lang, lang),
+};
+
+export function getCookie(name: string) {
+  const match = document.cookie.split("; ").find((c) => c.startsWith(`${name}=`));
+  return match ? decodeURIComponent(match.slice(name.length + 1)) : undefined;
+}
+
+function setCookie(name: string, value: string, maxAgeSeconds: number) {
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every browser the platform supports
+  document.cookie = `${name}=${encodeURIComponent(value)}; path=/; max-age=${maxAgeSeconds}; samesite=lax`;
+}
+
+export const getToken = () => getCookie(TOKEN_COOKIE);
+
+export function setTokens(tokens: { token: string; reportToken: string }) {
+  setCookie(TOKEN_COOKIE, tokens.token, 24 * 60 * 60);
+  setCookie(REPORT_TOKEN_COOKIE, tokens.reportToken, 24 * 60 * 60);
+}
+
+/** Removes the stored authorisation only (user info failing with 500/401). */
+export function removeToken() {
+  setCookie(TOKEN_COOKIE, "", 0);
+  setCookie(REPORT_TOKEN_COOKIE, "", 0);
+}
+
+/** Sign-out: cookies and local storage, keeping the language choice. */
+export function clearSession() {
+  removeToken();
+  localStorage.removeItem(KEYS.user);
+}

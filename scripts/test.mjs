@@ -1,0 +1,79 @@
+// npm test: typecheck, lint, unit + integration (PGlite, and PostgreSQL when one answers), e2e.
+// Ends with the line "N passed, N failed".
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import { ensureBrowser, ensureNodeModules, ensureWebBuild } from "./setup.mjs";
+
+ensureNodeModules();
+ensureBrowser();
+fs.mkdirSync(".tmp/screens", { recursive: true });
+
+let passed = 0;
+let failed = 0;
+const results = [];
+const step = (name, cmd, args, env = {}) => {
+  console.log(`\n> ${name}: ${cmd} ${args.join(" ")}`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  results.push({ name, ok: r.status === 0, seconds: Math.round((Date.now() - started) / 1000) });
+  return r.status === 0;
+};
+const counted = (name, ok) => (ok ? passed++ : failed++);
+const fromJson = (file, pick) => {
+  try {
+    return pick(JSON.parse(fs.readFileSync(file, "utf8")));
+  } catch {
+    return null;
+  }
+};
+
+counted("typecheck", step("typecheck", "npm", ["run", "typecheck", "--silent"]));
+counted("lint", step("lint", "npx", ["biome", "check", "."]));
+
+const vitest = (name, args, env) => {
+  const out = `.tmp/vitest-${name}.json`;
+  fs.rmSync(out, { force: true });
+  const ok = step(name, "npx", ["vitest", "run", ...args, "--reporter=default", "--reporter=json", `--outputFile=${out}`], env);
+  const counts = fromJson(out, (j) => [j.numPassedTests, j.numFailedTests]);
+  if (!counts) return counted(name, false);
+  passed += counts[0];
+  // A suite that fails to load has no failed test but still fails the step.
+  failed += counts[1] || (ok ? 0 : 1);
+};
+
+vitest("unit and integration (PGlite)", [], { TEST_DATABASE_URL: "" });
+
+const pgUrl = process.env.TEST_DATABASE_URL || ((await answers(5432)) ? "postgres://postgres@127.0.0.1:5432/postgres" : "");
+if (pgUrl) vitest("integration (PostgreSQL)", ["--project", "server"], { TEST_DATABASE_URL: pgUrl });
+else console.log("\n> no PostgreSQL on 127.0.0.1:5432: the PostgreSQL run of the integration suite is skipped");
+
+ensureWebBuild(true);
+const e2eOut = ".tmp/e2e-report.json";
+fs.rmSync(e2eOut, { force: true });
+const e2eOk = step("e2e (Chromium)", "npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"]);
+const e2e = fromJson(e2eOut, (j) => [j.stats.expected + j.stats.flaky, j.stats.unexpected]);
+if (e2e) {
+  passed += e2e[0];
+  failed += e2e[1] || (e2eOk ? 0 : 1);
+} else counted("e2e", false);
+
+console.log("\nsteps:");
+for (const r of results) console.log(`  ${r.ok ? "ok  " : "FAIL"} ${r.name} (${r.seconds}s)`);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
+
+function answers(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port, timeout: 1000 });
+    socket.on("connect", () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on("error", () => resolve(false));
+    socket.on("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}

@@ -1,0 +1,32 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "server",
+          root: "apps/server",
+          include: ["src/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: "forks",
+        },
+      },
+      {
+        test: { name: "contracts", root: "packages/contracts", include: ["src/**/*.test.ts"], environment: "node" },
+      },
+      {
+        extends: "apps/web/vite.config.ts",
+        test: {
+          name: "web",
+          root: "apps/web",
+          include: ["src/**/*.test.{ts,tsx}"],
+          environment: "jsdom",
+          setupFiles: ["src/test/setup.ts"],
+        },
+      },
+    ],
+  },
+});
