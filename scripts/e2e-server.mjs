@@ -1,12 +1,25 @@
-// Starts the platform for e2e on a fresh PGlite data folder with the demo seed.
-import { spawn } from "node:child_process";
+// Starts the platform for e2e: its own web build and a fresh PGlite data folder with the demo seed,
+// so several e2e runs (different E2E_PORTs) never share files.
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 
 const dataDir = process.env.E2E_DATA ?? ".tmp/e2e";
+const webDist = `${dataDir}-web`;
 fs.rmSync(dataDir, { recursive: true, force: true });
+execFileSync("npx", ["vite", "build", "--outDir", `../../${webDist}`, "--emptyOutDir", "--logLevel", "warn"], {
+  cwd: "apps/web",
+  stdio: "inherit",
+});
 const child = spawn("npx", ["tsx", "apps/server/src/main.ts"], {
   stdio: "inherit",
-  env: { ...process.env, DATA_DIR: dataDir, SEED_DEMO: "1", LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", HOST: "127.0.0.1" },
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    WEB_DIST: webDist,
+    SEED_DEMO: "1",
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+    HOST: "127.0.0.1",
+  },
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 0));

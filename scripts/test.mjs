@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
-import { ensureBrowser, ensureNodeModules, ensureWebBuild } from "./setup.mjs";
+import { ensureBrowser, ensureNodeModules } from "./setup.mjs";
 
 ensureNodeModules();
 ensureBrowser();
@@ -48,7 +48,6 @@ const pgUrl = process.env.TEST_DATABASE_URL || ((await answers(5432)) ? "postgre
 if (pgUrl) vitest("integration (PostgreSQL)", ["--project", "server"], { TEST_DATABASE_URL: pgUrl });
 else console.log("\n> no PostgreSQL on 127.0.0.1:5432: the PostgreSQL run of the integration suite is skipped");
 
-ensureWebBuild(true);
 const e2eOut = ".tmp/e2e-report.json";
 fs.rmSync(e2eOut, { force: true });
 const e2eOk = step("e2e (Chromium)", "npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"]);

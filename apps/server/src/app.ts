@@ -139,7 +139,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
 /** The built web app, with the single-page fallback for every non-API path. */
 async function serveWeb(app: FastifyInstance, config: Config) {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const dist = config.WEB_DIST || path.resolve(here, "../../web/dist");
+  const dist = config.WEB_DIST ? path.resolve(config.WEB_DIST) : path.resolve(here, "../../web/dist");
   if (!fs.existsSync(path.join(dist, "index.html"))) return;
   await app.register(fastifyStatic, { root: dist, wildcard: false, index: false });
   const apiPrefixes = [...Object.values(PREFIXES), "/api/", "/docs", "/healthz"];

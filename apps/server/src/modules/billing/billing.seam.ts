@@ -1,0 +1,23 @@
+import type { Caller } from "../../platform/auth.ts";
+
+/**
+ * The seam through which agents and chat ask billing for money and quotas. The billing module
+ * implements it with transactions and ledger rows; callers never touch balances themselves.
+ * Every method throws an AppError with the catalogue's message when the caller may not go on,
+ * and then nothing has been charged.
+ */
+export interface Billing {
+  /** Copying a priced agent from the marketplace charges the copy fee. */
+  chargeAgentCopy(caller: Caller, agent: { agentId: string; agentName: string; priceCents: number }): Promise<void>;
+  /** A studio edit past the free allowance charges the edit fee of the member template. */
+  chargeAgentEdit(caller: Caller, agent: { agentId: string; agentName: string }): Promise<void>;
+  /**
+   * Before a chat reply: the membership rule for priced agents ('会员权益功能，请先开通会员!'),
+   * the daily free-chat quota, and the per-use charge (the charging flag resets after 5 minutes idle).
+   */
+  checkChat(
+    caller: Caller,
+    agent: { agentId: string; agentName: string; priceCents: number; ownerId: string },
+    sessionId: string,
+  ): Promise<void>;
+}
