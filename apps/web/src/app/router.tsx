@@ -20,9 +20,12 @@ export function createAppRouter(basename: string) {
           ...features.flatMap((f) => f.standalone ?? []),
           {
             element: <Layout />,
-            children: [{ index: true, element: <Navigate to="/index" replace /> }, ...features.flatMap((f) => f.pages ?? [])],
+            children: [
+              { index: true, element: <Navigate to="/index" replace /> },
+              ...features.flatMap((f) => f.pages ?? []),
+              { path: "*", element: <NotFound /> },
+            ],
           },
-          { path: "*", element: <NotFound /> },
         ],
       },
     ],
