@@ -14,6 +14,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { type Config, recordFilingVariants } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { BillingService } from "./modules/billing/billing.service.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
 import { tenantsRoutes } from "./modules/tenants/tenants.routes.ts";
 import { TenantsService } from "./modules/tenants/tenants.service.ts";
@@ -30,7 +31,7 @@ import { loadSecret } from "./platform/secret.ts";
 export interface BuiltApp {
   app: FastifyInstance;
   platform: Platform;
-  services: { auth: AuthService; tenants: TenantsService; users: UsersService };
+  services: { auth: AuthService; tenants: TenantsService; users: UsersService; billing: BillingService };
 }
 
 export async function buildApp(config: Config, database: Database): Promise<BuiltApp> {
@@ -95,8 +96,9 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     req.caller = token ? await resolveCaller(db, config, token) : null;
   });
 
+  const billing = new BillingService(platform);
   const tenants = new TenantsService(db);
-  const users = new UsersService(db);
+  const users = new UsersService(db, billing);
   const auth = new AuthService(platform, tenants);
   platform.jobs.schedule("auth.purge-expired", "*/10 * * * *", () => auth.purgeExpired());
 
@@ -133,7 +135,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   );
 
   await serveWeb(app, config);
-  return { app, platform, services: { auth, tenants, users } };
+  return { app, platform, services: { auth, tenants, users, billing } };
 }
 
 /** The built web app, with the single-page fallback for every non-API path. */
