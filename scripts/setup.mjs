@@ -10,7 +10,8 @@ export function ensureNodeModules() {
   const fresh = fs.existsSync(stamp) && fs.statSync(stamp).mtimeMs >= fs.statSync("package-lock.json").mtimeMs;
   if (fresh) return;
   console.log("> installing npm packages");
-  run("npm ci --no-audit --no-fund");
+  // `npm install` rather than `npm ci`: npm 11 leaves optional platform packages out of the lock file.
+  run("npm install --no-audit --no-fund");
 }
 
 export function ensureBrowser() {
