@@ -29,6 +29,18 @@ export class Jobs {
     await job.handler();
   }
 
+  /** Queues a registered job on pg-boss (any worker process runs it); returns the job id. */
+  async enqueue(name: string): Promise<string | null> {
+    if (!this.boss) throw new Error("the job queue is not started");
+    if (!this.schedules.some((s) => s.name === name)) throw new Error(`unknown job ${name}`);
+    return this.boss.send(name, {});
+  }
+
+  /** The job's state on pg-boss (created, active, completed, failed ...), for tests and diagnostics. */
+  async state(name: string, id: string) {
+    return (await this.boss?.getJobById(name, id))?.state ?? null;
+  }
+
   async start() {
     const boss = new PgBoss({ db: { executeSql: this.executeSql }, schema: "pgboss", supervise: true, schedule: true });
     boss.on("error", (err) => this.log.error({ err }, "job queue error"));

@@ -20,6 +20,10 @@ export const messages = {
   captchaExpired: { zh: "验证码已失效，请刷新", en: "the captcha has expired, refresh it" },
   captchaRequired: { zh: "请输入验证码", en: "please enter the captcha" },
   loginFailed: { zh: "用户名或密码错误", en: "wrong username or password" },
+  accountLocked: {
+    zh: "登录失败次数过多，账号已锁定，请{minutes}分钟后再试",
+    en: "too many failed sign-ins: the account is locked, try again in {minutes} min",
+  },
   tenantNotFound: { zh: "租户不存在", en: "tenant not found" },
   checkCodeWrong: { zh: "验证码错误", en: "wrong verification code" },
   checkCodeExpired: { zh: "验证码已失效，请重新获取", en: "the verification code has expired, request a new one" },
@@ -35,6 +39,10 @@ export const messages = {
   contactUnknown: { zh: "该邮箱或手机号未注册", en: "this email or phone number is not registered" },
   qrExpired: { zh: "二维码已过期，请刷新", en: "the QR code has expired, refresh it" },
   qrConfirmed: { zh: "已确认登录", en: "sign-in confirmed" },
+  qrOtherTenant: {
+    zh: "该二维码属于其他租户，请使用对应租户的账号确认",
+    en: "this QR code belongs to another tenant: confirm with an account of that tenant",
+  },
   passwordReset: { zh: "密码已重置，请登录", en: "password reset, please sign in" },
   registered: { zh: "注册成功", en: "registered successfully" },
   membershipRequired: {

@@ -1,7 +1,7 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { rateCounters } from "../db/schema/index.ts";
-import { tooMany } from "./errors.ts";
+import { type AppError, tooMany } from "./errors.ts";
 
 /**
  * Fixed-window counters in the database, so every server process shares them.
@@ -25,8 +25,9 @@ export class RateLimiter {
     return rows[0]?.count ?? 0;
   }
 
-  async assertUnder(key: string, limit: number, windowSeconds: number) {
-    if ((await this.count(key, windowSeconds)) >= limit) throw tooMany(this.window(windowSeconds).retryAfter);
+  /** `refuse` builds the error from the seconds left in the window (default: tooMany). */
+  async assertUnder(key: string, limit: number, windowSeconds: number, refuse: (retryAfter: number) => AppError = tooMany) {
+    if ((await this.count(key, windowSeconds)) >= limit) throw refuse(this.window(windowSeconds).retryAfter);
   }
 
   async hit(key: string, windowSeconds: number): Promise<number> {

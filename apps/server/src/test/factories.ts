@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { MemberLevel } from "@agentfair/contracts";
-import { eq } from "drizzle-orm";
-import { tenants, users } from "../db/schema/index.ts";
+import { desc, eq } from "drizzle-orm";
+import { captchas, outbox, tenants, users } from "../db/schema/index.ts";
 import { hashPassword } from "../platform/passwords.ts";
 import type { TestApp } from "./harness.ts";
 
@@ -26,11 +26,22 @@ export interface TestUser {
   headers: { authorization: string };
 }
 
-/** Creates a user (default tenant unless `domain`) and signs in through the real login call. */
-export async function createUser(
-  t: TestApp,
-  opts: { username?: string; domain?: string; memberLevel?: MemberLevel; isWhite?: boolean; balanceCents?: number; email?: string } = {},
-): Promise<TestUser> {
+export interface UserOptions {
+  username?: string;
+  domain?: string;
+  memberLevel?: MemberLevel;
+  isWhite?: boolean;
+  balanceCents?: number;
+  email?: string;
+  phone?: string;
+}
+
+/** A random address, so the per-IP limits of one test never touch another's. */
+export const randomIp = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+
+/** Inserts a user (default tenant unless `domain`) with TEST_PASSWORD, without signing in. */
+export async function insertUser(t: TestApp, opts: UserOptions = {}) {
   passwordHash ??= hashPassword(TEST_PASSWORD);
   const tenant = opts.domain
     ? ((await t.platform.db.select().from(tenants).where(eq(tenants.domain, opts.domain)))[0] ?? (await createTenant(t, opts.domain)))
@@ -42,6 +53,7 @@ export async function createUser(
       tenantId: tenant.id,
       username,
       email: opts.email ?? null,
+      phone: opts.phone ?? null,
       passwordHash: await passwordHash,
       memberLevel: opts.memberLevel ?? "FREE",
       memberEndAt: opts.memberLevel && opts.memberLevel !== "FREE" ? new Date(Date.now() + 30 * 86400_000) : null,
@@ -49,13 +61,43 @@ export async function createUser(
       balanceCents: opts.balanceCents ?? 0,
     })
     .returning();
-  const domain = tenant.isDefault ? "" : tenant.domain;
+  return { user, tenant, domain: tenant.isDefault ? "" : tenant.domain };
+}
+
+/** Creates a user (default tenant unless `domain`) and signs in through the real login call. */
+export async function createUser(t: TestApp, opts: UserOptions = {}): Promise<TestUser> {
+  const { user, tenant, domain } = await insertUser(t, opts);
+  const captcha = t.platform.config.CAPTCHA === "on" ? await solveCaptcha(t) : {};
   const res = await t.app.inject({
     method: "POST",
     url: "/agent_api/api/auth/login",
-    payload: { username, password: TEST_PASSWORD, domain },
-    remoteAddress: `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+    payload: { username: user.username, password: TEST_PASSWORD, domain, ...captcha },
+    remoteAddress: randomIp(),
   });
+  if (res.statusCode !== 200) throw new Error(`createUser: login failed ${res.statusCode} ${res.body}`);
   const token = res.json().data.token as string;
-  return { id: user.id, username, tenantId: tenant.id, domain, token, headers: { authorization: `Bearer ${token}` } };
+  return { id: user.id, username: user.username, tenantId: tenant.id, domain, token, headers: { authorization: `Bearer ${token}` } };
 }
+
+/**
+ * A captcha from the real call whose answer is then set to a known text (the image is random):
+ * the test seam for "a correct captcha". Returns the login fields `{ uuid, code }`.
+ */
+export async function solveCaptcha(t: TestApp, answer = "k7Pq") {
+  const res = await t.app.inject({ url: "/agent_api/api/loginImage/captchaImage", remoteAddress: randomIp() });
+  const { uuid } = res.json().data as { uuid: string };
+  const answerHash = createHash("sha256").update(`${t.platform.secret}:${answer.toLowerCase()}`).digest("hex");
+  await t.platform.db.update(captchas).set({ answerHash }).where(eq(captchas.id, uuid));
+  return { uuid, code: answer };
+}
+
+/** The newest check code mailed to `contact`, read from the outbox as an administrator would. */
+export async function lastCheckCode(t: TestApp, contact: string): Promise<string> {
+  const rows = await t.platform.db.select().from(outbox).where(eq(outbox.recipient, contact)).orderBy(desc(outbox.createdAt)).limit(1);
+  const code = rows[0]?.body.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no check code was mailed to ${contact}`);
+  return code;
+}
+
+export const outboxCount = async (t: TestApp, contact: string) =>
+  (await t.platform.db.select({ id: outbox.id }).from(outbox).where(eq(outbox.recipient, contact))).length;

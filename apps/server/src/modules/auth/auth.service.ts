@@ -22,7 +22,10 @@ import type { Tenant, TenantsService } from "../tenants/tenants.service.ts";
 type Purpose = "register" | "login" | "reset";
 
 const LIMITS = {
-  loginPerIp: { limit: 30, window: 10 * 60 },
+  // Every attempt counts towards a generous per-IP ceiling (offices share one IP); failures
+  // count towards a tight one, and 5 failures lock the account for the window.
+  loginPerIp: { limit: 300, window: 10 * 60 },
+  loginFailuresPerIp: { limit: 20, window: 10 * 60 },
   loginFailuresPerAccount: { limit: 5, window: 15 * 60 },
   codeSendPerContact: { limit: 1, window: 60 },
   codeSendPerContactDaily: { limit: 10, window: 24 * 60 * 60 },
@@ -111,15 +114,18 @@ export class AuthService {
 
   async login(input: { username: string; password: string; code?: string; uuid?: string; domain?: string }, ip: string) {
     await this.limiter.consume(`login:ip:${ip}`, LIMITS.loginPerIp.limit, LIMITS.loginPerIp.window);
+    const ipFailures = `login:fail:ip:${ip}`;
+    await this.limiter.assertUnder(ipFailures, LIMITS.loginFailuresPerIp.limit, LIMITS.loginFailuresPerIp.window);
     await this.checkCaptcha(input.code, input.uuid);
     const tenant = await this.tenants.byDomain(input.domain);
     const account = `login:acct:${tenant.id}:${input.username.toLowerCase()}`;
     const { limit, window } = LIMITS.loginFailuresPerAccount;
-    await this.limiter.assertUnder(account, limit, window);
+    await this.limiter.assertUnder(account, limit, window, (s) => new AppError("accountLocked", 429, { minutes: Math.ceil(s / 60) }));
     const user = await this.findByLogin(tenant, input.username);
     const valid = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
     if (!user || !valid) {
       await this.limiter.hit(account, window);
+      await this.limiter.hit(ipFailures, LIMITS.loginFailuresPerIp.window);
       throw badRequest("loginFailed");
     }
     return this.issueTokens(user.id);
@@ -301,7 +307,9 @@ export class AuthService {
         ),
       )
       .returning({ id: qrTickets.id });
-    if (confirmed.length === 0) throw badRequest("qrExpired");
+    if (confirmed.length > 0) return;
+    const [ticket] = await this.db.select({ tenantId: qrTickets.tenantId }).from(qrTickets).where(eq(qrTickets.id, id));
+    throw badRequest(ticket && ticket.tenantId !== caller.tenantId ? "qrOtherTenant" : "qrExpired");
   }
 
   /** The waiting page polls this; a confirmed ticket hands over one session, once. */

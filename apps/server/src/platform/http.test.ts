@@ -1,0 +1,125 @@
+import Fastify from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createTestApp, type TestApp } from "../test/harness.ts";
+import { AppError } from "./errors.ts";
+import { installErrorHandler, PREFIXES } from "./http.ts";
+
+/** Full paths and methods of the routes Fastify prints as a tree. */
+function routesOf(tree: string) {
+  const stack: string[] = [];
+  const out: { path: string; methods: string[] }[] = [];
+  for (const line of tree.split("\n")) {
+    const at = line.indexOf("── ");
+    if (at < 0) continue;
+    const depth = Math.round((at - 1) / 4);
+    const m = line.slice(at + 3).match(/^(.*?) \(([A-Z, ]+)\)$/);
+    if (!m) continue;
+    stack.length = depth;
+    const path = (stack[depth - 1] ?? "") + m[1];
+    stack[depth] = path;
+    out.push({ path, methods: m[2].split(", ").filter((x) => x !== "HEAD") });
+  }
+  return out;
+}
+
+describe("the whole app", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("GET /healthz answers 200 when the database is reachable", async () => {
+    const res = await t.app.inject({ url: "/healthz" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: "ok", driver: process.env.TEST_DATABASE_URL ? "postgres" : "pglite" });
+  });
+
+  it("/docs/json lists every API route with its methods, and the prefix table", async () => {
+    const res = await t.app.inject({ url: "/docs/json" });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as { info: { description: string }; paths: Record<string, Record<string, unknown>> };
+    expect(doc.info.description).toContain("/wendao_api/wendao/");
+    const prefixes = Object.values(PREFIXES);
+    const routes = routesOf(t.app.printRoutes({ commonPrefix: false })).filter((r) => prefixes.some((p) => r.path.startsWith(`${p}/`)));
+    expect(routes.length).toBeGreaterThanOrEqual(17);
+    const missing: string[] = [];
+    for (const r of routes) {
+      const openapi = r.path.replace(/:(\w+)/g, "{$1}");
+      for (const method of r.methods) if (!doc.paths[openapi]?.[method.toLowerCase()]) missing.push(`${method} ${r.path}`);
+    }
+    expect(missing).toEqual([]);
+    for (const path of [
+      "/agent_api/api/auth/login",
+      "/agent_api/api/auth/logout",
+      "/agent_api/api/auth/reg",
+      "/agent_api/api/auth/reg/send-check-code",
+      "/agent_api/api/auth/reg/emailPhoneLogin",
+      "/agent_api/api/auth/reg/getTenantInfo",
+      "/agent_api/api/loginImage/captchaImage",
+      "/agent_api/api/appletLogin/qrcode",
+      "/agent_api/api/appletLogin/qrcode/status/{id}",
+      "/agent_api/api/userinfo/findUserInfo",
+      "/agent_api/api/userinfo/findUserMemberInfo",
+      "/agent_api/api/userinfo/findUseFeeData",
+      "/agent_api/api/userinfo/findIsFirstLogin",
+    ])
+      expect(doc.paths[path], path).toBeTruthy();
+  });
+
+  it("answers an unknown API path with the envelope", async () => {
+    const res = await t.app.inject({ url: "/agent_api/api/no/such/call" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 404, msg: "请求的资源不存在", data: null });
+  });
+
+  it("gives the web the settings it needs before sign-in", async () => {
+    const res = await t.app.inject({ url: "/agent_api/api/platform/settings" });
+    expect(res.json().data).toMatchObject({ captchaEnabled: false, homeUsername: "admin" });
+    expect(res.json().data.recordFiling).toHaveLength(3);
+  });
+});
+
+describe("the error handler", () => {
+  const app = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>();
+  beforeAll(async () => {
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    installErrorHandler(app);
+    app.get("/boom", async () => {
+      throw new Error("connect ECONNREFUSED 10.0.0.5:5432 password=hunter2");
+    });
+    app.get("/app-error", async () => {
+      throw new AppError("tooMany", 429, { seconds: 42 });
+    });
+    app.get("/bad-response", { schema: { response: { 200: z.object({ n: z.number() }) } } }, async () => ({ n: "not a number" }) as never);
+    app.post("/typed", { schema: { body: z.object({ n: z.number() }) } }, async () => ({ ok: true }));
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  it("hides 5xx internals", async () => {
+    const res = await app.inject({ url: "/boom" });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ code: 500, msg: "服务器内部错误", data: null });
+    expect(res.body).not.toMatch(/ECONNREFUSED|hunter2/);
+    const bad = await app.inject({ url: "/bad-response" });
+    expect(bad.statusCode).toBe(500);
+    expect(bad.body).not.toContain("not a number");
+  });
+
+  it("writes catalogue errors in the asked language", async () => {
+    expect((await app.inject({ url: "/app-error" })).json()).toEqual({ code: 429, msg: "操作过于频繁，请42秒后再试", data: null });
+    expect((await app.inject({ url: "/app-error", headers: { lang: "en" } })).json().msg).toBe("too many attempts, try again in 42 s");
+  });
+
+  it("turns contract violations into 400 with the field named", async () => {
+    const res = await app.inject({ method: "POST", url: "/typed", payload: { n: "x" } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().msg).toMatch(/^参数错误：n /);
+  });
+});
