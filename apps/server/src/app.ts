@@ -15,6 +15,7 @@ import { type Config, recordFilingVariants } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { BillingService } from "./modules/billing/billing.service.ts";
+import { type ChatModule, createChatModule } from "./modules/chat/chat.module.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
 import { tenantsRoutes } from "./modules/tenants/tenants.routes.ts";
 import { TenantsService } from "./modules/tenants/tenants.service.ts";
@@ -31,7 +32,7 @@ import { loadSecret } from "./platform/secret.ts";
 export interface BuiltApp {
   app: FastifyInstance;
   platform: Platform;
-  services: { auth: AuthService; tenants: TenantsService; users: UsersService; billing: BillingService };
+  services: { auth: AuthService; tenants: TenantsService; users: UsersService; billing: BillingService; chat: ChatModule };
 }
 
 export async function buildApp(config: Config, database: Database): Promise<BuiltApp> {
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   const users = new UsersService(db, billing);
   const auth = new AuthService(platform, tenants);
   platform.jobs.schedule("auth.purge-expired", "*/10 * * * *", () => auth.purgeExpired());
+  const chat = await createChatModule(platform, { agents: () => undefined, billing: () => billing });
 
   app.get("/healthz", { schema: { hide: true } }, async (_req, reply) => {
     try {
@@ -134,8 +136,9 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     { prefix: PREFIXES.agent },
   );
 
+  await app.register(chat.plugin);
   await serveWeb(app, config);
-  return { app, platform, services: { auth, tenants, users, billing } };
+  return { app, platform, services: { auth, tenants, users, billing, chat } };
 }
 
 /** The built web app, with the single-page fallback for every non-API path. */

@@ -39,6 +39,17 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ROLE: z.enum(["all", "web", "worker"]).default("all"),
   WEB_DIST: z.string().default(""),
+  // chat and models: seeded into Model management on first start
+  MODEL_BASE_URL: z.string().default(""),
+  MODEL_API_KEY: z.string().default(""),
+  MODEL_NAME: z.string().default(""),
+  EMBEDDING_MODEL: z.string().default(""),
+  AUDIO_MODEL: z.string().default(""),
+  /** Hosts (or host:port) that outbound calls may reach even when private, e.g. a local Ollama. */
+  NET_ALLOW_HOSTS: list(""),
+  CHAT_STEP_LIMIT: z.coerce.number().int().min(1).max(20).default(5),
+  /** A model stream that sends nothing for this long is ended as failed. */
+  CHAT_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export type Config = z.infer<typeof schema> & { dataDir: string };

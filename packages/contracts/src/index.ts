@@ -1,2 +1,5 @@
 export * from "./auth.ts";
 export * from "./common.ts";
+export * from "./chat.ts";
+export * from "./chat-stream.ts";
+export * from "./models.ts";

@@ -49,6 +49,32 @@ export const messages = {
     zh: "会员权益功能，请先开通会员",
     en: "membership feature, please open membership first",
   },
+  // chat and models
+  noModel: {
+    zh: "暂无可用的模型：请管理员在「模型管理」中添加并启用一个对话模型",
+    en: "No usable model: an administrator can add and enable a chat model in Model management",
+  },
+  noAudioModel: {
+    zh: "暂无可用的语音识别模型：请管理员在「模型管理」中添加并启用一个音频模型",
+    en: "No speech-to-text model: an administrator can add and enable an audio model in Model management",
+  },
+  modelRateLimited: { zh: "模型调用超过每分钟限额，请稍后再试", en: "the model's per-minute limit is reached, try again shortly" },
+  modelCallFailed: { zh: "模型调用失败：{detail}", en: "the model call failed: {detail}" },
+  modelBlockedAddress: {
+    zh: "模型地址指向内网或本机地址，未被允许访问",
+    en: "the model address points to a private or local network and is not allowed",
+  },
+  modelConnectionOk: { zh: "连接成功", en: "connection successful" },
+  modelDefaultName: { zh: "默认模型", en: "default model" },
+  allowPrivateAdminOnly: { zh: "仅平台管理员可允许内网地址", en: "only platform administrators may allow private addresses" },
+  sessionTitleEmpty: { zh: "名称不能为空", en: "名称不能为空" },
+  sessionTitleTooLong: { zh: "输入内容不能超过15个字符", en: "输入内容不能超过15个字符" },
+  chatQueryEmpty: { zh: "请先输入内容或上传文件!", en: "请先输入内容或上传文件!" },
+  chatUploadType: { zh: "请上传 image、word、excel、pdf、audio、zip 等类型文件", en: "请上传 image、word、excel、pdf、audio、zip 等类型文件" },
+  chatUploadTooLarge: { zh: "文件大小不能超过15MB", en: "files may be at most 15 MB" },
+  transcriptionFailed: { zh: "语音识别失败，请重试", en: "speech recognition failed, please retry" },
+  chatStoppedByUser: { zh: "对话已终止", en: "conversation terminated" },
+  chatToolStepLimit: { zh: "已达到工具调用步数上限", en: "the tool step limit was reached" },
 } satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof messages;

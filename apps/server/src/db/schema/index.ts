@@ -3,3 +3,5 @@ export * from "./platform.ts";
 export * from "./tenants.ts";
 export * from "./users.ts";
 export * from "./auth.ts";
+export * from "./chat.ts";
+export * from "./models.ts";

@@ -1,0 +1,193 @@
+import { PassThrough } from "node:stream";
+import {
+  chatAgentInfo,
+  chatRequest,
+  clearSessionRequest,
+  deleteSessionRequest,
+  envelope,
+  exportQuery,
+  heartbeatRequest,
+  sessionDetail,
+  sessionList,
+  sessionListQuery,
+  shareTokenRequest,
+  shareTokenResponse,
+  transcription,
+  updateSessionTitleRequest,
+} from "@agentfair/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { requireUser } from "../../platform/auth.ts";
+import { badRequest, tokenInvalid } from "../../platform/errors.ts";
+import { ok } from "../../platform/http.ts";
+import { requestLanguage } from "../../platform/messages.ts";
+import type { ModelsService } from "../models/models.service.ts";
+import type { ChatService } from "./chat.service.ts";
+
+const tags = ["chat"];
+
+/** The chat runtime: /agent/agent_runtime/... */
+export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: ModelsService }> = async (app, { chat, models }) => {
+  app.post(
+    "/chat",
+    {
+      schema: {
+        tags,
+        summary: "Ask the agent: answers with JSON event lines (application/x-ndjson), see contracts chat-stream",
+        description: "Chat requests carry no bearer header: `token` in the body identifies the caller. `tenantId` is ignored.",
+        body: chatRequest,
+        security: [],
+      },
+    },
+    async (req, reply) => {
+      const caller = await chat.callerFromToken(req.body.token, req.caller);
+      if (!caller) throw tokenInvalid();
+      const prepared = await chat.prepare(caller, req.body);
+      const lang = requestLanguage(req.headers);
+      const controller = new AbortController();
+      const stream = new PassThrough();
+      // The stop button closes the request; so does a client going away. Either aborts the model call.
+      reply.raw.on("close", () => {
+        if (!reply.raw.writableFinished) controller.abort();
+      });
+      const emit = (event: unknown) => {
+        if (!stream.destroyed) stream.write(`${JSON.stringify(event)}\n`);
+      };
+      void chat.run(prepared, lang, controller.signal, emit).finally(() => stream.end());
+      return reply
+        .header("content-type", "application/x-ndjson; charset=utf-8")
+        .header("cache-control", "no-cache, no-transform")
+        .header("x-accel-buffering", "no")
+        .send(stream);
+    },
+  );
+
+  app.get(
+    "/agent_info",
+    {
+      schema: {
+        tags,
+        summary: "The agent as the chat page shows it (prologue, preset questions, skills, chat count)",
+        querystring: z.object({ id: z.string().min(1).max(64), release: z.enum(["true", "false"]).default("true") }),
+        response: { 200: envelope(chatAgentInfo) },
+      },
+    },
+    async (req) => ok(await chat.agentInfo(requireUser(req), req.query.id, req.query.release === "true")),
+  );
+
+  app.get(
+    "/session_list",
+    { schema: { tags, summary: "The caller's sessions, newest first (page size 100)", querystring: sessionListQuery, response: { 200: envelope(sessionList) } } },
+    async (req) => ok(await chat.list(requireUser(req), req.query)),
+  );
+
+  app.get(
+    "/session/:id",
+    { schema: { tags, summary: "One session with its messages", params: z.object({ id: z.string().min(1).max(64) }), response: { 200: envelope(sessionDetail) } } },
+    async (req) => ok(await chat.detail(requireUser(req), req.params.id)),
+  );
+
+  app.post(
+    "/update_session_title",
+    { schema: { tags, summary: "Rename a session (not blank, at most 15 characters)", body: updateSessionTitleRequest, response: { 200: envelope(z.null()) } } },
+    async (req) => {
+      await chat.rename(requireUser(req), req.body.session_id, req.body.new_title);
+      return ok(null, "修改成功");
+    },
+  );
+
+  app.post(
+    "/delete_session",
+    { schema: { tags, summary: "Delete a session", body: deleteSessionRequest, response: { 200: envelope(z.null()) } } },
+    async (req) => {
+      await chat.remove(requireUser(req), req.body.session_id);
+      return ok(null, "删除成功");
+    },
+  );
+
+  app.post(
+    "/clear_session",
+    { schema: { tags, summary: "Clear a session's history", body: clearSessionRequest, response: { 200: envelope(z.null()) } } },
+    async (req) => {
+      await chat.clear(requireUser(req), req.body.session_id);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    "/export",
+    { schema: { tags, summary: "Export a session as Markdown or JSON (a file download)", querystring: exportQuery } },
+    async (req, reply) => {
+      const file = await chat.export(requireUser(req), req.query.session_id, req.query.format);
+      return reply
+        .header("content-type", file.contentType)
+        .header("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`)
+        .send(file.body);
+    },
+  );
+
+  app.post(
+    "/share_token",
+    { schema: { tags, summary: "A signed, revocable share token: read-only access to one session", body: shareTokenRequest, response: { 200: envelope(shareTokenResponse) } } },
+    async (req) => ok(await chat.shareToken(requireUser(req), req.body.session_id)),
+  );
+
+  app.post(
+    "/revoke_share",
+    { schema: { tags, summary: "Revoke every share link of a session", body: shareTokenRequest, response: { 200: envelope(z.null()) } } },
+    async (req) => {
+      await chat.revokeShares(requireUser(req), req.body.session_id);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    "/share",
+    {
+      schema: {
+        tags,
+        summary: "A shared session, read-only (any signed-in user with a valid share token)",
+        querystring: z.object({ shareToken: z.string().min(1).max(200) }),
+        response: {
+          200: envelope(
+            z.object({
+              session: sessionDetail,
+              agent: z.object({ id: z.string(), agentName: z.string(), agentIcon: z.string(), agentIconBackground: z.string() }),
+            }),
+          ),
+        },
+      },
+    },
+    async (req) => {
+      requireUser(req);
+      return ok(await chat.shared(req.query.shareToken));
+    },
+  );
+
+  app.post(
+    "/usage_heartbeat",
+    { schema: { tags, summary: "Usage heartbeat, every 10 s while the chat page is open", body: heartbeatRequest, response: { 200: envelope(z.object({ seconds: z.number() })) } } },
+    async (req) => ok(await chat.heartbeat(requireUser(req), req.body)),
+  );
+
+  app.post(
+    "/speech_to_text",
+    {
+      schema: {
+        tags,
+        summary: "Transcribe a 16 kHz recording (multipart field `file`) with the configured audio model",
+        consumes: ["multipart/form-data"],
+        response: { 200: envelope(transcription) },
+      },
+    },
+    async (req) => {
+      const caller = requireUser(req);
+      if (!req.isMultipart()) throw badRequest("badRequest", { detail: "multipart" });
+      const file = await req.file();
+      if (!file) throw badRequest("badRequest", { detail: "file" });
+      const data = await file.toBuffer();
+      const text = await models.transcribe(caller.tenantId, data, file.filename || "audio.wav", file.mimetype || "audio/wav");
+      return ok({ text });
+    },
+  );
+};

@@ -1,0 +1,415 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import {
+  type ChatAgentInfo,
+  type ChatEvent,
+  type ChatFileRef,
+  type ChatMessage,
+  type ChatRequest,
+  chatRequest,
+  FOLLOW_UP_COUNT,
+  HEARTBEAT_SECONDS,
+  type Language,
+  MODE_PRESETS,
+  PROGRESS_MAX,
+  SESSION_TITLE_MAX,
+  type SessionDetail,
+  type SessionItem,
+  type ToolCallInfo,
+} from "@agentfair/contracts";
+import { type Caller, requireAccess, resolveCaller } from "../../platform/auth.ts";
+import { AppError, badRequest, notFound } from "../../platform/errors.ts";
+import { translate } from "../../platform/messages.ts";
+import type { Platform } from "../../platform/platform.ts";
+import { followUpQuestions } from "../../runtime/follow-ups.ts";
+import { type Attachment, assembleMessages } from "../../runtime/prompt.ts";
+import { runReply } from "../../runtime/reply.ts";
+import type { ToolRegistry } from "../../runtime/tool-registry.ts";
+import type { AgentsForRuntime, RuntimeAgent } from "../agents/runtime-agent.ts";
+import type { Billing } from "../billing/billing.seam.ts";
+import { chatModelOf } from "../models/provider.ts";
+import { describeModelError, type ModelsService } from "../models/models.service.ts";
+import { ChatRepository, type MessageRow, type SessionRow } from "./chat.repository.ts";
+
+/** Where chat attachments come from: the caller's own uploads only (another user's id is not found). */
+export interface AttachmentSource {
+  load(caller: Caller, refs: ChatFileRef[]): Promise<Attachment[]>;
+}
+
+export interface ChatDeps {
+  agents: () => AgentsForRuntime | undefined;
+  billing: () => Billing | undefined;
+  models: ModelsService;
+  tools: ToolRegistry;
+  attachments: () => AttachmentSource | undefined;
+}
+
+interface Prepared {
+  caller: Caller;
+  agent: RuntimeAgent;
+  session: SessionRow;
+  query: string;
+  files: ChatFileRef[];
+  reload: boolean;
+}
+
+const titleOf = (query: string, files: ChatFileRef[]) => (query.trim() || files[0]?.name || "").slice(0, SESSION_TITLE_MAX);
+
+/** Chat sessions, messages, the reply runtime, share links and usage. */
+export class ChatService {
+  private readonly repo: ChatRepository;
+
+  constructor(
+    private readonly platform: Platform,
+    private readonly deps: ChatDeps,
+  ) {
+    this.repo = new ChatRepository(platform.db);
+  }
+
+  private agents() {
+    const agents = this.deps.agents();
+    if (!agents) throw notFound();
+    return agents;
+  }
+
+  /** Chat requests carry no bearer header: the body's token is resolved through the platform's session lookup. */
+  async callerFromToken(token: string | undefined, fallback: Caller | null) {
+    if (token) return resolveCaller(this.platform.db, this.platform.config, token);
+    return fallback;
+  }
+
+  /** A session the caller owns (reads also allow administrators); anything else is not found. */
+  private async ownSession(caller: Caller, id: string, action: "read" | "write") {
+    const session = await this.repo.session(id);
+    requireAccess(caller, session && { ownerId: session.userId, tenantId: session.tenantId }, action);
+    return session!;
+  }
+
+  // ---- the reply -------------------------------------------------------------------------------
+
+  /** Everything that can be refused with a plain error before the stream starts. */
+  async prepare(caller: Caller, body: ChatRequest): Promise<Prepared> {
+    const req = chatRequest.parse(body);
+    const files = req.files ?? [];
+    if (!req.query.trim() && !files.length && !req.reload) throw badRequest("chatQueryEmpty");
+    const agent = await this.agents().runtimeAgent(caller, req.schema_id, { release: req.release });
+    let session: SessionRow;
+    if (req.session_id) {
+      const found = await this.repo.session(req.session_id);
+      // Appending is for the owner only, even for administrators; a foreign id is not found.
+      if (!found || found.userId !== caller.userId || found.agentId !== agent.agentId) throw notFound();
+      session = found;
+    } else {
+      session = await this.repo.createSession({
+        userId: caller.userId,
+        tenantId: caller.tenantId,
+        agentId: agent.agentId,
+        release: req.release,
+        agentName: agent.agentName,
+        agentIcon: agent.agentIcon,
+        agentIconBackground: agent.agentIconBackground,
+      });
+    }
+    return { caller, agent, session, query: req.query.trim(), files, reload: !!req.reload };
+  }
+
+  /** Runs one reply, writing events; never throws. The reply is saved once, as done, stopped or failed. */
+  async run(p: Prepared, lang: Language, signal: AbortSignal, emit: (e: ChatEvent) => void) {
+    const { caller, agent, session } = p;
+    const history = await this.repo.messages(session.id);
+    let query = p.query;
+    let files = p.files;
+    if (p.reload) {
+      // Retry: drop the last reply and ask its question again.
+      const lastBot = [...history].reverse().find((m) => m.role === "bot");
+      if (lastBot) await this.repo.deleteMessage(lastBot.id);
+      const lastUser = [...history].reverse().find((m) => m.role === "user");
+      query ||= lastUser?.content ?? "";
+      files = files.length ? files : ((lastUser?.files as ChatFileRef[]) ?? []);
+    }
+    const question =
+      p.reload && history.some((m) => m.role === "user")
+        ? [...history].reverse().find((m) => m.role === "user")!
+        : await this.repo.insertMessage({ sessionId: session.id, role: "user", content: query, files });
+    await this.repo.titleIfUntitled(session.id, titleOf(query, files));
+    const replyId = crypto.randomUUID();
+    emit({
+      type: "session",
+      session_id: session.id,
+      title: session.titled ? session.title : titleOf(query, files),
+      question_uuid: question.id,
+      uuid: replyId,
+    });
+
+    const bot = {
+      content: "",
+      status: "failed" as "done" | "stopped" | "failed",
+      error: null as string | null,
+      step: 0,
+      toolCalls: [] as (ToolCallInfo & { result?: string })[],
+      questions: [] as string[],
+      usage: { inputTokens: 0, outputTokens: 0 },
+    };
+    const fail = (msg: string, code = 500) => {
+      bot.error = msg;
+      emit({ type: "error", msg, code });
+    };
+    try {
+      const billing = this.deps.billing();
+      try {
+        await billing?.checkChat(caller, { agentId: agent.agentId, agentName: agent.agentName, priceCents: agent.priceCents, ownerId: agent.ownerId }, session.id);
+      } catch (err) {
+        if (err instanceof AppError) return fail(translate(err.key, lang, err.params), err.code);
+        throw err;
+      }
+      const model = await this.deps.models.usable(caller.tenantId, "LLM", agent.model.modelId);
+      if (!model) return fail(translate("noModel", lang), 503);
+
+      const attachments = files.length ? ((await this.deps.attachments()?.load(caller, files)) ?? []) : [];
+      const priorHistory = history
+        .filter((m) => m.id !== question.id && (m.role === "user" || m.status === "done" || m.status === "stopped"))
+        .map((m) => ({ role: m.role as "user" | "bot", content: m.content }));
+      const maxOutputTokens = Math.max(64, Math.min(agent.model.maxTokens || 2048, Math.floor(model.row.contextWindow / 2)));
+      const prompt = assembleMessages({
+        agent,
+        history: p.reload ? priorHistory.slice(0, -1) : priorHistory,
+        query,
+        attachments,
+        contextWindow: model.row.contextWindow,
+        maxOutputTokens,
+        vision: model.row.type === "VISION",
+      });
+      try {
+        await this.deps.models.admit(model, prompt.estimatedInputTokens);
+      } catch (err) {
+        if (err instanceof AppError) return fail(translate(err.key, lang, err.params), err.status);
+        throw err;
+      }
+      const tools = await this.deps.tools.toolsFor({ caller, agent, sessionId: session.id });
+      const mode = agent.model.mode === "custom" ? agent.model : MODE_PRESETS[agent.model.mode];
+      const result = await runReply({
+        model: chatModelOf(model),
+        system: prompt.system,
+        messages: prompt.messages,
+        tools,
+        sampling: {
+          temperature: mode.temperature,
+          topP: mode.topP,
+          presencePenalty: agent.model.mode === "custom" ? agent.model.presencePenalty : 0,
+          frequencyPenalty: agent.model.mode === "custom" ? agent.model.frequencyPenalty : 0,
+          maxOutputTokens,
+        },
+        stepLimit: this.platform.config.CHAT_STEP_LIMIT,
+        signal,
+        idleTimeoutMs: this.platform.config.CHAT_IDLE_TIMEOUT_MS,
+        emit,
+      });
+      Object.assign(bot, { content: result.content, status: result.status, step: result.step, toolCalls: result.toolCalls, usage: result.usage });
+      await this.deps.models.record(model, result.usage).catch(() => {});
+      if (result.status === "failed") {
+        this.platform.log.warn({ err: result.error, timedOut: result.timedOut }, "chat reply failed");
+        bot.status = "failed";
+        return fail(result.timedOut ? translate("modelCallFailed", lang, { detail: "timeout" }) : describeModelError(result.error, lang));
+      }
+      if (result.status === "done" && result.content) {
+        emit({ type: "progress", stage: 5, percent: PROGRESS_MAX });
+        bot.step = 5;
+        try {
+          const questions = await followUpQuestions(chatModelOf(model), query, result.content, AbortSignal.any([signal, AbortSignal.timeout(20_000)]));
+          bot.questions = questions.slice(0, FOLLOW_UP_COUNT);
+          if (bot.questions.length) emit({ type: "questions", questions: bot.questions });
+        } catch (err) {
+          // Follow-ups are optional: the reply stands without them.
+          if (signal.aborted) bot.status = "stopped";
+          else this.platform.log.info({ err }, "follow-up questions failed");
+        }
+      }
+    } catch (err) {
+      this.platform.log.error({ err }, "chat reply crashed");
+      bot.status = "failed";
+      fail(translate("internal", lang));
+    } finally {
+      if (signal.aborted && bot.status !== "failed") bot.status = "stopped";
+      await this.saveReply(session.id, replyId, bot).catch((err) => this.platform.log.error({ err }, "saving the reply failed"));
+      emit({ type: "stop", status: bot.status, usage: bot.usage });
+      await this.afterReply(caller, agent, bot.status).catch((err) => this.platform.log.warn({ err }, "after-reply bookkeeping failed"));
+    }
+  }
+
+  private async saveReply(
+    sessionId: string,
+    id: string,
+    bot: { content: string; status: string; error: string | null; step: number; toolCalls: unknown[]; questions: string[]; usage: { inputTokens: number; outputTokens: number } },
+  ) {
+    await this.repo.insertMessage({
+      id,
+      sessionId,
+      role: "bot",
+      content: bot.content,
+      status: bot.status,
+      error: bot.error,
+      step: bot.step,
+      toolCalls: bot.toolCalls,
+      questions: bot.questions,
+      inputTokens: bot.usage.inputTokens,
+      outputTokens: bot.usage.outputTokens,
+    });
+    await this.repo.touch(sessionId);
+  }
+
+  private async afterReply(caller: Caller, agent: RuntimeAgent, status: string) {
+    if (status !== "done") return;
+    const agents = this.agents();
+    await agents.countUse(agent.agentId);
+    if (agent.versionId === null) await agents.markDebugSucceeded(caller, agent.agentId, agent.draftRevision);
+  }
+
+  // ---- sessions --------------------------------------------------------------------------------
+
+  private toItem(s: SessionRow): SessionItem {
+    return { session_id: s.id, title: s.title, create_time: s.createdAt.toISOString(), update_time: s.updatedAt.toISOString(), schema_id: s.agentId };
+  }
+
+  private toMessage(m: MessageRow): ChatMessage {
+    return {
+      role: m.role === "user" ? "user" : "bot",
+      content: m.content,
+      uuid: m.id,
+      time: m.createdAt.toISOString(),
+      media: (m.media as ChatMessage["media"]) ?? [],
+      docs: (m.docs as ChatMessage["docs"]) ?? [],
+      function_call: (m.toolCalls as ChatMessage["function_call"]) ?? [],
+      step: m.step,
+      widgetData: m.widgetData ?? undefined,
+      questions: (m.questions as string[]) ?? [],
+      status: (m.status as ChatMessage["status"]) ?? null,
+      error: m.error,
+      files: (m.files as ChatFileRef[]) ?? [],
+    };
+  }
+
+  async list(
+    caller: Caller,
+    q: { page_number: number; page_size: number; search?: string; start_date?: string; end_date?: string; schema_id?: string },
+  ) {
+    const date = (v?: string, endOfDay = false) => {
+      if (!v) return undefined;
+      const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T${endOfDay ? "23:59:59.999" : "00:00:00"}+08:00` : v);
+      if (Number.isNaN(d.getTime())) throw badRequest("badRequest", { detail: "date" });
+      return d;
+    };
+    const { list, total } = await this.repo.listSessions(caller.userId, {
+      page: q.page_number,
+      size: q.page_size,
+      search: q.search?.trim() || undefined,
+      start: date(q.start_date),
+      end: date(q.end_date, true),
+      agentId: q.schema_id,
+    });
+    return { list: list.map((s) => this.toItem(s)), total };
+  }
+
+  async detail(caller: Caller, id: string): Promise<SessionDetail> {
+    const session = await this.ownSession(caller, id, "read");
+    const messages = await this.repo.messages(session.id);
+    return { ...this.toItem(session), messages: messages.map((m) => this.toMessage(m)), readOnly: session.userId !== caller.userId };
+  }
+
+  async rename(caller: Caller, id: string, title: string) {
+    const session = await this.ownSession(caller, id, "write");
+    const t = title.trim();
+    if (!t) throw badRequest("sessionTitleEmpty");
+    if ([...t].length > SESSION_TITLE_MAX) throw badRequest("sessionTitleTooLong");
+    await this.repo.setTitle(session.id, t);
+  }
+
+  async remove(caller: Caller, id: string) {
+    const session = await this.ownSession(caller, id, "write");
+    await this.repo.deleteSession(session.id);
+  }
+
+  async clear(caller: Caller, id: string) {
+    const session = await this.ownSession(caller, id, "write");
+    await this.repo.clearMessages(session.id);
+  }
+
+  async export(caller: Caller, id: string, format: "markdown" | "json") {
+    const detail = await this.detail(caller, id);
+    const filename = `${detail.title || "chat"}.${format === "json" ? "json" : "md"}`;
+    if (format === "json") return { filename, contentType: "application/json; charset=utf-8", body: JSON.stringify(detail, null, 2) };
+    const lines = [`# ${detail.title || "对话"}`, "", `- 会话：${detail.session_id}`, `- 创建时间：${detail.create_time}`, ""];
+    for (const m of detail.messages) {
+      lines.push(`## ${m.role === "user" ? "用户" : "智能体"}（${m.time}）`, "");
+      for (const call of m.function_call) lines.push(`> 工具调用：${call.metaInfo.name}（${call.function.arguments}）→ ${call.result ?? ""}`, "");
+      lines.push(m.content || (m.error ? `*${m.error}*` : ""), "");
+      if (m.questions.length) lines.push("推荐提问：", ...m.questions.map((q) => `- ${q}`), "");
+    }
+    return { filename, contentType: "text/markdown; charset=utf-8", body: lines.join("\n") };
+  }
+
+  // ---- agent info, share, usage ------------------------------------------------------------------
+
+  async agentInfo(caller: Caller, agentId: string, release: boolean): Promise<ChatAgentInfo> {
+    const agent = await this.agents().runtimeAgent(caller, agentId, { release });
+    const tools = await this.deps.tools.toolsFor({ caller, agent, sessionId: "" });
+    return {
+      id: agent.agentId,
+      agentName: agent.agentName,
+      agentDescription: agent.agentDescription,
+      agentIcon: agent.agentIcon,
+      agentIconBackground: agent.agentIconBackground,
+      price: agent.priceCents / 100,
+      usageGuide: agent.usageGuide,
+      chatOption: { prologue: agent.chatOption.prologue, presetQuestions: agent.chatOption.presetQuestions },
+      skills: [...tools.values()].map((t) => t.displayName),
+      chatCount: await this.repo.countReplies(caller.userId, agent.agentId),
+    };
+  }
+
+  private sign(shareId: string) {
+    return createHmac("sha256", this.platform.secret).update(`chat-share:${shareId}`).digest("base64url").slice(0, 32);
+  }
+
+  /** A signed, revocable token for read-only access to one session. */
+  async shareToken(caller: Caller, sessionId: string) {
+    const session = await this.ownSession(caller, sessionId, "write");
+    const share = await this.repo.createShare(session.id, caller.userId);
+    return { shareToken: `${share.id}.${this.sign(share.id)}`, session_id: session.id, schema_id: session.agentId };
+  }
+
+  async revokeShares(caller: Caller, sessionId: string) {
+    const session = await this.ownSession(caller, sessionId, "write");
+    await this.repo.revokeShares(session.id);
+  }
+
+  /** What a share link shows: the session read-only, to any signed-in user holding a valid token. */
+  async shared(token: string) {
+    const [id, mac] = token.split(".");
+    const expected = id ? this.sign(id) : "";
+    if (!id || !mac || mac.length !== expected.length || !timingSafeEqual(Buffer.from(mac), Buffer.from(expected))) throw notFound();
+    const share = await this.repo.share(id);
+    if (!share) throw notFound();
+    const session = await this.repo.session(share.sessionId);
+    if (!session) throw notFound();
+    const messages = await this.repo.messages(session.id);
+    return {
+      session: { ...this.toItem(session), messages: messages.map((m) => this.toMessage(m)), readOnly: true },
+      agent: { id: session.agentId, agentName: session.agentName, agentIcon: session.agentIcon, agentIconBackground: session.agentIconBackground },
+    };
+  }
+
+  async heartbeat(caller: Caller, body: { sessionId?: string | null; agentId: string; types?: string | null; tags?: string | null; categorys?: string | null }) {
+    if (body.sessionId) await this.ownSession(caller, body.sessionId, "write");
+    const seconds = await this.repo.heartbeat(
+      {
+        userId: caller.userId,
+        agentId: body.agentId,
+        sessionId: body.sessionId ?? null,
+        types: body.types ?? null,
+        tags: body.tags ?? null,
+        categorys: body.categorys ?? null,
+      },
+      HEARTBEAT_SECONDS * 2,
+    );
+    return { seconds };
+  }
+}

@@ -1,0 +1,99 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { models as modelsTable } from "../../db/schema/index.ts";
+import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { createUser, type TestUser } from "../../test/factories.ts";
+import { startLlmServer, type LlmServer } from "../../test/llm-server.ts";
+
+let t: TestApp;
+let llm: LlmServer;
+let admin: TestUser;
+let user: TestUser;
+
+const body = (over: Record<string, unknown> = {}) => ({
+  name: "Test LLM",
+  type: "LLM",
+  baseUrl: llm.url,
+  apiKey: "sk-secret-123",
+  modelId: "test-model",
+  ...over,
+});
+
+beforeAll(async () => {
+  llm = await startLlmServer();
+  t = await createTestApp({ ADMIN_USERNAMES: "boss" });
+  admin = await createUser(t, { username: "boss" });
+  user = await createUser(t);
+});
+afterAll(async () => {
+  await t.close();
+  await llm.close();
+});
+
+describe("Model management", () => {
+  it("is for administrators only", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/agent_api/api/models", headers: user.headers });
+    expect(res.statusCode).toBe(401);
+    const anon = await t.app.inject({ method: "GET", url: "/agent_api/api/models" });
+    expect(anon.statusCode).toBe(403);
+  });
+
+  it("stores the API key encrypted and never returns it", async () => {
+    const res = await t.app.inject({ method: "POST", url: "/agent_api/api/models", headers: admin.headers, payload: body({ allowPrivate: true }) });
+    expect(res.statusCode).toBe(200);
+    const model = res.json().data;
+    expect(model.hasApiKey).toBe(true);
+    expect(JSON.stringify(res.json())).not.toContain("sk-secret-123");
+    const [row] = await t.platform.db.select().from(modelsTable).where(eq(modelsTable.id, model.id));
+    expect(row.apiKeyEnc).toBeTruthy();
+    expect(row.apiKeyEnc).not.toContain("sk-secret-123");
+    const list = await t.app.inject({ method: "GET", url: "/agent_api/api/models", headers: admin.headers });
+    expect(JSON.stringify(list.json())).not.toContain("sk-secret-123");
+    // test connection: one real call, with the decrypted key as bearer
+    const test = await t.app.inject({ method: "POST", url: `/agent_api/api/models/${model.id}/test`, headers: admin.headers });
+    expect(test.json().data.ok).toBe(true);
+    expect(llm.requests.at(-1)?.authorization).toBe("Bearer sk-secret-123");
+    // an edit with an empty key keeps the stored one
+    const edit = await t.app.inject({ method: "PUT", url: `/agent_api/api/models/${model.id}`, headers: admin.headers, payload: body({ apiKey: "", allowPrivate: true, rpmLimit: 3 }) });
+    expect(edit.json().data).toMatchObject({ hasApiKey: true, rpmLimit: 3 });
+  });
+
+  it("refuses a private base URL unless allow-listed (SSRF)", async () => {
+    for (const baseUrl of [llm.url, "http://169.254.169.254/latest", "http://[::1]:9/v1", "http://10.0.0.1/v1", "http://localhost:9/v1"]) {
+      const res = await t.app.inject({ method: "POST", url: "/agent_api/api/models", headers: admin.headers, payload: body({ baseUrl, allowPrivate: false }) });
+      const id = res.json().data.id;
+      const before = llm.requests.length;
+      const test = await t.app.inject({ method: "POST", url: `/agent_api/api/models/${id}/test`, headers: admin.headers, payload: {} });
+      expect(test.json().data.ok, baseUrl).toBe(false);
+      expect(test.json().data.message).toContain("内网");
+      expect(llm.requests.length).toBe(before);
+      await t.app.inject({ method: "DELETE", url: `/agent_api/api/models/${id}`, headers: admin.headers });
+    }
+  });
+
+  it("validates input at the boundary", async () => {
+    const res = await t.app.inject({ method: "POST", url: "/agent_api/api/models", headers: admin.headers, payload: body({ baseUrl: "file:///etc/passwd" }) });
+    expect(res.statusCode).toBe(400);
+    const neg = await t.app.inject({ method: "POST", url: "/agent_api/api/models", headers: admin.headers, payload: body({ rpmLimit: -1 }) });
+    expect(neg.statusCode).toBe(400);
+    const missing = await t.app.inject({ method: "PUT", url: "/agent_api/api/models/nope", headers: admin.headers, payload: body() });
+    expect(missing.statusCode).toBe(404);
+  });
+});
+
+describe("Model seed from the environment", () => {
+  it("seeds MODEL_BASE_URL / MODEL_NAME / AUDIO_MODEL once, private URL allowed", async () => {
+    const app = await createTestApp({ MODEL_BASE_URL: llm.url, MODEL_API_KEY: "env-key", MODEL_NAME: "env-model", AUDIO_MODEL: "whisper", ADMIN_USERNAMES: "boss" });
+    try {
+      const boss = await createUser(app, { username: "boss" });
+      const list = (await app.app.inject({ method: "GET", url: "/agent_api/api/models", headers: boss.headers })).json().data;
+      expect(list.map((m: { type: string; modelId: string }) => `${m.type}:${m.modelId}`).sort()).toEqual(["AUDIO:whisper", "LLM:env-model"]);
+      expect(list.every((m: { allowPrivate: boolean; hasApiKey: boolean }) => m.allowPrivate && m.hasApiKey)).toBe(true);
+      await app.services.chat.models.seedFromEnv();
+      const again = (await app.app.inject({ method: "GET", url: "/agent_api/api/models", headers: boss.headers })).json().data;
+      expect(again).toHaveLength(2);
+    } finally {
+      await app.close();
+    }
+  });
+});

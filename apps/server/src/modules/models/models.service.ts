@@ -1,0 +1,220 @@
+import { type ModelInfo, type ModelInput, type ModelTestResult, type ModelType, modelInput } from "@agentfair/contracts";
+import { embed, generateText } from "ai";
+import type { Caller } from "../../platform/auth.ts";
+import { AppError, badRequest, forbidden, notFound } from "../../platform/errors.ts";
+import { translate, type MessageKey } from "../../platform/messages.ts";
+import { BlockedAddressError } from "../../platform/net.ts";
+import type { Platform } from "../../platform/platform.ts";
+import { type ModelRow, ModelsRepository } from "./models.repository.ts";
+import { chatModelOf, decryptKey, embeddingModelOf, encryptKey, type ResolvedModel, safeFetchFor, transcribe } from "./provider.ts";
+
+const minuteWindow = (now = Date.now()) => new Date(Math.floor(now / 60_000) * 60_000);
+
+/** Model management and the one way the runtime gets a usable model. */
+export class ModelsService {
+  private readonly repo: ModelsRepository;
+
+  constructor(private readonly platform: Platform) {
+    this.repo = new ModelsRepository(platform.db);
+  }
+
+  /** Seeds Model management from MODEL_BASE_URL / MODEL_API_KEY / MODEL_NAME (and EMBEDDING_MODEL, AUDIO_MODEL) once. */
+  async seedFromEnv() {
+    const c = this.platform.config;
+    if (!c.MODEL_BASE_URL || !c.MODEL_NAME) return;
+    if (!(await this.repo.claimSeed())) return;
+    const apiKeyEnc = c.MODEL_API_KEY ? encryptKey(this.platform.secret, c.MODEL_API_KEY) : null;
+    // Set by the operator in the environment: a private (local) base URL is allowed.
+    const base = { tenantId: null, baseUrl: c.MODEL_BASE_URL, apiKeyEnc, allowPrivate: true, isDefault: true, enabled: true };
+    await this.repo.insert({ ...base, name: c.MODEL_NAME, type: "LLM", modelId: c.MODEL_NAME });
+    if (c.EMBEDDING_MODEL) await this.repo.insert({ ...base, name: c.EMBEDDING_MODEL, type: "EMBEDDING", modelId: c.EMBEDDING_MODEL });
+    if (c.AUDIO_MODEL) await this.repo.insert({ ...base, name: c.AUDIO_MODEL, type: "AUDIO", modelId: c.AUDIO_MODEL });
+    this.platform.log.info({ model: c.MODEL_NAME }, "models seeded from the environment");
+  }
+
+  private toInfo(row: ModelRow): ModelInfo {
+    return {
+      id: row.id,
+      name: row.name,
+      type: row.type as ModelType,
+      baseUrl: row.baseUrl,
+      modelId: row.modelId,
+      hasApiKey: !!row.apiKeyEnc,
+      defaultMode: row.defaultMode as ModelInfo["defaultMode"],
+      contextWindow: row.contextWindow,
+      rpmLimit: row.rpmLimit,
+      inputTpmLimit: row.inputTpmLimit,
+      outputTpmLimit: row.outputTpmLimit,
+      enabled: row.enabled,
+      isDefault: row.isDefault,
+      allowPrivate: row.allowPrivate,
+      tenantId: row.tenantId,
+      updatedAt: row.updatedAt.toISOString(),
+    };
+  }
+
+  /** Platform administrators manage every model. */
+  private assertManager(caller: Caller) {
+    if (!caller.isAdmin) throw forbidden();
+  }
+
+  async list(caller: Caller) {
+    this.assertManager(caller);
+    return (await this.repo.listAll()).map((r) => this.toInfo(r));
+  }
+
+  async create(caller: Caller, input: ModelInput) {
+    this.assertManager(caller);
+    const data = modelInput.parse(input);
+    const row = await this.repo.insert({
+      tenantId: null,
+      name: data.name,
+      type: data.type,
+      baseUrl: data.baseUrl,
+      apiKeyEnc: data.apiKey ? encryptKey(this.platform.secret, data.apiKey) : null,
+      modelId: data.modelId,
+      defaultMode: data.defaultMode,
+      contextWindow: data.contextWindow,
+      rpmLimit: data.rpmLimit,
+      inputTpmLimit: data.inputTpmLimit,
+      outputTpmLimit: data.outputTpmLimit,
+      enabled: data.enabled,
+      isDefault: data.isDefault,
+      allowPrivate: data.allowPrivate,
+    });
+    if (row.isDefault) await this.repo.clearDefault(row.type, row.tenantId, row.id);
+    return this.toInfo(row);
+  }
+
+  async update(caller: Caller, id: string, input: ModelInput) {
+    this.assertManager(caller);
+    const existing = await this.repo.get(id);
+    if (!existing) throw notFound();
+    const data = modelInput.parse(input);
+    const apiKeyEnc = data.clearApiKey ? null : data.apiKey ? encryptKey(this.platform.secret, data.apiKey) : existing.apiKeyEnc;
+    const row = await this.repo.update(id, {
+      name: data.name,
+      type: data.type,
+      baseUrl: data.baseUrl,
+      apiKeyEnc,
+      modelId: data.modelId,
+      defaultMode: data.defaultMode,
+      contextWindow: data.contextWindow,
+      rpmLimit: data.rpmLimit,
+      inputTpmLimit: data.inputTpmLimit,
+      outputTpmLimit: data.outputTpmLimit,
+      enabled: data.enabled,
+      isDefault: data.isDefault,
+      allowPrivate: data.allowPrivate,
+    });
+    if (row.isDefault) await this.repo.clearDefault(row.type, row.tenantId, row.id);
+    return this.toInfo(row);
+  }
+
+  async remove(caller: Caller, id: string) {
+    this.assertManager(caller);
+    if (!(await this.repo.get(id))) throw notFound();
+    await this.repo.remove(id);
+  }
+
+  private resolve(row: ModelRow): ResolvedModel {
+    let apiKey: string | undefined;
+    try {
+      apiKey = row.apiKeyEnc ? decryptKey(this.platform.secret, row.apiKeyEnc) : undefined;
+    } catch {
+      // A key encrypted under another secret cannot be used; the call then fails upstream, clearly.
+      apiKey = undefined;
+    }
+    return { row, apiKey, fetch: safeFetchFor(row, this.platform.config.NET_ALLOW_HOSTS) };
+  }
+
+  /**
+   * The model a reply runs on: the agent's chosen one when usable, else the default of the type
+   * (the tenant's own before the platform's), else any enabled one. null when none is usable.
+   */
+  async usable(tenantId: string | null, type: ModelType, preferredId?: string | null): Promise<ResolvedModel | null> {
+    const rows = (await this.repo.list(tenantId)).filter((r) => r.enabled);
+    const ofType = (t: ModelType) => rows.filter((r) => r.type === t);
+    const preferred = preferredId ? rows.find((r) => r.id === preferredId && (r.type === type || (type === "LLM" && r.type === "VISION"))) : undefined;
+    const candidates = ofType(type);
+    const pick =
+      preferred ??
+      candidates.find((r) => r.isDefault && r.tenantId === tenantId) ??
+      candidates.find((r) => r.isDefault) ??
+      candidates[0] ??
+      (type === "LLM" ? ofType("VISION")[0] : undefined);
+    return pick ? this.resolve(pick) : null;
+  }
+
+  /** Per-minute limits (0 disables): requests and input tokens before a call. */
+  async admit(model: ResolvedModel, estimatedInputTokens: number) {
+    const { row } = model;
+    const window = minuteWindow();
+    if (row.outputTpmLimit > 0 && (await this.repo.windowCount(`model:${row.id}:out`, window)) >= row.outputTpmLimit)
+      throw new AppError("modelRateLimited", 429);
+    if (row.inputTpmLimit > 0) {
+      const used = await this.repo.windowCount(`model:${row.id}:in`, window);
+      if (used + estimatedInputTokens > row.inputTpmLimit) throw new AppError("modelRateLimited", 429);
+    }
+    if (row.rpmLimit > 0) {
+      const count = await this.repo.addToWindow(`model:${row.id}:req`, window, 1);
+      if (count > row.rpmLimit) throw new AppError("modelRateLimited", 429);
+    }
+  }
+
+  /** Counts the tokens a finished call used toward the minute's limits. */
+  async record(model: ResolvedModel, usage: { inputTokens: number; outputTokens: number }) {
+    const window = minuteWindow();
+    if (model.row.inputTpmLimit > 0 && usage.inputTokens > 0) await this.repo.addToWindow(`model:${model.row.id}:in`, window, usage.inputTokens);
+    if (model.row.outputTpmLimit > 0 && usage.outputTokens > 0) await this.repo.addToWindow(`model:${model.row.id}:out`, window, usage.outputTokens);
+  }
+
+  /** "Test connection": one tiny real call to the model. */
+  async test(caller: Caller, id: string, lang: "zh" | "en"): Promise<ModelTestResult> {
+    this.assertManager(caller);
+    const row = await this.repo.get(id);
+    if (!row) throw notFound();
+    const model = this.resolve(row);
+    const started = Date.now();
+    const signal = AbortSignal.timeout(20_000);
+    try {
+      if (row.type === "EMBEDDING") await embed({ model: embeddingModelOf(model), value: "ping", abortSignal: signal, maxRetries: 0 });
+      else if (row.type === "AUDIO") {
+        const res = await model.fetch(`${row.baseUrl.replace(/\/+$/, "")}/models`, {
+          headers: model.apiKey ? { authorization: `Bearer ${model.apiKey}` } : {},
+          signal,
+        });
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      } else await generateText({ model: chatModelOf(model), prompt: "ping", maxOutputTokens: 5, abortSignal: signal, maxRetries: 0 });
+      return { ok: true, message: translate("modelConnectionOk", lang), latencyMs: Date.now() - started };
+    } catch (err) {
+      return { ok: false, message: describeModelError(err, lang), latencyMs: Date.now() - started };
+    }
+  }
+
+  async transcribe(tenantId: string | null, audio: Buffer, filename: string, mimeType: string, signal?: AbortSignal) {
+    const model = await this.usable(tenantId, "AUDIO");
+    if (!model) throw badRequest("noAudioModel");
+    await this.admit(model, 0);
+    try {
+      return await transcribe(model, audio, filename, mimeType, signal);
+    } catch (err) {
+      this.platform.log.warn({ err }, "transcription failed");
+      throw badRequest("transcriptionFailed");
+    }
+  }
+}
+
+/** A model error as a message for people, without internals (addresses, keys). */
+export function describeModelError(err: unknown, lang: "zh" | "en"): string {
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e; i++) {
+    if (e instanceof BlockedAddressError) return translate("modelBlockedAddress", lang);
+    if (e instanceof AppError) return translate(e.key as MessageKey, lang, e.params);
+    e = (e as { cause?: unknown }).cause ?? (e as { lastError?: unknown }).lastError ?? (e as { errors?: unknown[] }).errors?.at(-1);
+  }
+  const status = (err as { statusCode?: number }).statusCode;
+  const code = (err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
+  const detail = status ? `HTTP ${status}` : code ? String(code) : (err as Error)?.name === "AbortError" ? "timeout" : "network error";
+  return translate("modelCallFailed", lang, { detail });
+}

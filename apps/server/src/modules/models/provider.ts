@@ -1,0 +1,67 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { createSafeFetch } from "../../platform/net.ts";
+import type { ModelRow } from "./models.repository.ts";
+
+/**
+ * The one provider layer: every model is an OpenAI-compatible endpoint (OpenAI, DeepSeek,
+ * Qwen/DashScope, Zhipu, Moonshot, Ollama, vLLM) reached through safe fetch.
+ */
+export interface ResolvedModel {
+  row: ModelRow;
+  apiKey: string | undefined;
+  fetch: typeof fetch;
+}
+
+export function providerFor(model: ResolvedModel) {
+  return createOpenAICompatible({
+    name: "agentfair",
+    baseURL: model.row.baseUrl.replace(/\/+$/, ""),
+    apiKey: model.apiKey,
+    fetch: model.fetch,
+    includeUsage: true,
+  });
+}
+
+export const chatModelOf = (model: ResolvedModel) => providerFor(model).chatModel(model.row.modelId);
+export const embeddingModelOf = (model: ResolvedModel) => providerFor(model).embeddingModel(model.row.modelId);
+
+export const safeFetchFor = (row: Pick<ModelRow, "allowPrivate">, allowHosts: string[]) =>
+  createSafeFetch({ allowPrivate: row.allowPrivate, allowHosts });
+
+/** OpenAI-compatible transcription (POST {base}/audio/transcriptions, multipart). */
+export async function transcribe(model: ResolvedModel, audio: Buffer, filename: string, mimeType: string, signal?: AbortSignal) {
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(audio)], { type: mimeType }), filename);
+  form.append("model", model.row.modelId);
+  form.append("language", "zh");
+  const headers: Record<string, string> = {};
+  if (model.apiKey) headers.authorization = `Bearer ${model.apiKey}`;
+  const req = new Request(`${model.row.baseUrl.replace(/\/+$/, "")}/audio/transcriptions`, { method: "POST", body: form, headers });
+  const res = await model.fetch(req.url, {
+    method: "POST",
+    headers: Object.fromEntries(req.headers.entries()),
+    body: Buffer.from(await req.arrayBuffer()),
+    signal,
+  });
+  if (!res.ok) throw new Error(`transcription failed: HTTP ${res.status}`);
+  const data = (await res.json()) as { text?: string };
+  return (data.text ?? "").trim();
+}
+
+/** API keys at rest: AES-256-GCM with a key derived from the platform secret. */
+const keyOf = (secret: string) => createHash("sha256").update(`models:${secret}`).digest();
+
+export function encryptKey(secret: string, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", keyOf(secret), iv);
+  const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return [iv, cipher.getAuthTag(), data].map((b) => b.toString("base64url")).join(".");
+}
+
+export function decryptKey(secret: string, stored: string): string {
+  const [iv, tag, data] = stored.split(".").map((p) => Buffer.from(p, "base64url"));
+  const decipher = createDecipheriv("aes-256-gcm", keyOf(secret), iv);
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(data), decipher.final()]).toString("utf8");
+}

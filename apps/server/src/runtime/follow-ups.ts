@@ -1,0 +1,37 @@
+import { FOLLOW_UP_COUNT } from "@agentfair/contracts";
+import { generateText, type LanguageModel } from "ai";
+
+/** Tag in the follow-up prompt: it also lets the local test model recognise the request. */
+export const FOLLOW_UP_MARKER = "[follow-up-questions]";
+
+/** The 3 follow-up questions (推荐提问) a user may ask next, generated after the reply. */
+export async function followUpQuestions(model: LanguageModel, question: string, answer: string, signal: AbortSignal): Promise<string[]> {
+  const { text } = await generateText({
+    model,
+    abortSignal: signal,
+    maxRetries: 0,
+    maxOutputTokens: 300,
+    temperature: 0.7,
+    system: `${FOLLOW_UP_MARKER} 根据对话，给出用户接下来最可能追问的 ${FOLLOW_UP_COUNT} 个简短问题（每个不超过 30 个字，使用用户的语言）。只输出 JSON 字符串数组，不要其他内容。`,
+    prompt: `用户问题：${question.slice(0, 2000)}\n\n回答：${answer.slice(0, 4000)}`,
+  });
+  return parseQuestions(text);
+}
+
+export function parseQuestions(text: string): string[] {
+  const match = text.match(/\[[\s\S]*\]/);
+  let items: unknown[] = [];
+  if (match) {
+    try {
+      items = JSON.parse(match[0]);
+    } catch {
+      items = [];
+    }
+  }
+  if (!items.length) items = text.split(/\n+/).map((l) => l.replace(/^\s*(\d+[.、)]|[-*•])\s*/, ""));
+  return items
+    .filter((q): q is string => typeof q === "string")
+    .map((q) => q.trim())
+    .filter(Boolean)
+    .slice(0, FOLLOW_UP_COUNT);
+}

@@ -1,0 +1,206 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+
+/**
+ * A local OpenAI-compatible model server for tests, e2e and the benchmark: real HTTP, SSE chunks,
+ * tool calls, errors, slow and stalled streams. Each request takes the next queued script, or
+ * the default behaviour (which answers follow-up prompts, calls the built-in tools when asked
+ * about the time or a calculation, and otherwise echoes the question in small chunks).
+ */
+export interface LlmScript {
+  /** Text chunks streamed as content deltas. */
+  chunks?: string[];
+  /** Tool calls requested in this turn (finish_reason tool_calls). */
+  toolCalls?: { name: string; arguments: string }[];
+  /** Delay before each chunk, ms. */
+  delayMs?: number;
+  /** Stop sending (keep the connection open) after this many chunks. */
+  stallAfter?: number;
+  /** Answer with this HTTP status and an error body instead. */
+  status?: number;
+  error?: string;
+  usage?: { prompt_tokens: number; completion_tokens: number };
+}
+
+export interface LlmRequestLog {
+  path: string;
+  body: Record<string, unknown>;
+  authorization?: string;
+  aborted: boolean;
+  finished: boolean;
+}
+
+export interface LlmServer {
+  url: string;
+  port: number;
+  requests: LlmRequestLog[];
+  /** Queues scripts for the next requests (FIFO). */
+  script(...scripts: (LlmScript | ((body: Record<string, unknown>) => LlmScript))[]): void;
+  /** Resolves when a request's connection was closed by the client before the answer ended. */
+  waitForAbort(timeoutMs?: number): Promise<LlmRequestLog>;
+  close(): Promise<void>;
+}
+
+export { FOLLOW_UP_MARKER } from "../runtime/follow-ups.ts";
+import { FOLLOW_UP_MARKER } from "../runtime/follow-ups.ts";
+
+type Msg = { role: string; content: unknown; tool_calls?: unknown };
+const textOf = (content: unknown): string =>
+  typeof content === "string"
+    ? content
+    : Array.isArray(content)
+      ? content.map((p: { text?: string }) => p.text ?? "").join("")
+      : "";
+
+/** The default behaviour when no script is queued. */
+export function defaultScript(body: Record<string, unknown>): LlmScript {
+  const messages = (body.messages ?? []) as Msg[];
+  const last = messages[messages.length - 1];
+  const lastText = textOf(last?.content);
+  if (messages.some((m) => textOf(m.content).includes(FOLLOW_UP_MARKER)))
+    return { chunks: [JSON.stringify(["能再详细解释一下吗？", "有哪些注意事项？", "可以举个例子吗？"])] };
+  if (last?.role === "tool") return { chunks: ["工具结果：", lastText.slice(0, 200)] };
+  const tools = ((body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+  if (tools.includes("current_time") && /几点|time|时间/i.test(lastText)) return { toolCalls: [{ name: "current_time", arguments: "{}" }] };
+  const expr = lastText.match(/(?:计算|calc(?:ulate)?)\s*([\d+\-*/(). ]+)/i);
+  if (tools.includes("calculator") && expr) return { toolCalls: [{ name: "calculator", arguments: JSON.stringify({ expression: expr[1].trim() }) }] };
+  if (/慢|long/i.test(lastText)) return { chunks: Array.from({ length: 300 }, (_, i) => `第${i + 1}段。`), delayMs: 50 };
+  const answer = `你好！你的问题是：${lastText}`;
+  return { chunks: answer.match(/.{1,4}/gsu) ?? [answer] };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startLlmServer(opts: { port?: number; host?: string } = {}): Promise<LlmServer> {
+  const queue: (LlmScript | ((body: Record<string, unknown>) => LlmScript))[] = [];
+  const requests: LlmRequestLog[] = [];
+  const abortWaiters: ((r: LlmRequestLog) => void)[] = [];
+
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks);
+    const path = (req.url ?? "").split("?")[0];
+    let body: Record<string, unknown> = {};
+    if ((req.headers["content-type"] ?? "").includes("json")) {
+      try {
+        body = JSON.parse(raw.toString("utf8"));
+      } catch {
+        body = {};
+      }
+    }
+    const log: LlmRequestLog = { path, body, authorization: req.headers.authorization, aborted: false, finished: false };
+    requests.push(log);
+    res.on("close", () => {
+      if (!log.finished) {
+        log.aborted = true;
+        for (const w of abortWaiters.splice(0)) w(log);
+      }
+    });
+    const json = (status: number, data: unknown) => {
+      log.finished = true;
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(data));
+    };
+
+    if (req.method === "GET" && path.endsWith("/models")) return json(200, { object: "list", data: [{ id: "test-model", object: "model" }] });
+    if (path.endsWith("/audio/transcriptions")) {
+      const next = queue.shift();
+      const script = typeof next === "function" ? next(body) : next;
+      if (script?.status) return json(script.status, { error: { message: script.error ?? "error" } });
+      return json(200, { text: script?.chunks?.join("") ?? "你好，这是语音识别的结果" });
+    }
+    if (path.endsWith("/embeddings")) {
+      const input = Array.isArray(body.input) ? body.input : [body.input];
+      return json(200, {
+        object: "list",
+        data: input.map((_, i) => ({ object: "embedding", index: i, embedding: [0.1, 0.2, 0.3] })),
+        usage: { prompt_tokens: 1, total_tokens: 1 },
+      });
+    }
+    if (!path.endsWith("/chat/completions")) return json(404, { error: { message: "not found" } });
+
+    const next = queue.shift();
+    const script = next ? (typeof next === "function" ? next(body) : next) : defaultScript(body);
+    if (script.status) return json(script.status, { error: { message: script.error ?? "upstream error", type: "test_error" } });
+    const model = String(body.model ?? "test-model");
+    const usage = script.usage ?? { prompt_tokens: 10, completion_tokens: (script.chunks ?? []).length };
+    const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
+    const created = Math.floor(Date.now() / 1000);
+
+    if (!body.stream) {
+      const toolCalls = script.toolCalls?.map((t, i) => ({ id: `call_${i}`, type: "function", function: t }));
+      return json(200, {
+        id,
+        object: "chat.completion",
+        created,
+        model,
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: (script.chunks ?? []).join(""), ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+            finish_reason: toolCalls ? "tool_calls" : "stop",
+          },
+        ],
+        usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+      });
+    }
+
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+    const chunk = (delta: unknown, finish: string | null = null) =>
+      send({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    chunk({ role: "assistant", content: "" });
+    let sent = 0;
+    for (const text of script.chunks ?? []) {
+      if (res.destroyed) return;
+      if (script.stallAfter !== undefined && sent >= script.stallAfter) return; // keep the connection open, send nothing more
+      if (script.delayMs) await sleep(script.delayMs);
+      if (res.destroyed) return;
+      chunk({ content: text });
+      sent++;
+    }
+    if (script.stallAfter !== undefined && sent >= script.stallAfter) return;
+    if (script.toolCalls?.length) {
+      script.toolCalls.forEach((t, i) =>
+        chunk({ tool_calls: [{ index: i, id: `call_${Date.now()}_${i}`, type: "function", function: { name: t.name, arguments: t.arguments } }] }),
+      );
+    }
+    chunk({}, script.toolCalls?.length ? "tool_calls" : "stop");
+    send({ id, object: "chat.completion.chunk", created, model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+    res.write("data: [DONE]\n\n");
+    log.finished = true;
+    res.end();
+  });
+  server.keepAliveTimeout = 1000;
+
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    port,
+    requests,
+    script: (...s) => queue.push(...s),
+    waitForAbort: (timeoutMs = 2000) =>
+      new Promise((resolve, reject) => {
+        const already = requests.find((r) => r.aborted);
+        if (already) return resolve(already);
+        const timer = setTimeout(() => reject(new Error("upstream saw no abort")), timeoutMs);
+        abortWaiters.push((r) => {
+          clearTimeout(timer);
+          resolve(r);
+        });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// Standalone: `npx tsx apps/server/src/test/llm-server.ts` (LLM_PORT, default 8239) for e2e and manual runs.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const s = await startLlmServer({ port: Number(process.env.LLM_PORT ?? 8239) });
+  console.log(`test LLM server at ${s.url}`);
+}

@@ -1,0 +1,69 @@
+import { z } from "zod";
+
+/**
+ * The chat stream protocol: POST /agent/agent_runtime/chat answers with one JSON object per
+ * line (application/x-ndjson), each one of these events. The server writes them; one reader on
+ * the web turns them into message state.
+ */
+
+/** Progress stages 1–5 (doc 2 §4): thinking, searching information, analyzing, generating result, reflected deeply. */
+export const PROGRESS_STAGES = [1, 2, 3, 4, 5] as const;
+/** Progress never shows 100 before the stop event; it rises to 95. */
+export const PROGRESS_MAX = 95;
+
+export const toolCallInfo = z.object({
+  id: z.string(),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+  metaInfo: z.object({ name: z.string() }),
+});
+export type ToolCallInfo = z.infer<typeof toolCallInfo>;
+
+export const chatDoc = z.object({ title: z.string(), content: z.string(), url: z.string().optional() });
+export const chatMedia = z.object({ url: z.string(), name: z.string(), mimeType: z.string() });
+export type ChatMedia = z.infer<typeof chatMedia>;
+export const chatUsage = z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() });
+export const replyStatus = z.enum(["done", "stopped", "failed"]);
+export type ReplyStatus = z.infer<typeof replyStatus>;
+
+export const chatEvent = z.discriminatedUnion("type", [
+  /** First line: the session (new or existing) and the ids of the two messages. */
+  z.object({
+    type: z.literal("session"),
+    session_id: z.string(),
+    title: z.string(),
+    question_uuid: z.string(),
+    uuid: z.string(),
+  }),
+  z.object({ type: z.literal("progress"), stage: z.number().int().min(1).max(5), percent: z.number().min(0).max(PROGRESS_MAX) }),
+  z.object({ type: z.literal("content"), delta: z.string() }),
+  z.object({ type: z.literal("tool_call_start"), toolCall: toolCallInfo }),
+  z.object({
+    type: z.literal("tool_call_end"),
+    toolCall: toolCallInfo,
+    result: z.string(),
+    error: z.boolean(),
+  }),
+  z.object({ type: z.literal("docs"), docs: z.array(chatDoc) }),
+  z.object({ type: z.literal("media"), media: z.array(chatMedia) }),
+  z.object({ type: z.literal("widget_data"), widgetData: z.unknown() }),
+  /** The 3 follow-up questions (推荐提问). */
+  z.object({ type: z.literal("questions"), questions: z.array(z.string()) }),
+  /** A message for people: shown inside the reply. */
+  z.object({ type: z.literal("error"), msg: z.string(), code: z.number().int() }),
+  /** Last line: how the reply ended and what it used. */
+  z.object({ type: z.literal("stop"), status: replyStatus, usage: chatUsage }),
+]);
+export type ChatEvent = z.infer<typeof chatEvent>;
+export type ChatEventOf<T extends ChatEvent["type"]> = Extract<ChatEvent, { type: T }>;
+
+/** Parses one stream line; unknown or broken lines are skipped by the reader. */
+export function parseChatEvent(line: string): ChatEvent | null {
+  const trimmed = line.trim();
+  if (!trimmed) return null;
+  try {
+    const parsed = chatEvent.safeParse(JSON.parse(trimmed));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

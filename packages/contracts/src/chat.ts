@@ -1,0 +1,124 @@
+import { z } from "zod";
+import { chatDoc, chatMedia, replyStatus, toolCallInfo } from "./chat-stream.ts";
+
+/** Session page size (doc 2 §9). */
+export const SESSION_PAGE_SIZE = 100;
+/** Session name at most 15 characters (doc 2 §5). */
+export const SESSION_TITLE_MAX = 15;
+/** Input content max 1500 bytes (doc 2 §9). */
+export const CHAT_INPUT_MAX_BYTES = 1500;
+/** Suggested user questions per reply (doc 2 §9). */
+export const FOLLOW_UP_COUNT = 3;
+/** Usage heartbeat every 10 s (doc 2 §9). */
+export const HEARTBEAT_SECONDS = 10;
+/** Chat attachments: 15 MB each. */
+export const CHAT_FILE_MAX_BYTES = 15 * 1024 * 1024;
+/** Upload types of doc 2 §5. */
+export const CHAT_UPLOAD_EXTENSIONS = ["jpeg", "jpg", "png", "doc", "docx", "xls", "xlsx", "pdf", "ppt", "pptx", "txt", "mp3", "wav", "zip"] as const;
+export const CHAT_UPLOAD_TYPES_MESSAGE = "请上传 image、word、excel、pdf、audio、zip 等类型文件";
+/** Speech to text: 16 kHz audio, recording ends after 5000 ms of silence. */
+export const SPEECH_SAMPLE_RATE = 16_000;
+export const SPEECH_SILENCE_MS = 5_000;
+
+export const chatFileRef = z.object({ id: z.string().max(64), name: z.string().max(255), type: z.string().max(100).optional() });
+export type ChatFileRef = z.infer<typeof chatFileRef>;
+
+/** POST /chat: the token identifies the caller (chat requests carry no bearer header). */
+export const chatRequest = z.object({
+  session_id: z.string().max(64).nullish(),
+  query: z
+    .string()
+    .max(20_000)
+    .refine((v) => new TextEncoder().encode(v).length <= CHAT_INPUT_MAX_BYTES, "输入内容不能超过1500字节"),
+  token: z.string().max(500).optional(),
+  schema_id: z.string().min(1).max(64),
+  release: z.boolean().default(true),
+  /** Ignored: the server uses the caller's own tenant. */
+  tenantId: z.string().max(64).nullish(),
+  files: z.array(chatFileRef).max(10).optional(),
+  /** Retry of the last question: the previous reply is replaced instead of asking again. */
+  reload: z.boolean().optional(),
+});
+export type ChatRequest = z.input<typeof chatRequest>;
+
+export const sessionItem = z.object({
+  session_id: z.string(),
+  title: z.string(),
+  create_time: z.string(),
+  update_time: z.string(),
+  schema_id: z.string(),
+});
+export type SessionItem = z.infer<typeof sessionItem>;
+
+export const sessionListQuery = z.object({
+  page_number: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(SESSION_PAGE_SIZE).default(SESSION_PAGE_SIZE),
+  search: z.string().max(100).optional(),
+  start_date: z.string().max(40).optional(),
+  end_date: z.string().max(40).optional(),
+  schema_id: z.string().max(64).optional(),
+});
+export const sessionList = z.object({ list: z.array(sessionItem), total: z.number().int() });
+
+/** Message (chat page, doc 2 §3): role user or bot. */
+export const chatMessage = z.object({
+  role: z.enum(["user", "bot"]),
+  content: z.string(),
+  uuid: z.string(),
+  time: z.string(),
+  media: z.array(chatMedia),
+  docs: z.array(chatDoc),
+  function_call: z.array(toolCallInfo.extend({ result: z.string().optional() })),
+  step: z.number().int(),
+  widgetData: z.unknown().optional(),
+  questions: z.array(z.string()),
+  status: replyStatus.nullable(),
+  error: z.string().nullable(),
+  files: z.array(chatFileRef),
+});
+export type ChatMessage = z.infer<typeof chatMessage>;
+
+export const sessionDetail = sessionItem.extend({ messages: z.array(chatMessage), readOnly: z.boolean() });
+export type SessionDetail = z.infer<typeof sessionDetail>;
+
+export const updateSessionTitleRequest = z.object({
+  session_id: z.string().min(1).max(64),
+  new_title: z.string().max(200),
+});
+export const deleteSessionRequest = z.object({ session_id: z.string().min(1).max(64) });
+export const clearSessionRequest = deleteSessionRequest;
+export const exportQuery = z.object({
+  session_id: z.string().min(1).max(64),
+  format: z.enum(["markdown", "json"]).default("markdown"),
+});
+
+export const shareTokenRequest = z.object({ session_id: z.string().min(1).max(64) });
+export const shareTokenResponse = z.object({ shareToken: z.string(), session_id: z.string(), schema_id: z.string() });
+
+export const heartbeatRequest = z.object({
+  sessionId: z.string().max(64).nullish(),
+  agentId: z.string().min(1).max(64),
+  types: z.string().max(200).nullish(),
+  tags: z.string().max(500).nullish(),
+  categorys: z.string().max(500).nullish(),
+});
+
+/** The agent as the chat page shows it. */
+export const chatAgentInfo = z.object({
+  id: z.string(),
+  agentName: z.string(),
+  agentDescription: z.string(),
+  agentIcon: z.string(),
+  agentIconBackground: z.string(),
+  price: z.number(),
+  usageGuide: z.string(),
+  chatOption: z.object({ prologue: z.string(), presetQuestions: z.array(z.string()) }),
+  skills: z.array(z.string()),
+  chatCount: z.number().int(),
+});
+export type ChatAgentInfo = z.infer<typeof chatAgentInfo>;
+
+export const uploadedFile = z.object({ id: z.string(), name: z.string(), presignedUrl: z.string(), type: z.string() });
+export type UploadedFile = z.infer<typeof uploadedFile>;
+
+export const transcription = z.object({ text: z.string() });
