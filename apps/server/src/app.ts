@@ -14,7 +14,14 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { type Config, recordFilingVariants } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { agentDraftRoutes, agentRuntimeCountRoutes, agentsRoutes } from "./modules/agents/agents.routes.ts";
+import { AgentsService } from "./modules/agents/agents.service.ts";
+import { filesRoutes } from "./modules/files/files.routes.ts";
+import { FilesService } from "./modules/files/files.service.ts";
+import { createFileStore } from "./platform/files.ts";
 import { BillingService } from "./modules/billing/billing.service.ts";
+import { billingAdminRoutes } from "./modules/billing/billing.admin.routes.ts";
+import { billingRoutes } from "./modules/billing/billing.routes.ts";
 import { type ChatModule, createChatModule } from "./modules/chat/chat.module.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
 import { tenantsRoutes } from "./modules/tenants/tenants.routes.ts";
@@ -32,7 +39,7 @@ import { loadSecret } from "./platform/secret.ts";
 export interface BuiltApp {
   app: FastifyInstance;
   platform: Platform;
-  services: { auth: AuthService; tenants: TenantsService; users: UsersService; billing: BillingService; chat: ChatModule };
+  services: { auth: AuthService; tenants: TenantsService; users: UsersService; billing: BillingService; chat: ChatModule; agents: AgentsService; files: FilesService };
 }
 
 export async function buildApp(config: Config, database: Database): Promise<BuiltApp> {
@@ -100,9 +107,12 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   const billing = new BillingService(platform);
   const tenants = new TenantsService(db);
   const users = new UsersService(db, billing);
+  const agents = new AgentsService(db, billing, tenants);
+  billing.useAgents(agents);
+  const files = new FilesService(db, createFileStore(config), tenants);
   const auth = new AuthService(platform, tenants);
   platform.jobs.schedule("auth.purge-expired", "*/10 * * * *", () => auth.purgeExpired());
-  const chat = await createChatModule(platform, { agents: () => undefined, billing: () => billing });
+  const chat = await createChatModule(platform, { agents: () => agents, billing: () => billing });
 
   app.get("/healthz", { schema: { hide: true } }, async (_req, reply) => {
     try {
@@ -132,13 +142,19 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
       await agentApi.register(authRoutes, { auth, platform });
       await agentApi.register(tenantsRoutes, { tenants });
       await agentApi.register(usersRoutes, { users });
+      await agentApi.register(billingRoutes, { billing });
+      await agentApi.register(billingAdminRoutes, { billing });
+      await agentApi.register(agentsRoutes, { agents });
+      await agentApi.register(filesRoutes, { files });
     },
     { prefix: PREFIXES.agent },
   );
 
+  await app.register(agentDraftRoutes, { prefix: PREFIXES.builder, agents });
+  await app.register(agentRuntimeCountRoutes, { prefix: PREFIXES.runtime, agents });
   await app.register(chat.plugin);
   await serveWeb(app, config);
-  return { app, platform, services: { auth, tenants, users, billing, chat } };
+  return { app, platform, services: { auth, tenants, users, billing, chat, agents, files } };
 }
 
 /** The built web app, with the single-page fallback for every non-API path. */

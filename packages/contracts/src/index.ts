@@ -3,3 +3,5 @@ export * from "./common.ts";
 export * from "./chat.ts";
 export * from "./chat-stream.ts";
 export * from "./models.ts";
+export * from "./agents.ts";
+export * from "./files.ts";

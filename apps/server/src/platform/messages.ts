@@ -49,6 +49,23 @@ export const messages = {
     zh: "会员权益功能，请先开通会员",
     en: "membership feature, please open membership first",
   },
+  // agents and files
+  agentNameBlank: { zh: "名称不能为空", en: "名称不能为空" },
+  agentNameTooLong: { zh: "输入内容不能超过15个字符", en: "输入内容不能超过15个字符" },
+  personaTooLong: { zh: "人设与回复逻辑不能超过{max}字节", en: "the prompt may be at most {max} bytes" },
+  variableNameDuplicate: { zh: "变量名重复：{name}", en: "variable name duplicate: {name}" },
+  labelNotFound: { zh: "分类标签不存在", en: "the label does not exist" },
+  debugBeforeRelease: { zh: "请先调试成功再发布", en: "please debug successfully before releasing" },
+  agentNotReleased: { zh: "智能体未发布", en: "agent not released" },
+  agentNotListed: { zh: "智能体未上架", en: "the agent is not listed" },
+  alreadyListed: { zh: "当前版本已上架", en: "this version is already listed" },
+  applyPending: { zh: "审核中", en: "审核中" },
+  applyNotPending: { zh: "该申请已处理", en: "this request has already been reviewed" },
+  copySuccess: { zh: "复制成功！", en: "复制成功！" },
+  deleteSuccess: { zh: "删除成功", en: "删除成功" },
+  fileFormatNotSupported: { zh: "文件格式不支持", en: "file format not supported" },
+  fileTooLarge: { zh: "文件大小不能超过{size}", en: "the file may be at most {size}" },
+  fileRequired: { zh: "请选择要上传的文件", en: "please choose a file to upload" },
   // chat and models
   noModel: {
     zh: "暂无可用的模型：请管理员在「模型管理」中添加并启用一个对话模型",

@@ -2,7 +2,9 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { tenants, userGroups, users } from "../db/schema/index.ts";
 import { hashPassword } from "../platform/passwords.ts";
+import { seedAgents } from "../modules/agents/agents.seed.ts";
 import type { TenantsService } from "../modules/tenants/tenants.service.ts";
+import { billingDemoSeed } from "../modules/billing/billing.seed.ts";
 
 export const DEMO_PASSWORD = "demo1234";
 export const DEMO_ACCOUNTS = [
@@ -18,6 +20,8 @@ export const DEMO_ACCOUNTS = [
  */
 export type DemoSeed = (db: Db, ctx: { users: Record<string, string> }) => Promise<void>;
 export const demoSeeds: DemoSeed[] = [];
+demoSeeds.push(billingDemoSeed);
+demoSeeds.push(seedAgents);
 
 export async function seedDemo(db: Db, tenantsService: TenantsService): Promise<boolean> {
   const existing = await db.select({ id: users.id }).from(users).limit(1);

@@ -5,3 +5,5 @@ export * from "./users.ts";
 export * from "./auth.ts";
 export * from "./chat.ts";
 export * from "./models.ts";
+export * from "./agents.ts";
+export * from "./files.ts";

@@ -1,0 +1,119 @@
+import type { AgentDraft, AgentSnapshot } from "@agentfair/contracts";
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from "drizzle-orm/pg-core";
+import { createdAt, id } from "./columns.ts";
+import { tenants } from "./tenants.ts";
+import { users } from "./users.ts";
+
+/** Editable config of the studio; identity (name, description, icon, price) lives in columns. */
+export type AgentConfig = Omit<AgentDraft, "agentName" | "agentDescription" | "agentIcon" | "agentIconBackground">;
+
+export const agents = pgTable(
+  "agents",
+  {
+    id: id(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id),
+    agentName: text("agent_name").notNull(),
+    agentDescription: text("agent_description").notNull().default(""),
+    agentIcon: text("agent_icon").notNull().default("1"),
+    agentIconBackground: text("agent_icon_background").notNull().default("#e8f3ff"),
+    /** Integer cents; the wire carries yuan. */
+    priceCents: bigint("price_cents", { mode: "number" }).notNull().default(0),
+    agentType: text("agent_type"),
+    /** C00_Unreleased until the first release, then C90_Released. */
+    agentStatus: text("agent_status").notNull().default("C00_Unreleased"),
+    config: jsonb("config").$type<AgentConfig>().notNull(),
+    /** Bumped on every draft save; a debug run of this revision unlocks release. */
+    draftRevision: integer("draft_revision").notNull().default(1),
+    debugSucceededRevision: integer("debug_succeeded_revision"),
+    /** Whether the current editing round (since the last release) has been counted as an edit. */
+    editCounted: boolean("edit_counted").notNull().default(false),
+    latestVersionNo: integer("latest_version_no"),
+    /** The approved version shown in the marketplace; null when never listed. */
+    launchVersion: integer("launch_version"),
+    launchVersionDisabled: boolean("launch_version_disabled").notNull().default(false),
+    copyByMe: boolean("copy_by_me").notNull().default(false),
+    copiedFromId: text("copied_from_id"),
+    useCount: bigint("use_count", { mode: "number" }).notNull().default(0),
+    createdAt: createdAt(),
+    lastModifiedAt: timestamp("last_modified_at", { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("agents_owner").on(t.ownerId),
+    index("agents_listed").on(t.tenantId).where(sql`${t.launchVersion} is not null and ${t.deletedAt} is null`),
+  ],
+);
+
+/** Released versions: immutable snapshots. */
+export const agentVersions = pgTable(
+  "agent_versions",
+  {
+    id: id(),
+    agentId: text("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    versionNo: integer("version_no").notNull(),
+    notes: text("notes").notNull().default(""),
+    snapshot: jsonb("snapshot").$type<AgentSnapshot>().notNull(),
+    draftRevision: integer("draft_revision").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [unique("agent_versions_no").on(t.agentId, t.versionNo)],
+);
+
+export const agentLabels = pgTable("agent_labels", {
+  id: id(),
+  labelName: text("label_name").notNull().unique(),
+  sort: integer("sort").notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** Listing requests and their review by an administrator. */
+export const agentApplies = pgTable(
+  "agent_applies",
+  {
+    id: id(),
+    agentId: text("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id").notNull(),
+    applicantId: text("applicant_id").notNull(),
+    versionNo: integer("version_no").notNull(),
+    status: text("status").notNull().default("PENDING"),
+    reason: text("reason"),
+    reviewerId: text("reviewer_id"),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("agent_applies_status").on(t.status, t.createdAt)],
+);
+
+/** Who copied which agent: 'copied before, copy again?' survives deleting the copy. */
+export const agentCopies = pgTable(
+  "agent_copies",
+  {
+    userId: text("user_id").notNull(),
+    sourceAgentId: text("source_agent_id").notNull(),
+    count: integer("count").notNull().default(1),
+    lastCopiedAt: timestamp("last_copied_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.sourceAgentId] })],
+);
+
+/** Chat count: one per user, agent and day (POST /api/agentSession/addCounts). */
+export const agentSessionCounts = pgTable(
+  "agent_session_counts",
+  {
+    agentId: text("agent_id").notNull(),
+    userId: text("user_id").notNull(),
+    day: text("day").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.userId, t.day] })],
+);

@@ -1,0 +1,243 @@
+import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
+import type { Tx } from "../../db/client.ts";
+import { agentApplies, agentCopies, agentLabels, agentSessionCounts, agents, agentVersions, tenants, users } from "../../db/schema/index.ts";
+
+export type AgentRow = typeof agents.$inferSelect;
+export type VersionRow = typeof agentVersions.$inferSelect;
+export type ApplyRow = typeof agentApplies.$inferSelect;
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const live = isNull(agents.deletedAt);
+const listed = and(isNotNull(agents.launchVersion), eq(agents.launchVersionDisabled, false));
+
+/** The only place that touches the agents tables. Scoping is given by the service. */
+export class AgentsRepository {
+  constructor(private readonly db: Tx) {}
+
+  async byId(id: string, tx: Tx = this.db): Promise<AgentRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(agents)
+      .where(and(eq(agents.id, id), live));
+    return row;
+  }
+
+  async lockById(tx: Tx, id: string): Promise<AgentRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(agents)
+      .where(and(eq(agents.id, id), live))
+      .for("update");
+    return row;
+  }
+
+  async insert(tx: Tx, values: typeof agents.$inferInsert) {
+    const [row] = await tx.insert(agents).values(values).returning();
+    return row;
+  }
+
+  async update(tx: Tx, id: string, values: Partial<typeof agents.$inferInsert>) {
+    const [row] = await tx.update(agents).set(values).where(eq(agents.id, id)).returning();
+    return row;
+  }
+
+  async insertVersion(tx: Tx, values: typeof agentVersions.$inferInsert) {
+    const [row] = await tx.insert(agentVersions).values(values).returning();
+    return row;
+  }
+
+  async version(agentId: string, versionNo: number): Promise<VersionRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(agentVersions)
+      .where(and(eq(agentVersions.agentId, agentId), eq(agentVersions.versionNo, versionNo)));
+    return row;
+  }
+
+  versions(agentId: string) {
+    return this.db
+      .select({ versionNo: agentVersions.versionNo, notes: agentVersions.notes, createdAt: agentVersions.createdAt })
+      .from(agentVersions)
+      .where(eq(agentVersions.agentId, agentId))
+      .orderBy(desc(agentVersions.versionNo));
+  }
+
+  /** Listed agents of the given tenants, newest listing first. */
+  async marketplace(tenantIds: string[], filter: { name?: string; tag?: string; labelId?: string }, page: number, size: number) {
+    const conds: (SQL | undefined)[] = [live, listed, inArray(agents.tenantId, tenantIds)];
+    if (filter.name) conds.push(ilike(agents.agentName, `%${escapeLike(filter.name)}%`));
+    if (filter.tag) conds.push(sql`${agents.config}->'launchTags' ? ${filter.tag}`);
+    if (filter.labelId) conds.push(sql`${agents.config}->>'labelId' = ${filter.labelId}`);
+    const where = and(...conds);
+    const [{ total }] = await this.db.select({ total: count() }).from(agents).where(where);
+    const list = await this.db
+      .select()
+      .from(agents)
+      .where(where)
+      .orderBy(desc(agents.useCount), desc(agents.lastModifiedAt), agents.id)
+      .limit(size)
+      .offset((page - 1) * size);
+    return { list, total };
+  }
+
+  async mine(ownerId: string, tenantId: string, filter: { name?: string; status?: string; copyByMe?: boolean }, page: number, size: number) {
+    const conds: (SQL | undefined)[] = [live, eq(agents.ownerId, ownerId), eq(agents.tenantId, tenantId)];
+    if (filter.name) conds.push(ilike(agents.agentName, `%${escapeLike(filter.name)}%`));
+    if (filter.status === "C90_Launched") conds.push(listed);
+    if (filter.status === "C90_bay") conds.push(or(isNull(agents.launchVersion), eq(agents.launchVersionDisabled, true)));
+    if (filter.copyByMe !== undefined) conds.push(eq(agents.copyByMe, filter.copyByMe));
+    const where = and(...conds);
+    const [{ total }] = await this.db.select({ total: count() }).from(agents).where(where);
+    const list = await this.db
+      .select()
+      .from(agents)
+      .where(where)
+      .orderBy(desc(agents.lastModifiedAt), agents.id)
+      .limit(size)
+      .offset((page - 1) * size);
+    return { list, total };
+  }
+
+  /** The latest listing request of each agent. */
+  async latestApplies(agentIds: string[]): Promise<Map<string, ApplyRow>> {
+    if (agentIds.length === 0) return new Map();
+    const rows = await this.db.select().from(agentApplies).where(inArray(agentApplies.agentId, agentIds)).orderBy(desc(agentApplies.createdAt));
+    const out = new Map<string, ApplyRow>();
+    for (const r of rows) if (!out.has(r.agentId)) out.set(r.agentId, r);
+    return out;
+  }
+
+  async pendingApply(tx: Tx, agentId: string) {
+    const [row] = await tx
+      .select()
+      .from(agentApplies)
+      .where(and(eq(agentApplies.agentId, agentId), eq(agentApplies.status, "PENDING")));
+    return row;
+  }
+
+  async insertApply(tx: Tx, values: typeof agentApplies.$inferInsert) {
+    const [row] = await tx.insert(agentApplies).values(values).returning();
+    return row;
+  }
+
+  async lockApply(tx: Tx, id: string) {
+    const [row] = await tx.select().from(agentApplies).where(eq(agentApplies.id, id)).for("update");
+    return row;
+  }
+
+  async updateApply(tx: Tx, id: string, values: Partial<typeof agentApplies.$inferInsert>) {
+    await tx.update(agentApplies).set(values).where(eq(agentApplies.id, id));
+  }
+
+  async applyPage(status: string | undefined, page: number, size: number) {
+    const where = and(status ? eq(agentApplies.status, status) : undefined, live);
+    const base = () =>
+      this.db
+        .select({ apply: agentApplies, agent: agents, applicant: users.username, tenantName: tenants.name, snapshot: agentVersions.snapshot, notes: agentVersions.notes })
+        .from(agentApplies)
+        .innerJoin(agents, eq(agents.id, agentApplies.agentId))
+        .innerJoin(users, eq(users.id, agentApplies.applicantId))
+        .innerJoin(tenants, eq(tenants.id, agentApplies.tenantId))
+        .innerJoin(agentVersions, and(eq(agentVersions.agentId, agentApplies.agentId), eq(agentVersions.versionNo, agentApplies.versionNo)));
+    const [{ total }] = await this.db
+      .select({ total: count() })
+      .from(agentApplies)
+      .innerJoin(agents, eq(agents.id, agentApplies.agentId))
+      .where(where);
+    const list = await base()
+      .where(where)
+      .orderBy(desc(agentApplies.createdAt), agentApplies.id)
+      .limit(size)
+      .offset((page - 1) * size);
+    return { list, total };
+  }
+
+  labels() {
+    return this.db.select({ id: agentLabels.id, labelName: agentLabels.labelName }).from(agentLabels).orderBy(agentLabels.sort, agentLabels.labelName);
+  }
+
+  async labelExists(id: string) {
+    const [row] = await this.db.select({ id: agentLabels.id }).from(agentLabels).where(eq(agentLabels.id, id));
+    return !!row;
+  }
+
+  async wasCopied(userId: string, sourceAgentId: string) {
+    const [row] = await this.db
+      .select()
+      .from(agentCopies)
+      .where(and(eq(agentCopies.userId, userId), eq(agentCopies.sourceAgentId, sourceAgentId)));
+    return !!row;
+  }
+
+  async recordCopy(tx: Tx, userId: string, sourceAgentId: string) {
+    await tx
+      .insert(agentCopies)
+      .values({ userId, sourceAgentId })
+      .onConflictDoUpdate({
+        target: [agentCopies.userId, agentCopies.sourceAgentId],
+        set: { count: sql`${agentCopies.count} + 1`, lastCopiedAt: new Date() },
+      });
+  }
+
+  async incrementUse(id: string) {
+    await this.db
+      .update(agents)
+      .set({ useCount: sql`${agents.useCount} + 1` })
+      .where(eq(agents.id, id));
+  }
+
+  async addSessionCount(agentId: string, userId: string, day: string) {
+    await this.db.insert(agentSessionCounts).values({ agentId, userId, day }).onConflictDoNothing();
+  }
+
+  async sessionCount(agentId: string) {
+    const [{ total }] = await this.db.select({ total: count() }).from(agentSessionCounts).where(eq(agentSessionCounts.agentId, agentId));
+    return total;
+  }
+
+  async username(userId: string) {
+    const [row] = await this.db.select({ nickname: users.nickname, username: users.username }).from(users).where(eq(users.id, userId));
+    return row ? row.nickname || row.username : "";
+  }
+
+  async tenantIsDefault(tenantId: string) {
+    const [row] = await this.db.select({ isDefault: tenants.isDefault }).from(tenants).where(eq(tenants.id, tenantId));
+    return row?.isDefault ?? false;
+  }
+
+  /** Claims the current editing round; true only for the one caller that flipped it. */
+  async claimEditRound(id: string) {
+    const rows = await this.db
+      .update(agents)
+      .set({ editCounted: true })
+      .where(and(eq(agents.id, id), eq(agents.editCounted, false)))
+      .returning({ id: agents.id });
+    return rows.length > 0;
+  }
+
+  async cancelPendingApplies(tx: Tx, agentId: string) {
+    await tx
+      .update(agentApplies)
+      .set({ status: "REJECTED", reason: "deleted", reviewedAt: new Date() })
+      .where(and(eq(agentApplies.agentId, agentId), eq(agentApplies.status, "PENDING")));
+  }
+
+  /** Only a debug of the current revision counts; a stale one is ignored. */
+  async markDebugSucceeded(id: string, revision: number) {
+    await this.db
+      .update(agents)
+      .set({ debugSucceededRevision: revision })
+      .where(and(eq(agents.id, id), eq(agents.draftRevision, revision)));
+  }
+
+  /** Use counts of own agents and of agents listed in the scope (all of them when ids is null). */
+  useCountRows(ids: string[] | null, userId: string | null, tenantIds: string[]) {
+    const visible = or(userId ? eq(agents.ownerId, userId) : undefined, and(listed, inArray(agents.tenantId, tenantIds)));
+    const conds: (SQL | undefined)[] = [live, visible];
+    if (ids) conds.push(ids.length ? inArray(agents.id, ids) : sql`false`);
+    return this.db
+      .select({ id: agents.id, useCount: agents.useCount })
+      .from(agents)
+      .where(and(...conds));
+  }
+}

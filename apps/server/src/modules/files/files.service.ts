@@ -1,0 +1,90 @@
+import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
+import { fileDataPath, ICON_EXTENSIONS, ICON_MAX_BYTES, type IconPage } from "@agentfair/contracts";
+import type { Db } from "../../db/client.ts";
+import { type Caller, requireAccess } from "../../platform/auth.ts";
+import { badRequest } from "../../platform/errors.ts";
+import type { FileStore } from "../../platform/files.ts";
+import type { TenantsService } from "../tenants/tenants.service.ts";
+import { FilesRepository, type FileRow } from "./files.repository.ts";
+
+/** Image types recognised by their first bytes: the name and the client's type are not trusted. */
+export function sniffImage(data: Buffer): "image/png" | "image/jpeg" | "image/gif" | null {
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return "image/jpeg";
+  const head = data.subarray(0, 6).toString("latin1");
+  if (head === "GIF87a" || head === "GIF89a") return "image/gif";
+  return null;
+}
+
+const INLINE_TYPES = new Set(["image/png", "image/jpeg", "image/gif"]);
+/** Only sniffed images are served inline with their own type; everything else downloads as bytes. */
+export const safeContentType = (stored: string) => (INLINE_TYPES.has(stored) ? stored : "application/octet-stream");
+
+const extensionOf = (name: string) => name.toLowerCase().split(".").pop() ?? "";
+const cleanName = (name: string) => name.replace(/[\\/\u0000-\u001f]/g, "_").slice(-120) || "file";
+
+export class FilesService {
+  private readonly repo: FilesRepository;
+  private defaultTenantId: string | undefined;
+
+  constructor(
+    db: Db,
+    readonly store: FileStore,
+    private readonly tenants: TenantsService,
+  ) {
+    this.repo = new FilesRepository(db);
+  }
+
+  /** Stores bytes for the caller; the id and storage key are the server's. */
+  async saveFile(caller: Caller, file: { kind: string; name: string; contentType: string; data: Buffer }): Promise<FileRow> {
+    const id = randomUUID();
+    const storageKey = `${file.kind}/${id.slice(0, 2)}/${id}`;
+    await this.store.put(storageKey, file.data, { contentType: file.contentType });
+    return this.repo.insert({
+      id,
+      tenantId: caller.tenantId,
+      ownerId: caller.userId,
+      kind: file.kind,
+      name: cleanName(file.name),
+      contentType: file.contentType,
+      size: file.data.length,
+      storageKey,
+    });
+  }
+
+  /** Icon upload (doc 2 §5): png, jpeg, jpg, gif by name and by content, size-limited. */
+  async saveIcon(caller: Caller, file: { name: string; data: Buffer }) {
+    if (!(ICON_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) throw badRequest("fileFormatNotSupported");
+    if (file.data.length > ICON_MAX_BYTES) throw badRequest("fileTooLarge", { size: `${ICON_MAX_BYTES / 1024 / 1024}MB` });
+    const type = sniffImage(file.data);
+    if (!type) throw badRequest("fileFormatNotSupported");
+    const row = await this.saveFile(caller, { kind: "icon", name: file.name, contentType: type, data: file.data });
+    return { id: row.id };
+  }
+
+  async listIcons(caller: Caller, pageNumber: number, pageSize: number): Promise<IconPage> {
+    const { list, total } = await this.repo.page(caller.userId, "icon", pageNumber, pageSize);
+    return {
+      content: list.map((f) => ({ id: f.id, name: f.name, url: fileDataPath(f.id), createdAt: f.createdAt.toISOString() })),
+      totalElements: total,
+      totalPages: Math.ceil(total / pageSize),
+    };
+  }
+
+  /**
+   * Icons are shown wherever their agent is: the public platform's to everyone, a tenant's to
+   * that tenant's users. Other files (chat uploads) only to their owner. Administrators see all.
+   */
+  async open(caller: Caller | null, id: string): Promise<{ file: FileRow; stream: Readable }> {
+    const file = await this.repo.byId(id);
+    this.defaultTenantId ??= (await this.tenants.defaultTenant()).id;
+    const icon = file?.kind === "icon";
+    requireAccess(
+      caller,
+      file && { ownerId: file.ownerId, tenantId: file.tenantId, sharedWithTenant: icon, public: icon && file.tenantId === this.defaultTenantId },
+      "read",
+    );
+    return { file: file!, stream: await this.store.get(file!.storageKey) };
+  }
+}

@@ -1,0 +1,341 @@
+import { z } from "zod";
+import { MODE_PRESETS, type ModelMode, modelMode } from "./models.ts";
+
+/** Agent status (doc 2 §4 dictionary: unreleased C00 / released C90). Detail is blocked while it contains 'Unreleased'. */
+export const AGENT_STATUS = { unreleased: "C00_Unreleased", released: "C90_Released" } as const;
+export const agentStatus = z.enum([AGENT_STATUS.unreleased, AGENT_STATUS.released]);
+export type AgentStatus = z.infer<typeof agentStatus>;
+export const isUnreleased = (status: string | null | undefined) => !status || status.includes("Unreleased");
+
+/** Listing filter of My agents (doc 1 §4): listed and not listed. */
+export const LISTING_FILTERS = ["C90_Launched", "C90_bay"] as const;
+export const listingFilter = z.enum(LISTING_FILTERS);
+
+/** Listing review requests: PENDING shows '审核中'. */
+export const APPLY_STATUSES = ["PENDING", "APPROVED", "REJECTED"] as const;
+export const applyStatus = z.enum(APPLY_STATUSES);
+export type ApplyStatus = z.infer<typeof applyStatus>;
+export const APPLY_PENDING_TEXT = "审核中";
+
+/** Doc 1 §9. */
+export const AGENT_NAME_MAX = 15;
+export const AGENT_PAGE_SIZE = 99;
+export const AGENT_DESCRIPTION_MAX = 500;
+/** Doc 2 §5: prompt or input content max 1500 bytes (UTF-8). */
+export const PERSONA_MAX_BYTES = 1500;
+export const PRESET_QUESTIONS_MAX = 10;
+export const VARIABLES_MAX = 30;
+export const REVIEW_PAGE_SIZE = 20;
+
+/** Default tag list (doc 1 §9); the wire carries the key, the web shows the label. */
+export const DEFAULT_TAGS = ["general", "securities", "HR", "fund", "marketing", "government", "finance", "telecom", "insurance", "bank"] as const;
+export const launchTag = z.enum(DEFAULT_TAGS);
+export type LaunchTag = z.infer<typeof launchTag>;
+
+/** The report agent type: no edit button (doc 1 §2). */
+export const INSIGHT_AGENT_TYPE = "insight";
+
+/**
+ * Model modes come from models.ts (precise, balanced, creative, custom); these are the full
+ * sampling settings the studio fills in for each named mode (temperature and top P as MODE_PRESETS).
+ */
+export const AGENT_MODE_PRESETS: Record<Exclude<ModelMode, "custom">, { temperature: number; topP: number; presencePenalty: number; frequencyPenalty: number }> = {
+  precise: { ...MODE_PRESETS.precise, presencePenalty: 0, frequencyPenalty: 0 },
+  balanced: { ...MODE_PRESETS.balanced, presencePenalty: 0, frequencyPenalty: 0 },
+  creative: { ...MODE_PRESETS.creative, presencePenalty: 0.3, frequencyPenalty: 0.3 },
+};
+export const MAX_TOKENS_LIMIT = 32768;
+
+export const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
+
+/** The first duplicated variable name, or null (doc 2 §5: 'variable name duplicate'). */
+export function duplicateVariableName(vars: { name: string }[]): string | null {
+  const seen = new Set<string>();
+  for (const v of vars) {
+    const key = v.name.trim();
+    if (seen.has(key)) return key;
+    seen.add(key);
+  }
+  return null;
+}
+
+export const modelSettings = z.object({
+  /** Model management id; null is the platform default. */
+  modelId: z.string().trim().max(64).nullable(),
+  mode: modelMode,
+  temperature: z.number().min(0).max(2),
+  topP: z.number().min(0).max(1),
+  presencePenalty: z.number().min(-2).max(2),
+  frequencyPenalty: z.number().min(-2).max(2),
+  maxTokens: z.number().int().min(1).max(MAX_TOKENS_LIMIT),
+});
+export type ModelSettings = z.infer<typeof modelSettings>;
+export const defaultModelSettings = (): ModelSettings => ({ modelId: null, mode: "balanced", ...AGENT_MODE_PRESETS.balanced, maxTokens: 2048 });
+
+export const chatOption = z.object({
+  prologue: z.string().max(1000),
+  presetQuestions: z.array(z.string().trim().min(1).max(100)).max(PRESET_QUESTIONS_MAX),
+  enableFastConfigRuleOnChat: z.boolean(),
+  enableChatInsight: z.boolean(),
+  chatInsightFeatures: z.array(z.string().max(64)).max(20),
+});
+export type ChatOption = z.infer<typeof chatOption>;
+
+export const VARIABLE_NAME_PATTERN = /^[A-Za-z_\u4e00-\u9fa5][A-Za-z0-9_\u4e00-\u9fa5]{0,31}$/;
+export const memoryVariable = z.object({
+  name: z.string().trim().regex(VARIABLE_NAME_PATTERN),
+  default: z.string().max(500),
+  description: z.string().max(200),
+});
+export type MemoryVariable = z.infer<typeof memoryVariable>;
+
+const ids = z.array(z.string().trim().min(1).max(64)).max(50);
+/** Skills bound to the agent; the tools, workflows, knowledge and rules issues fill them. */
+export const agentBindings = z.object({ plugins: ids, externalPlugins: ids, workflows: ids, knowledgeBases: ids, rules: ids });
+export type AgentBindings = z.infer<typeof agentBindings>;
+export const emptyBindings = (): AgentBindings => ({ plugins: [], externalPlugins: [], workflows: [], knowledgeBases: [], rules: [] });
+
+/** Icon: '#<file id>' an uploaded file, a number a built-in image, otherwise an emoji name. */
+export const agentIcon = z.string().trim().max(80);
+export const agentIconBackground = z.string().trim().max(32);
+export const agentName = z.string().trim().min(1).max(AGENT_NAME_MAX);
+/** Price on the wire in yuan (the unit of accountBalance); stored as integer cents. */
+export const price = z.number().min(0).max(100000);
+
+/** Everything the studio edits. */
+export const agentDraft = z.object({
+  agentName,
+  agentDescription: z.string().max(AGENT_DESCRIPTION_MAX),
+  agentIcon,
+  agentIconBackground,
+  persona: z.string().max(PERSONA_MAX_BYTES * 2),
+  model: modelSettings,
+  usageGuide: z.string().max(2000),
+  chatOption,
+  variables: z.array(memoryVariable).max(VARIABLES_MAX),
+  bindings: agentBindings,
+  example: z.string().max(2000),
+  launchTags: z.array(launchTag).max(DEFAULT_TAGS.length),
+  labelId: z.string().max(64).nullable(),
+});
+export type AgentDraft = z.infer<typeof agentDraft>;
+
+/** A released version's full content (owner / administrator only). */
+export const agentSnapshot = agentDraft.extend({ price });
+export type AgentSnapshot = z.infer<typeof agentSnapshot>;
+
+export const draftResponse = z.object({
+  agentId: z.string(),
+  draft: agentDraft,
+  price,
+  agentStatus,
+  /** Bumped on every save; a debug run records the revision it ran. */
+  revision: z.number(),
+  debugSucceeded: z.boolean(),
+  latestVersion: z.number().nullable(),
+  lastModifiedDate: z.string(),
+});
+export type DraftResponse = z.infer<typeof draftResponse>;
+
+export const quickAddRequest = z.object({
+  agentName: agentName.optional(),
+  agentDescription: z.string().max(AGENT_DESCRIPTION_MAX).optional(),
+  agentIcon: agentIcon.optional(),
+  agentIconBackground: agentIconBackground.optional(),
+});
+
+export const releaseRequest = z.object({ notes: z.string().trim().max(500).default("") });
+export const versionSummary = z.object({ versionNo: z.number(), notes: z.string(), createdAt: z.string() });
+export type VersionSummary = z.infer<typeof versionSummary>;
+export const versionDetail = versionSummary.extend({ snapshot: agentSnapshot });
+export type VersionDetail = z.infer<typeof versionDetail>;
+
+/** One card of a list (marketplace or mine). */
+export const agentCard = z.object({
+  id: z.string(),
+  agentId: z.string(),
+  agentName: z.string(),
+  name: z.string(),
+  agentDescription: z.string(),
+  desc: z.string(),
+  agentIcon: z.string(),
+  agentIconBackground: z.string(),
+  /** Yuan; 0 is free. */
+  price: z.number(),
+  agentType: z.string().nullable(),
+  agentStatus,
+  launchTags: z.array(z.string()),
+  launchVersion: z.number().nullable(),
+  launchVersionDisabled: z.boolean(),
+  lastModifiedDate: z.string(),
+  copyByMe: z.boolean(),
+  labelId: z.string().nullable(),
+  taskNum: z.number(),
+  /** The caller owns it: 'use now' instead of 'hire now'. */
+  mine: z.boolean(),
+  /** Latest listing request of the owner's agent (own lists only). */
+  applyStatus: applyStatus.nullable(),
+  applyReason: z.string().nullable(),
+});
+export type AgentCard = z.infer<typeof agentCard>;
+export const isListed = (a: { launchVersion: number | null; launchVersionDisabled: boolean }) => a.launchVersion !== null && !a.launchVersionDisabled;
+
+export const agentPage = z.object({ list: z.array(agentCard), total: z.number() });
+export type AgentPage = z.infer<typeof agentPage>;
+
+export const launchPageRequest = z.object({
+  name: z.string().trim().max(50).optional(),
+  page: z.number().int().min(1).default(1),
+  size: z.number().int().min(1).max(AGENT_PAGE_SIZE).default(AGENT_PAGE_SIZE),
+  tag: launchTag.optional(),
+  labelId: z.string().max(64).optional(),
+});
+export type LaunchPageRequest = z.input<typeof launchPageRequest>;
+
+export const minePageRequest = z.object({
+  name: z.string().trim().max(50).optional(),
+  status: listingFilter.optional(),
+  copyByMe: z.boolean().optional(),
+  page: z.number().int().min(1).default(1),
+  size: z.number().int().min(1).max(AGENT_PAGE_SIZE).default(AGENT_PAGE_SIZE),
+});
+export type MinePageRequest = z.input<typeof minePageRequest>;
+
+/** PUT /api/agent/intro/{id}: the name rules are checked by the server with the spec's messages. */
+export const introRequest = z.object({
+  agentName: z.string().max(200),
+  agentDescription: z.string().max(AGENT_DESCRIPTION_MAX).optional(),
+  agentIcon: agentIcon.optional(),
+  agentIconBackground: agentIconBackground.optional(),
+  price: price.optional(),
+});
+export const RENAME_MESSAGES = { blank: "名称不能为空", tooLong: "输入内容不能超过15个字符" } as const;
+/** The rename rule of doc 1 §5, for the web form and the server alike. */
+export function renameError(name: string): keyof typeof RENAME_MESSAGES | null {
+  if (!name.trim()) return "blank";
+  if ([...name.trim()].length > AGENT_NAME_MAX) return "tooLong";
+  return null;
+}
+
+export const label = z.object({ id: z.string(), labelName: z.string() });
+export type Label = z.infer<typeof label>;
+
+export const useCountRow = z.object({ schema_id: z.string(), count: z.number() });
+export const useCountByIdsRequest = z.object({ schema_ids: z.array(z.string().max(64)).max(200) });
+
+/** What a hirer may know: never the persona, model settings or variables. */
+export const agentPublic = z.object({
+  agentId: z.string(),
+  agentName: z.string(),
+  agentIcon: z.string(),
+  agentIconBackground: z.string(),
+  desc: z.string(),
+  agentDescription: z.string(),
+  price: z.number(),
+  agentType: z.string().nullable(),
+  agentStatus,
+  usageGuide: z.string(),
+  chatOption,
+  plugins: z.array(z.string()),
+  externalPlugins: z.array(z.string()),
+  workflows: z.array(z.string()),
+  ruleTree: z.array(z.unknown()),
+  rules: z.array(z.string()),
+  launchTags: z.array(z.string()),
+  example: z.string(),
+  versionNo: z.number().nullable(),
+});
+export type AgentPublic = z.infer<typeof agentPublic>;
+
+export const agentDetail = z.object({
+  agent: agentPublic,
+  mine: z.boolean(),
+  creator: z.string(),
+  taskNum: z.number(),
+  chatCount: z.number(),
+  versions: z.array(versionSummary),
+  launchVersion: z.number().nullable(),
+  launchVersionDisabled: z.boolean(),
+});
+export type AgentDetail = z.infer<typeof agentDetail>;
+
+export const wasCopiedResponse = z.object({ copied: z.boolean() });
+export const copyResponse = z.object({ agentId: z.string() });
+
+export const saveApplyRequest = z.object({ agentId: z.string().min(1).max(64) });
+export const applyItem = z.object({
+  id: z.string(),
+  agentId: z.string(),
+  agentName: z.string(),
+  agentDescription: z.string(),
+  agentIcon: z.string(),
+  agentIconBackground: z.string(),
+  price: z.number(),
+  versionNo: z.number(),
+  notes: z.string(),
+  persona: z.string(),
+  prologue: z.string(),
+  presetQuestions: z.array(z.string()),
+  launchTags: z.array(z.string()),
+  applicant: z.string(),
+  tenantName: z.string(),
+  status: applyStatus,
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+  reviewedAt: z.string().nullable(),
+});
+export type ApplyItem = z.infer<typeof applyItem>;
+export const applyPageRequest = z.object({
+  status: applyStatus.optional(),
+  page: z.number().int().min(1).default(1),
+  size: z.number().int().min(1).max(100).default(REVIEW_PAGE_SIZE),
+});
+export const applyPage = z.object({ list: z.array(applyItem), total: z.number() });
+export const rejectRequest = z.object({ reason: z.string().trim().min(1).max(200) });
+export const shelfRequest = z.object({ disabled: z.boolean() });
+
+export const widgetResponse = z.object({
+  agentId: z.string(),
+  agentName: z.string(),
+  agentIcon: z.string(),
+  agentIconBackground: z.string(),
+  agentDescription: z.string(),
+  prologue: z.string(),
+  presetQuestions: z.array(z.string()),
+});
+export const addCountsRequest = z.object({ agentId: z.string().min(1).max(64) });
+
+/** Field-by-field differences between two versions, for the studio's version compare. */
+export function diffSnapshots(a: AgentSnapshot, b: AgentSnapshot): { field: string; before: string; after: string }[] {
+  const flat = (s: AgentSnapshot): Record<string, string> => ({
+    agentName: s.agentName,
+    agentDescription: s.agentDescription,
+    agentIcon: s.agentIcon,
+    agentIconBackground: s.agentIconBackground,
+    price: String(s.price),
+    persona: s.persona,
+    "model.modelId": s.model.modelId ?? "",
+    "model.mode": s.model.mode,
+    "model.temperature": String(s.model.temperature),
+    "model.topP": String(s.model.topP),
+    "model.presencePenalty": String(s.model.presencePenalty),
+    "model.frequencyPenalty": String(s.model.frequencyPenalty),
+    "model.maxTokens": String(s.model.maxTokens),
+    usageGuide: s.usageGuide,
+    "chatOption.prologue": s.chatOption.prologue,
+    "chatOption.presetQuestions": s.chatOption.presetQuestions.join("\n"),
+    variables: s.variables.map((v) => `${v.name}=${v.default} (${v.description})`).join("\n"),
+    "bindings.plugins": s.bindings.plugins.join(", "),
+    "bindings.workflows": s.bindings.workflows.join(", "),
+    "bindings.knowledgeBases": s.bindings.knowledgeBases.join(", "),
+    "bindings.rules": s.bindings.rules.join(", "),
+    example: s.example,
+    launchTags: s.launchTags.join(", "),
+    labelId: s.labelId ?? "",
+  });
+  const fa = flat(a);
+  const fb = flat(b);
+  return Object.keys(fa)
+    .filter((k) => fa[k] !== fb[k])
+    .map((k) => ({ field: k, before: fa[k], after: fb[k] }));
+}
