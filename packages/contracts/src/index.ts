@@ -5,3 +5,4 @@ export * from "./chat-stream.ts";
 export * from "./models.ts";
 export * from "./agents.ts";
 export * from "./files.ts";
+export * from "./billing.ts";

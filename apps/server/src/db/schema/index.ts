@@ -7,3 +7,4 @@ export * from "./chat.ts";
 export * from "./models.ts";
 export * from "./agents.ts";
 export * from "./files.ts";
+export * from "./billing.ts";

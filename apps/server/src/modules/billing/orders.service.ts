@@ -1,0 +1,390 @@
+import { randomInt } from "node:crypto";
+import {
+  canTransition,
+  type MemberLevel,
+  membershipPriceCents,
+  type Order,
+  type OrderCreated,
+  type OrderStatus,
+  type PayChannel,
+} from "@agentfair/contracts";
+import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { orders, paymentNotifications, userGroups, users } from "../../db/schema/index.ts";
+import { type Caller, requireAccess } from "../../platform/auth.ts";
+import { AppError, badRequest, notFound } from "../../platform/errors.ts";
+import type { Platform } from "../../platform/platform.ts";
+import { type CatalogRepository, changeBalance, lockUser, recordEvent, yuan } from "./billing.repository.ts";
+import { applyGrant, purchaseKind } from "./membership.ts";
+import { type PaymentProvider, PaymentVerificationError, type VerifiedPayment } from "./payment/provider.ts";
+
+type OrderRow = typeof orders.$inferSelect;
+
+const newOrderNo = () => {
+  const d = new Date(Date.now() + 8 * 3600_000).toISOString().replace(/\D/g, "").slice(0, 14);
+  return `AF${d}${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
+};
+
+export function orderWire(o: OrderRow, username?: string): Order {
+  return {
+    orderId: o.id,
+    orderNo: o.orderNo,
+    kind: o.kind as Order["kind"],
+    title: o.title,
+    memberLevel: (o.memberLevel as MemberLevel | null) ?? null,
+    monthNum: o.monthNum,
+    renewUpgrade: (o.renewUpgrade as Order["renewUpgrade"]) ?? null,
+    groupName: o.groupName,
+    payUrl: o.status === "PENDING" ? o.payUrl : "",
+    payChannel: o.payChannel as PayChannel,
+    orderStatus: o.status as OrderStatus,
+    totalAmount: yuan(o.amountCents),
+    orderAmount: yuan(o.amountCents),
+    createTime: o.createdAt.toISOString(),
+    paidTime: o.paidAt?.toISOString() ?? null,
+    ...(username !== undefined ? { username } : {}),
+  };
+}
+
+const created = (o: OrderRow): OrderCreated => ({
+  orderId: o.id,
+  orderNo: o.orderNo,
+  payUrl: o.payUrl,
+  payChannel: o.payChannel as PayChannel,
+  orderAmount: yuan(o.amountCents),
+  orderStatus: o.status as OrderStatus,
+});
+
+/** Orders from creation to settlement, cancellation, refund and freeze; only legal transitions. */
+export class OrdersService {
+  constructor(
+    private readonly platform: Platform,
+    private readonly catalog: CatalogRepository,
+    private readonly providers: Record<PayChannel, PaymentProvider | null>,
+    private readonly channel: PayChannel,
+  ) {}
+
+  private get db(): Db {
+    return this.platform.db;
+  }
+
+  private provider(channel: string): PaymentProvider {
+    const p = this.providers[channel as PayChannel];
+    if (!p) throw new Error(`payment channel ${channel} is not configured`);
+    return p;
+  }
+
+  private async byIdempotencyKey(caller: Caller, key: string | undefined) {
+    if (!key) return null;
+    const [row] = await this.db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.userId, caller.userId), eq(orders.idempotencyKey, key)));
+    return row ?? null;
+  }
+
+  /** Inserts the order, then asks the provider for the pay URL (outside any transaction). */
+  private async open(caller: Caller, values: Omit<typeof orders.$inferInsert, "orderNo" | "userId" | "tenantId" | "payChannel">, origin: string) {
+    const existing = await this.byIdempotencyKey(caller, values.idempotencyKey ?? undefined);
+    if (existing) return created(existing);
+    let row: OrderRow;
+    try {
+      [row] = await this.db
+        .insert(orders)
+        .values({ ...values, orderNo: newOrderNo(), userId: caller.userId, tenantId: caller.tenantId, payChannel: this.channel })
+        .returning();
+    } catch (err) {
+      // Two requests with one idempotency key: the second answers with the first's order.
+      const again = await this.byIdempotencyKey(caller, values.idempotencyKey ?? undefined);
+      if (again) return created(again);
+      throw err;
+    }
+    try {
+      const { payUrl } = await this.provider(row.payChannel).create(
+        { orderNo: row.orderNo, amountCents: row.amountCents, description: row.title, expiresAt: this.expiresAt(row) },
+        origin,
+      );
+      [row] = await this.db.update(orders).set({ payUrl }).where(eq(orders.id, row.id)).returning();
+    } catch (err) {
+      this.platform.log.error({ err, orderNo: row.orderNo }, "payment creation failed");
+      await this.db.update(orders).set({ status: "CANCELLED" }).where(and(eq(orders.id, row.id), eq(orders.status, "PENDING")));
+      throw badRequest("paymentFailed");
+    }
+    return created(row);
+  }
+
+  private expiresAt(o: OrderRow) {
+    return new Date(o.createdAt.getTime() + this.platform.config.ORDER_EXPIRE_MINUTES * 60_000);
+  }
+
+  async createMembership(
+    caller: Caller,
+    templateId: string,
+    body: { configId?: string; groupName?: string; groupId?: string; idempotencyKey?: string },
+    origin: string,
+  ) {
+    const plan = await this.catalog.plan(templateId);
+    if (!plan || !plan.enabled) throw badRequest("planNotFound");
+    if (plan.memberLevel === "FREE" || plan.monthlyCents <= 0) throw badRequest("freePlanNotForSale");
+    const durations = await this.catalog.durations();
+    const duration = body.configId ? await this.catalog.duration(body.configId) : (durations[0] ?? null);
+    if (body.configId && (!duration || !duration.enabled)) throw badRequest("durationNotFound");
+    const monthNum = duration?.monthNum ?? 1;
+    const priceDiscount = duration?.priceDiscount ?? 1;
+    const kind = purchaseKind({ level: caller.memberLevel, endAt: caller.memberEndAt }, plan.memberLevel as MemberLevel);
+    if (kind === "DOWNGRADE") throw badRequest("cannotDowngrade");
+    let groupName: string | null = null;
+    let groupId: string | null = null;
+    if (plan.category === "ENTERPRISE") {
+      if (body.groupId) {
+        const [group] = await this.db
+          .select()
+          .from(userGroups)
+          .where(and(eq(userGroups.id, body.groupId), eq(userGroups.userId, caller.userId)));
+        if (!group) throw badRequest("groupNotFound");
+        groupId = group.id;
+        groupName = group.groupName;
+      } else if (body.groupName) groupName = body.groupName;
+    }
+    return this.open(
+      caller,
+      {
+        kind: "MEMBERSHIP",
+        title: `${plan.name} × ${monthNum}`,
+        templateId: plan.id,
+        configId: duration?.id ?? null,
+        memberLevel: plan.memberLevel,
+        monthNum,
+        renewUpgrade: kind,
+        groupName,
+        groupId,
+        amountCents: membershipPriceCents(plan.monthlyCents, monthNum, priceDiscount, plan.discount),
+        idempotencyKey: body.idempotencyKey ?? null,
+      },
+      origin,
+    );
+  }
+
+  async createRecharge(caller: Caller, amountCents: number, idempotencyKey: string | undefined, origin: string) {
+    return this.open(
+      caller,
+      { kind: "RECHARGE", title: `账户充值 ¥${yuan(amountCents)}`, amountCents, idempotencyKey: idempotencyKey ?? null },
+      origin,
+    );
+  }
+
+  /** The caller's order by id or orderNo; another user's order is not found. */
+  async owned(caller: Caller, ref: string) {
+    const [row] = await this.db
+      .select()
+      .from(orders)
+      .where(sql`${orders.id} = ${ref} or ${orders.orderNo} = ${ref}`);
+    requireAccess(caller, row ? { ownerId: row.userId, tenantId: row.tenantId } : null, "read");
+    return row as OrderRow;
+  }
+
+  async list(caller: Caller, req: { pageNumber: number; pageSize: number; orderStatus?: OrderStatus; all?: boolean }) {
+    const conds = [];
+    if (!req.all) conds.push(eq(orders.userId, caller.userId));
+    if (req.orderStatus) conds.push(eq(orders.status, req.orderStatus));
+    const where = conds.length ? and(...conds) : undefined;
+    const rows = await this.db
+      .select({ order: orders, username: users.username })
+      .from(orders)
+      .innerJoin(users, eq(users.id, orders.userId))
+      .where(where)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(req.pageSize)
+      .offset(req.pageNumber * req.pageSize);
+    const [{ total }] = await this.db.select({ total: count() }).from(orders).where(where);
+    return { list: rows.map((r) => orderWire(r.order, req.all ? r.username : undefined)), total };
+  }
+
+  /** Pay again: the open payment of a pending order, or a new one if the provider closed it. */
+  async rePay(caller: Caller, ref: string, origin: string) {
+    const row = await this.owned(caller, ref);
+    if (row.status !== "PENDING") throw badRequest("orderNotPending");
+    if (this.expiresAt(row) < new Date()) {
+      await this.cancelRow(row);
+      throw badRequest("orderNotPending");
+    }
+    if (row.payUrl) return created(row);
+    const { payUrl } = await this.provider(row.payChannel).create(
+      { orderNo: row.orderNo, amountCents: row.amountCents, description: row.title, expiresAt: this.expiresAt(row) },
+      origin,
+    );
+    const [updated] = await this.db.update(orders).set({ payUrl }).where(eq(orders.id, row.id)).returning();
+    return created(updated);
+  }
+
+  async cancel(caller: Caller, ref: string) {
+    const row = await this.owned(caller, ref);
+    if (row.status !== "PENDING") throw new AppError("orderTransitionIllegal", 400, { from: row.status, to: "CANCELLED" });
+    return this.cancelRow(row);
+  }
+
+  /**
+   * Closes the payment at the provider first; if the provider says it was paid meanwhile, the
+   * order settles instead. Then PENDING -> CANCELLED, only if still pending.
+   */
+  async cancelRow(row: OrderRow) {
+    const provider = this.provider(row.payChannel);
+    try {
+      await provider.close(row.orderNo);
+    } catch (err) {
+      const payment = await provider.query(row.orderNo).catch(() => null);
+      if (payment?.state === "SUCCESS") {
+        await this.settle(row.payChannel as PayChannel, payment);
+        throw new AppError("orderTransitionIllegal", 400, { from: "PAID", to: "CANCELLED" });
+      }
+      this.platform.log.warn({ err, orderNo: row.orderNo }, "closing the payment failed");
+    }
+    const [updated] = await this.db
+      .update(orders)
+      .set({ status: "CANCELLED" })
+      .where(and(eq(orders.id, row.id), eq(orders.status, "PENDING")))
+      .returning();
+    if (!updated) {
+      const [now] = await this.db.select().from(orders).where(eq(orders.id, row.id));
+      throw new AppError("orderTransitionIllegal", 400, { from: now?.status ?? "?", to: "CANCELLED" });
+    }
+    return orderWire(updated);
+  }
+
+  /** A notification from a provider: verified, then settled exactly once. */
+  async notify(channel: PayChannel, headers: Record<string, string | string[] | undefined>, rawBody: string) {
+    const provider = this.providers[channel];
+    if (!provider) throw notFound();
+    let payment: VerifiedPayment;
+    try {
+      payment = await provider.verifyNotification(headers, rawBody);
+    } catch (err) {
+      await this.db.insert(paymentNotifications).values({ provider: channel, outcome: `rejected: ${(err as Error).message}` });
+      throw badRequest("paymentNotificationInvalid");
+    }
+    const outcome = await this.settle(channel, payment);
+    await this.db.insert(paymentNotifications).values({ provider: channel, orderNo: payment.orderNo, outcome });
+    if (outcome === "rejected") throw badRequest("paymentNotificationInvalid");
+    return outcome;
+  }
+
+  /**
+   * The one settlement path (notifications, the sandbox page and reconciliation): the order
+   * moves PENDING -> PAID by a conditional update, and in the same transaction the membership is
+   * granted or the balance credited with its ledger row. Replays find it PAID and change nothing.
+   */
+  async settle(channel: PayChannel, payment: VerifiedPayment): Promise<"settled" | "duplicate" | "ignored" | "rejected"> {
+    if (payment.state !== "SUCCESS") return "ignored";
+    const [order] = await this.db.select().from(orders).where(eq(orders.orderNo, payment.orderNo));
+    if (!order || order.payChannel !== channel || payment.amountCents !== order.amountCents) return "rejected";
+    const prices = await this.catalog.monthlyPrices();
+    return this.db.transaction(async (tx) => {
+      const [paid] = await tx
+        .update(orders)
+        .set({ status: "PAID", paidAt: new Date(), transactionId: payment.transactionId })
+        .where(and(eq(orders.id, order.id), eq(orders.status, "PENDING")))
+        .returning();
+      if (!paid) {
+        if (order.status === "CANCELLED") this.platform.log.warn({ orderNo: order.orderNo }, "payment arrived for a cancelled order: refund it by hand");
+        return "duplicate" as const;
+      }
+      if (paid.kind === "RECHARGE") {
+        await changeBalance(tx, paid.userId, paid.amountCents, { kind: "RECHARGE", orderId: paid.id, note: paid.orderNo });
+      } else {
+        await this.grant(tx, paid, (l) => prices.get(l) ?? 0);
+      }
+      return "settled" as const;
+    });
+  }
+
+  private async grant(tx: Tx, order: OrderRow, monthlyCents: (l: MemberLevel) => number) {
+    const user = await lockUser(tx, order.userId);
+    if (!user) return;
+    const next = applyGrant(
+      { level: user.memberLevel as MemberLevel, endAt: user.memberEndAt },
+      { level: order.memberLevel as MemberLevel, months: order.monthNum ?? 1 },
+      monthlyCents,
+    );
+    await tx.update(users).set({ memberLevel: next.level, memberEndAt: next.endAt }).where(eq(users.id, user.id));
+    await tx.update(orders).set({ grantedLevel: next.level, grantedEndAt: next.endAt }).where(eq(orders.id, order.id));
+    if (order.groupName && !order.groupId) {
+      const [group] = await tx.insert(userGroups).values({ userId: user.id, groupName: order.groupName }).returning();
+      await tx.update(orders).set({ groupId: group.id }).where(eq(orders.id, order.id));
+    }
+    await recordEvent(tx, user.id, { kind: "MEMBERSHIP", orderId: order.id, note: `${order.title} ¥${yuan(order.amountCents)}` });
+  }
+
+  /**
+   * Administrator transitions of a paid order. Refund and freeze take back what settlement gave
+   * (a top-up's amount, only while the balance covers it; a membership's level); release gives it back.
+   */
+  async adminTransition(orderId: string, to: "REFUNDED" | "FROZEN" | "PAID") {
+    return this.db.transaction(async (tx) => {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+      if (!order) throw notFound();
+      const from = order.status as OrderStatus;
+      if (!canTransition(from, to) || from === "PENDING") throw new AppError("orderTransitionIllegal", 400, { from, to });
+      const takeBack = from === "PAID";
+      if (order.kind === "RECHARGE") {
+        if (takeBack) {
+          const ok = await changeBalance(tx, order.userId, -order.amountCents, {
+            kind: to === "FROZEN" ? "FREEZE" : "REFUND",
+            orderId: order.id,
+            note: order.orderNo,
+          });
+          if (ok === null) throw badRequest("balanceInsufficientRefund");
+        } else if (to === "PAID") {
+          await changeBalance(tx, order.userId, order.amountCents, { kind: "UNFREEZE", orderId: order.id, note: order.orderNo });
+        } else {
+          await recordEvent(tx, order.userId, { kind: "REFUND", orderId: order.id, note: order.orderNo });
+        }
+      } else {
+        const user = await lockUser(tx, order.userId);
+        if (user && takeBack && user.memberLevel === order.grantedLevel) {
+          await tx.update(users).set({ memberLevel: "FREE", memberEndAt: null }).where(eq(users.id, user.id));
+        }
+        if (user && to === "PAID" && order.grantedLevel && order.grantedEndAt && order.grantedEndAt > new Date()) {
+          await tx.update(users).set({ memberLevel: order.grantedLevel, memberEndAt: order.grantedEndAt }).where(eq(users.id, user.id));
+        }
+        await recordEvent(tx, order.userId, { kind: to === "FROZEN" ? "FREEZE" : to === "PAID" ? "UNFREEZE" : "REFUND", orderId: order.id, note: order.orderNo });
+      }
+      const [updated] = await tx.update(orders).set({ status: to }).where(eq(orders.id, order.id)).returning();
+      return orderWire(updated);
+    });
+  }
+
+  /** The sandbox pay page: the order as the payer sees it. */
+  async byOrderNo(orderNo: string) {
+    const [row] = await this.db.select().from(orders).where(eq(orders.orderNo, orderNo));
+    return row ?? null;
+  }
+
+  /**
+   * Reconciliation job: pending orders the provider never notified are asked about; paid ones
+   * settle through the same path, expired unpaid ones are closed and cancelled.
+   */
+  async reconcile() {
+    const quiet = new Date(Date.now() - 60_000);
+    const pending = await this.db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.status, "PENDING"), lt(orders.createdAt, quiet), inArray(orders.payChannel, Object.keys(this.providers))))
+      .orderBy(orders.createdAt)
+      .limit(200);
+    for (const row of pending) {
+      const provider = this.providers[row.payChannel as PayChannel];
+      if (!provider) continue;
+      try {
+        const payment = await provider.query(row.orderNo);
+        if (payment.state === "SUCCESS") {
+          await this.settle(row.payChannel as PayChannel, payment);
+          continue;
+        }
+        if (this.expiresAt(row) < new Date()) await this.cancelRow(row).catch(() => undefined);
+      } catch (err) {
+        if (err instanceof PaymentVerificationError) this.platform.log.warn({ err, orderNo: row.orderNo }, "unverifiable query answer");
+        else this.platform.log.warn({ err, orderNo: row.orderNo }, "reconciliation failed");
+      }
+    }
+  }
+}
