@@ -19,7 +19,7 @@ const step = (name, cmd, args, env = {}) => {
   results.push({ name, ok: r.status === 0, seconds: Math.round((Date.now() - started) / 1000) });
   return r.status === 0;
 };
-const counted = (name, ok) => (ok ? passed++ : failed++);
+const counted = (ok) => (ok ? passed++ : failed++);
 const fromJson = (file, pick) => {
   try {
     return pick(JSON.parse(fs.readFileSync(file, "utf8")));
@@ -28,15 +28,15 @@ const fromJson = (file, pick) => {
   }
 };
 
-counted("typecheck", step("typecheck", "npm", ["run", "typecheck", "--silent"]));
-counted("lint", step("lint", "npx", ["biome", "check", "."]));
+counted(step("typecheck", "npm", ["run", "typecheck", "--silent"]));
+counted(step("lint", "npx", ["biome", "check", "."]));
 
 const vitest = (name, args, env) => {
   const out = `.tmp/vitest-${name}.json`;
   fs.rmSync(out, { force: true });
   const ok = step(name, "npx", ["vitest", "run", ...args, "--reporter=default", "--reporter=json", `--outputFile=${out}`], env);
   const counts = fromJson(out, (j) => [j.numPassedTests, j.numFailedTests]);
-  if (!counts) return counted(name, false);
+  if (!counts) return counted(false);
   passed += counts[0];
   // A suite that fails to load has no failed test but still fails the step.
   failed += counts[1] || (ok ? 0 : 1);
@@ -55,7 +55,7 @@ const e2e = fromJson(e2eOut, (j) => [j.stats.expected + j.stats.flaky, j.stats.u
 if (e2e) {
   passed += e2e[0];
   failed += e2e[1] || (e2eOk ? 0 : 1);
-} else counted("e2e", false);
+} else counted(false);
 
 console.log("\nsteps:");
 for (const r of results) console.log(`  ${r.ok ? "ok  " : "FAIL"} ${r.name} (${r.seconds}s)`);
