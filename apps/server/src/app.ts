@@ -112,7 +112,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   const files = new FilesService(db, createFileStore(config), tenants);
   const auth = new AuthService(platform, tenants);
   platform.jobs.schedule("auth.purge-expired", "*/10 * * * *", () => auth.purgeExpired());
-  const chat = await createChatModule(platform, { agents: () => agents, billing: () => billing });
+  const chat = await createChatModule(platform, { agents: () => agents, billing: () => billing, files: () => files });
 
   app.get("/healthz", { schema: { hide: true } }, async (_req, reply) => {
     try {

@@ -89,6 +89,8 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
       maxOutputTokens: input.sampling.maxOutputTokens,
       abortSignal: signal,
       maxRetries: 0,
+      // Errors arrive as stream parts and are handled below; the default handler would log them raw.
+      onError: () => {},
     });
     for await (const part of stream.fullStream) {
       touch();

@@ -5,6 +5,8 @@ import { builtinTools } from "../../runtime/builtin-tools.ts";
 import { ToolRegistry } from "../../runtime/tool-registry.ts";
 import type { AgentsForRuntime } from "../agents/runtime-agent.ts";
 import type { Billing } from "../billing/billing.seam.ts";
+import { chatAttachments, chatUploadRoutes } from "../files/chat-upload.ts";
+import type { FilesService } from "../files/files.service.ts";
 import { modelsRoutes } from "../models/models.routes.ts";
 import { ModelsService } from "../models/models.service.ts";
 import { chatRoutes } from "./chat.routes.ts";
@@ -16,16 +18,29 @@ import { type AttachmentSource, ChatService } from "./chat.service.ts";
  */
 export async function createChatModule(
   platform: Platform,
-  deps: { agents: () => AgentsForRuntime | undefined; billing: () => Billing | undefined; attachments?: () => AttachmentSource | undefined },
+  deps: { agents: () => AgentsForRuntime | undefined; billing: () => Billing | undefined; files?: () => FilesService | undefined },
 ) {
   const models = new ModelsService(platform);
   await models.seedFromEnv();
   const tools = new ToolRegistry();
   tools.register(builtinTools);
-  const chat = new ChatService(platform, { ...deps, attachments: deps.attachments ?? (() => undefined), models, tools });
+  let attachments: AttachmentSource | undefined;
+  const chat = new ChatService(platform, {
+    agents: deps.agents,
+    billing: deps.billing,
+    attachments: () => {
+      const files = deps.files?.();
+      attachments ??= files && chatAttachments(files);
+      return attachments;
+    },
+    models,
+    tools,
+  });
   const plugin: FastifyPluginAsync = async (app) => {
     await app.register(modelsRoutes, { prefix: PREFIXES.agent, models });
     await app.register(chatRoutes, { prefix: PREFIXES.runtime, chat, models });
+    const files = deps.files?.();
+    if (files) await app.register(chatUploadRoutes, { prefix: PREFIXES.agent, files });
   };
   return { chat, models, tools, plugin };
 }

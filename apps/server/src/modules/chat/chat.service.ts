@@ -49,6 +49,7 @@ interface Prepared {
   session: SessionRow;
   query: string;
   files: ChatFileRef[];
+  attachments: Attachment[];
   reload: boolean;
 }
 
@@ -109,7 +110,9 @@ export class ChatService {
         agentIconBackground: agent.agentIconBackground,
       });
     }
-    return { caller, agent, session, query: req.query.trim(), files, reload: !!req.reload };
+    // Loaded before the stream: another user's file id is a plain not-found.
+    const attachments = files.length ? ((await this.deps.attachments()?.load(caller, files)) ?? []) : [];
+    return { caller, agent, session, query: req.query.trim(), files, attachments, reload: !!req.reload };
   }
 
   /** Runs one reply, writing events; never throws. The reply is saved once, as done, stopped or failed. */
@@ -164,7 +167,7 @@ export class ChatService {
       const model = await this.deps.models.usable(caller.tenantId, "LLM", agent.model.modelId);
       if (!model) return fail(translate("noModel", lang), 503);
 
-      const attachments = files.length ? ((await this.deps.attachments()?.load(caller, files)) ?? []) : [];
+      const attachments = p.attachments.length || !files.length ? p.attachments : ((await this.deps.attachments()?.load(caller, files)) ?? []);
       const priorHistory = history
         .filter((m) => m.id !== question.id && (m.role === "user" || m.status === "done" || m.status === "stopped"))
         .map((m) => ({ role: m.role as "user" | "bot", content: m.content }));
