@@ -28,7 +28,18 @@ export const VARIABLES_MAX = 30;
 export const REVIEW_PAGE_SIZE = 20;
 
 /** Default tag list (doc 1 §9); the wire carries the key, the web shows the label. */
-export const DEFAULT_TAGS = ["general", "securities", "HR", "fund", "marketing", "government", "finance", "telecom", "insurance", "bank"] as const;
+export const DEFAULT_TAGS = [
+  "general",
+  "securities",
+  "HR",
+  "fund",
+  "marketing",
+  "government",
+  "finance",
+  "telecom",
+  "insurance",
+  "bank",
+] as const;
 export const launchTag = z.enum(DEFAULT_TAGS);
 export type LaunchTag = z.infer<typeof launchTag>;
 
@@ -39,7 +50,10 @@ export const INSIGHT_AGENT_TYPE = "insight";
  * Model modes come from models.ts (precise, balanced, creative, custom); these are the full
  * sampling settings the studio fills in for each named mode (temperature and top P as MODE_PRESETS).
  */
-export const AGENT_MODE_PRESETS: Record<Exclude<ModelMode, "custom">, { temperature: number; topP: number; presencePenalty: number; frequencyPenalty: number }> = {
+export const AGENT_MODE_PRESETS: Record<
+  Exclude<ModelMode, "custom">,
+  { temperature: number; topP: number; presencePenalty: number; frequencyPenalty: number }
+> = {
   precise: { ...MODE_PRESETS.precise, presencePenalty: 0, frequencyPenalty: 0 },
   balanced: { ...MODE_PRESETS.balanced, presencePenalty: 0, frequencyPenalty: 0 },
   creative: { ...MODE_PRESETS.creative, presencePenalty: 0.3, frequencyPenalty: 0.3 },
@@ -70,7 +84,12 @@ export const modelSettings = z.object({
   maxTokens: z.number().int().min(1).max(MAX_TOKENS_LIMIT),
 });
 export type ModelSettings = z.infer<typeof modelSettings>;
-export const defaultModelSettings = (): ModelSettings => ({ modelId: null, mode: "balanced", ...AGENT_MODE_PRESETS.balanced, maxTokens: 2048 });
+export const defaultModelSettings = (): ModelSettings => ({
+  modelId: null,
+  mode: "balanced",
+  ...AGENT_MODE_PRESETS.balanced,
+  maxTokens: 2048,
+});
 
 export const chatOption = z.object({
   prologue: z.string().max(1000),
@@ -178,7 +197,8 @@ export const agentCard = z.object({
   applyReason: z.string().nullable(),
 });
 export type AgentCard = z.infer<typeof agentCard>;
-export const isListed = (a: { launchVersion: number | null; launchVersionDisabled: boolean }) => a.launchVersion !== null && !a.launchVersionDisabled;
+export const isListed = (a: { launchVersion: number | null; launchVersionDisabled: boolean }) =>
+  a.launchVersion !== null && !a.launchVersionDisabled;
 
 export const agentPage = z.object({ list: z.array(agentCard), total: z.number() });
 export type AgentPage = z.infer<typeof agentPage>;

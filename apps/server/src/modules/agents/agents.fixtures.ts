@@ -44,7 +44,10 @@ export function agentSteps(t: TestApp) {
   /** Released, submitted and approved by the administrator: listed in the marketplace. */
   const listed = async (user: TestUser, admin: TestUser, opts: { price?: number; patch?: Partial<AgentDraft>; name?: string } = {}) => {
     const id = await released(user, opts.patch, opts.name);
-    if (opts.price) expect((await call(user, "PUT", `/agent_api/api/agent/intro/${id}`, { agentName: opts.name ?? "发布助手", price: opts.price })).statusCode).toBe(200);
+    if (opts.price)
+      expect(
+        (await call(user, "PUT", `/agent_api/api/agent/intro/${id}`, { agentName: opts.name ?? "发布助手", price: opts.price })).statusCode,
+      ).toBe(200);
     expect((await call(user, "POST", "/agent_api/api/agentApply/saveInfo", { agentId: id })).statusCode).toBe(200);
     const queue = (await call(admin, "POST", "/agent_api/api/agentApply/page", { status: "PENDING", size: 100 })).json().data;
     const apply = queue.list.find((a: { agentId: string }) => a.agentId === id);
@@ -52,8 +55,10 @@ export function agentSteps(t: TestApp) {
     return id;
   };
 
-  const market = async (user: TestUser | null, body: object = {}) => (await call(user, "POST", "/agent_api/api/agent/launch/page", body)).json().data;
-  const mine = async (user: TestUser | null, body: object = {}) => (await call(user, "POST", "/agent_api/api/agent/page-created-by-me", body)).json().data;
+  const market = async (user: TestUser | null, body: object = {}) =>
+    (await call(user, "POST", "/agent_api/api/agent/launch/page", body)).json().data;
+  const mine = async (user: TestUser | null, body: object = {}) =>
+    (await call(user, "POST", "/agent_api/api/agent/page-created-by-me", body)).json().data;
 
   return { call, caller, create, draft, save, debugOk, release, released, listed, market, mine };
 }

@@ -28,7 +28,10 @@ export function defaultConfig(): AgentConfig {
   };
 }
 
-export function splitDraft(draft: AgentDraft): { identity: Pick<AgentRow, "agentName" | "agentDescription" | "agentIcon" | "agentIconBackground">; config: AgentConfig } {
+export function splitDraft(draft: AgentDraft): {
+  identity: Pick<AgentRow, "agentName" | "agentDescription" | "agentIcon" | "agentIconBackground">;
+  config: AgentConfig;
+} {
   const { agentName, agentDescription, agentIcon, agentIconBackground, ...config } = draft;
   return { identity: { agentName: agentName.trim(), agentDescription, agentIcon, agentIconBackground }, config };
 }

@@ -1,6 +1,15 @@
 import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
-import { agentApplies, agentCopies, agentLabels, agentSessionCounts, agents, agentVersions, tenants, users } from "../../db/schema/index.ts";
+import {
+  agentApplies,
+  agentCopies,
+  agentLabels,
+  agentSessionCounts,
+  agents,
+  agentVersions,
+  tenants,
+  users,
+} from "../../db/schema/index.ts";
 
 export type AgentRow = typeof agents.$inferSelect;
 export type VersionRow = typeof agentVersions.$inferSelect;
@@ -80,7 +89,13 @@ export class AgentsRepository {
     return { list, total };
   }
 
-  async mine(ownerId: string, tenantId: string, filter: { name?: string; status?: string; copyByMe?: boolean }, page: number, size: number) {
+  async mine(
+    ownerId: string,
+    tenantId: string,
+    filter: { name?: string; status?: string; copyByMe?: boolean },
+    page: number,
+    size: number,
+  ) {
     const conds: (SQL | undefined)[] = [live, eq(agents.ownerId, ownerId), eq(agents.tenantId, tenantId)];
     if (filter.name) conds.push(ilike(agents.agentName, `%${escapeLike(filter.name)}%`));
     if (filter.status === "C90_Launched") conds.push(listed);
@@ -101,7 +116,11 @@ export class AgentsRepository {
   /** The latest listing request of each agent. */
   async latestApplies(agentIds: string[]): Promise<Map<string, ApplyRow>> {
     if (agentIds.length === 0) return new Map();
-    const rows = await this.db.select().from(agentApplies).where(inArray(agentApplies.agentId, agentIds)).orderBy(desc(agentApplies.createdAt));
+    const rows = await this.db
+      .select()
+      .from(agentApplies)
+      .where(inArray(agentApplies.agentId, agentIds))
+      .orderBy(desc(agentApplies.createdAt));
     const out = new Map<string, ApplyRow>();
     for (const r of rows) if (!out.has(r.agentId)) out.set(r.agentId, r);
     return out;
@@ -133,12 +152,22 @@ export class AgentsRepository {
     const where = and(status ? eq(agentApplies.status, status) : undefined, live);
     const base = () =>
       this.db
-        .select({ apply: agentApplies, agent: agents, applicant: users.username, tenantName: tenants.name, snapshot: agentVersions.snapshot, notes: agentVersions.notes })
+        .select({
+          apply: agentApplies,
+          agent: agents,
+          applicant: users.username,
+          tenantName: tenants.name,
+          snapshot: agentVersions.snapshot,
+          notes: agentVersions.notes,
+        })
         .from(agentApplies)
         .innerJoin(agents, eq(agents.id, agentApplies.agentId))
         .innerJoin(users, eq(users.id, agentApplies.applicantId))
         .innerJoin(tenants, eq(tenants.id, agentApplies.tenantId))
-        .innerJoin(agentVersions, and(eq(agentVersions.agentId, agentApplies.agentId), eq(agentVersions.versionNo, agentApplies.versionNo)));
+        .innerJoin(
+          agentVersions,
+          and(eq(agentVersions.agentId, agentApplies.agentId), eq(agentVersions.versionNo, agentApplies.versionNo)),
+        );
     const [{ total }] = await this.db
       .select({ total: count() })
       .from(agentApplies)
@@ -153,7 +182,10 @@ export class AgentsRepository {
   }
 
   labels() {
-    return this.db.select({ id: agentLabels.id, labelName: agentLabels.labelName }).from(agentLabels).orderBy(agentLabels.sort, agentLabels.labelName);
+    return this.db
+      .select({ id: agentLabels.id, labelName: agentLabels.labelName })
+      .from(agentLabels)
+      .orderBy(agentLabels.sort, agentLabels.labelName);
   }
 
   async labelExists(id: string) {

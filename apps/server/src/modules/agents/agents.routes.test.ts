@@ -41,14 +41,25 @@ describe("drafts and releases", () => {
       persona: "你是理财顾问",
       usageGuide: "说明你的目标",
       model: { modelId: null, mode: "custom", temperature: 0.5, topP: 0.8, presencePenalty: 0.1, frequencyPenalty: 0.2, maxTokens: 1000 },
-      chatOption: { prologue: "你好", presetQuestions: ["问题一", "问题二"], enableFastConfigRuleOnChat: false, enableChatInsight: true, chatInsightFeatures: [] },
+      chatOption: {
+        prologue: "你好",
+        presetQuestions: ["问题一", "问题二"],
+        enableFastConfigRuleOnChat: false,
+        enableChatInsight: true,
+        chatInsightFeatures: [],
+      },
       variables: [{ name: "city", default: "上海", description: "所在城市" }],
       launchTags: ["fund"],
     });
     expect(res.statusCode, res.body).toBe(200);
     const d = res.json().data;
     expect(d.revision).toBe(2);
-    expect(d.draft).toMatchObject({ persona: "你是理财顾问", model: { mode: "custom", maxTokens: 1000 }, variables: [{ name: "city" }], launchTags: ["fund"] });
+    expect(d.draft).toMatchObject({
+      persona: "你是理财顾问",
+      model: { mode: "custom", maxTokens: 1000 },
+      variables: [{ name: "city" }],
+      launchTags: ["fund"],
+    });
     const current = (await s.draft(owner, id)).draft;
     expect((await s.call(other, "PUT", `/aiagent_api/agent/draft/${id}`, current)).statusCode).toBe(404);
     expect((await s.call(foreign, "PUT", `/aiagent_api/agent/draft/${id}`, current)).statusCode).toBe(404);
@@ -71,7 +82,13 @@ describe("drafts and releases", () => {
       method: "PUT",
       url: `/aiagent_api/agent/draft/${id}`,
       headers: { ...owner.headers, lang: "en" },
-      payload: { ...(await s.draft(owner, id)).draft, variables: [{ name: "a", default: "", description: "" }, { name: "a", default: "", description: "" }] },
+      payload: {
+        ...(await s.draft(owner, id)).draft,
+        variables: [
+          { name: "a", default: "", description: "" },
+          { name: "a", default: "", description: "" },
+        ],
+      },
     });
     expect(en.json().msg).toBe("variable name duplicate: a");
     const bad = await s.call(owner, "PUT", `/aiagent_api/agent/draft/${id}`, { agentName: 1 });
@@ -128,7 +145,9 @@ describe("drafts and releases", () => {
     const counts = (await s.call(owner, "POST", "/agent/agent_runtime/schema_use_count_by_schema_ids", { schema_ids: [id] })).json().data;
     expect(counts).toEqual([{ schema_id: id, count: 2 }]);
     // Another user does not learn counts of agents they cannot see.
-    expect((await s.call(other, "POST", "/agent/agent_runtime/schema_use_count_by_schema_ids", { schema_ids: [id] })).json().data).toEqual([]);
+    expect((await s.call(other, "POST", "/agent/agent_runtime/schema_use_count_by_schema_ids", { schema_ids: [id] })).json().data).toEqual(
+      [],
+    );
     const all = (await s.call(owner, "GET", "/agent/agent_runtime/schema_use_count")).json().data;
     expect(all).toContainEqual({ schema_id: id, count: 2 });
   });
@@ -141,7 +160,13 @@ describe("my agents: list, rename, delete", () => {
     await s.create(u, "乙助手");
     const page = await s.mine(u, { page: 1, size: 99 });
     expect(page.total).toBe(2);
-    expect(page.list[0]).toMatchObject({ mine: true, copyByMe: false, agentStatus: "C00_Unreleased", launchVersion: null, launchVersionDisabled: false });
+    expect(page.list[0]).toMatchObject({
+      mine: true,
+      copyByMe: false,
+      agentStatus: "C00_Unreleased",
+      launchVersion: null,
+      launchVersionDisabled: false,
+    });
     expect((await s.mine(u, { name: "甲" })).list.map((x: { id: string }) => x.id)).toEqual([a]);
     expect((await s.mine(u, { copyByMe: true })).total).toBe(0);
     expect((await s.mine(u, { status: "C90_bay" })).total).toBe(2);
@@ -185,7 +210,10 @@ describe("listing and review", () => {
   it("runs submit -> 审核中 -> approve -> listed -> off the shelf", async () => {
     const u = await createUser(t);
     const unreleased = await s.create(u);
-    expect((await s.call(u, "POST", "/agent_api/api/agentApply/saveInfo", { agentId: unreleased })).json()).toMatchObject({ code: 400, msg: "智能体未发布" });
+    expect((await s.call(u, "POST", "/agent_api/api/agentApply/saveInfo", { agentId: unreleased })).json()).toMatchObject({
+      code: 400,
+      msg: "智能体未发布",
+    });
     const id = await s.released(u, {}, "上架助手");
     expect((await s.call(other, "POST", "/agent_api/api/agentApply/saveInfo", { agentId: id })).statusCode).toBe(404);
     expect((await s.call(null, "POST", "/agent_api/api/agentApply/saveInfo", { agentId: id })).statusCode).toBe(403);
@@ -237,7 +265,9 @@ describe("listing and review", () => {
     const apply = queue.list.find((a: { agentId: string }) => a.agentId === id);
     expect(apply.versionNo).toBe(2);
     expect((await s.call(admin, "POST", `/agent_api/api/agentApply/reject/${apply.id}`, { reason: "" })).statusCode).toBe(400);
-    expect((await s.call(admin, "POST", `/agent_api/api/agentApply/reject/${apply.id}`, { reason: "人设描述不完整" })).statusCode).toBe(200);
+    expect((await s.call(admin, "POST", `/agent_api/api/agentApply/reject/${apply.id}`, { reason: "人设描述不完整" })).statusCode).toBe(
+      200,
+    );
     const card = (await s.mine(u)).list.find((x: { id: string }) => x.id === id);
     expect(card).toMatchObject({ applyStatus: "REJECTED", applyReason: "人设描述不完整", launchVersion: 1 });
     const hirer = await t.services.agents.runtimeAgent(await s.caller(other), id, { release: true });
@@ -277,7 +307,11 @@ describe("marketplace scope and hirer view", () => {
       name: "保密助手",
       patch: { persona: "绝密人设", variables: [{ name: "k", default: "v", description: "" }], usageGuide: "指南" },
     });
-    for (const path of [`/agent_api/api/remote/agent/schema/release/${id}`, `/agent_api/api/agent/detail/${id}`, `/agent_api/api/widget/${id}`]) {
+    for (const path of [
+      `/agent_api/api/remote/agent/schema/release/${id}`,
+      `/agent_api/api/agent/detail/${id}`,
+      `/agent_api/api/widget/${id}`,
+    ]) {
       const res = await s.call(other, "GET", path);
       expect(res.statusCode, path).toBe(200);
       expect(res.body).not.toContain("绝密人设");
@@ -295,7 +329,11 @@ describe("marketplace scope and hirer view", () => {
     const mineDetail = (await s.call(owner, "GET", `/agent_api/api/agent/detail/${id}`)).json().data;
     expect(mineDetail.agent.agentStatus).toContain("Unreleased");
     expect((await s.call(owner, "GET", `/agent_api/api/remote/agent/schema/release/${id}`)).json().msg).toBe("智能体未发布");
-    for (const path of [`/agent_api/api/agent/detail/${id}`, `/agent_api/api/remote/agent/schema/release/${id}`, `/agent_api/api/widget/${id}`]) {
+    for (const path of [
+      `/agent_api/api/agent/detail/${id}`,
+      `/agent_api/api/remote/agent/schema/release/${id}`,
+      `/agent_api/api/widget/${id}`,
+    ]) {
       expect((await s.call(other, "GET", path)).statusCode, path).toBe(404);
       expect((await s.call(foreign, "GET", path)).statusCode, path).toBe(404);
       expect((await s.call(null, "GET", path)).statusCode, path).toBe(404);

@@ -41,7 +41,14 @@ type Opts = { agents: AgentsService };
 export const agentsRoutes: FastifyPluginAsyncZod<Opts> = async (app, { agents }) => {
   app.post(
     "/api/agent/launch/page",
-    { schema: { tags, summary: "Marketplace: listed agents in the caller's tenant scope (size 99)", body: launchPageRequest, response: { 200: envelope(agentPage) } } },
+    {
+      schema: {
+        tags,
+        summary: "Marketplace: listed agents in the caller's tenant scope (size 99)",
+        body: launchPageRequest,
+        response: { 200: envelope(agentPage) },
+      },
+    },
     async (req) => ok(await agents.marketplace(req.caller, req.body)),
   );
 
@@ -53,7 +60,14 @@ export const agentsRoutes: FastifyPluginAsyncZod<Opts> = async (app, { agents })
 
   app.get(
     "/api/agent/detail/:id",
-    { schema: { tags, summary: "What a hirer should know before starting an agent", params: idParams, response: { 200: envelope(agentDetail) } } },
+    {
+      schema: {
+        tags,
+        summary: "What a hirer should know before starting an agent",
+        params: idParams,
+        response: { 200: envelope(agentDetail) },
+      },
+    },
     async (req) => ok(await agents.detail(req.caller, req.params.id)),
   );
 
@@ -68,7 +82,15 @@ export const agentsRoutes: FastifyPluginAsyncZod<Opts> = async (app, { agents })
 
   app.put(
     "/api/agent/intro/:id",
-    { schema: { tags, summary: "Rename / edit the intro of my agent", params: idParams, body: introRequest, response: { 200: envelope(agentCard) } } },
+    {
+      schema: {
+        tags,
+        summary: "Rename / edit the intro of my agent",
+        params: idParams,
+        body: introRequest,
+        response: { 200: envelope(agentCard) },
+      },
+    },
     async (req) => ok(await agents.intro(requireUser(req), req.params.id, req.body)),
   );
 
@@ -81,26 +103,51 @@ export const agentsRoutes: FastifyPluginAsyncZod<Opts> = async (app, { agents })
   for (const path of ["/api/agent/quick/copy-from-launch/:id", "/api/agent/quick/copy-from-launch_share/:id"]) {
     app.post(
       path,
-      { schema: { tags, summary: "Copy the released version into my agents (priced agents are charged)", params: idParams, response: { 200: envelope(copyResponse) } } },
+      {
+        schema: {
+          tags,
+          summary: "Copy the released version into my agents (priced agents are charged)",
+          params: idParams,
+          response: { 200: envelope(copyResponse) },
+        },
+      },
       async (req) => ok(await agents.copy(requireUser(req), req.params.id), translate("copySuccess", requestLanguage(req.headers))),
     );
   }
 
   app.put(
     "/api/agent/launchVersionDisabled/:id",
-    { schema: { tags, summary: "Take a listed agent off the shelf (admin: also back on)", params: idParams, body: shelfRequest, response: { 200: envelope(agentCard) } } },
+    {
+      schema: {
+        tags,
+        summary: "Take a listed agent off the shelf (admin: also back on)",
+        params: idParams,
+        body: shelfRequest,
+        response: { 200: envelope(agentCard) },
+      },
+    },
     async (req) => ok(await agents.setShelf(requireUser(req), req.params.id, req.body.disabled)),
   );
 
   app.post(
     "/api/agentApply/saveInfo",
-    { schema: { tags, summary: "Submit my released agent for listing ('审核中')", body: saveApplyRequest, response: { 200: envelope(z.object({ status: z.literal("PENDING") })) } } },
-    async (req) => ok(await agents.submitForListing(requireUser(req), req.body.agentId), translate("applyPending", requestLanguage(req.headers))),
+    {
+      schema: {
+        tags,
+        summary: "Submit my released agent for listing ('审核中')",
+        body: saveApplyRequest,
+        response: { 200: envelope(z.object({ status: z.literal("PENDING") })) },
+      },
+    },
+    async (req) =>
+      ok(await agents.submitForListing(requireUser(req), req.body.agentId), translate("applyPending", requestLanguage(req.headers))),
   );
 
   app.post(
     "/api/agentApply/page",
-    { schema: { tags, summary: "Administrator: the listing review queue", body: applyPageRequest, response: { 200: envelope(applyPage) } } },
+    {
+      schema: { tags, summary: "Administrator: the listing review queue", body: applyPageRequest, response: { 200: envelope(applyPage) } },
+    },
     async (req) => ok(await agents.applyPage(requireUser(req), req.body)),
   );
 
@@ -115,34 +162,61 @@ export const agentsRoutes: FastifyPluginAsyncZod<Opts> = async (app, { agents })
 
   app.post(
     "/api/agentApply/reject/:id",
-    { schema: { tags, summary: "Administrator: reject a listing request with a reason", params: idParams, body: rejectRequest, response: { 200: envelope(z.null()) } } },
+    {
+      schema: {
+        tags,
+        summary: "Administrator: reject a listing request with a reason",
+        params: idParams,
+        body: rejectRequest,
+        response: { 200: envelope(z.null()) },
+      },
+    },
     async (req) => {
       await agents.review(requireUser(req), req.params.id, { approve: false, reason: req.body.reason });
       return ok(null);
     },
   );
 
-  app.get(
-    "/api/lables/list",
-    { schema: { tags, summary: "Category labels", response: { 200: envelope(z.array(label)) } } },
-    async () => ok(await agents.labels()),
+  app.get("/api/lables/list", { schema: { tags, summary: "Category labels", response: { 200: envelope(z.array(label)) } } }, async () =>
+    ok(await agents.labels()),
   );
 
   app.get(
     "/api/widget/:id",
-    { schema: { tags, summary: "The agent's chat widget card (identity, prologue, preset questions)", params: idParams, response: { 200: envelope(widgetResponse) } } },
+    {
+      schema: {
+        tags,
+        summary: "The agent's chat widget card (identity, prologue, preset questions)",
+        params: idParams,
+        response: { 200: envelope(widgetResponse) },
+      },
+    },
     async (req) => ok(await agents.widget(req.caller, req.params.id)),
   );
 
   app.post(
     "/api/agentSession/addCounts",
-    { schema: { tags, summary: "Counts a chat with the agent (once per user, agent and day)", body: addCountsRequest, response: { 200: envelope(z.object({ chatCount: z.number() })) } } },
+    {
+      schema: {
+        tags,
+        summary: "Counts a chat with the agent (once per user, agent and day)",
+        body: addCountsRequest,
+        response: { 200: envelope(z.object({ chatCount: z.number() })) },
+      },
+    },
     async (req) => ok(await agents.addCounts(requireUser(req), req.body.agentId)),
   );
 
   app.get(
     "/api/remote/agent/schema/release/:id",
-    { schema: { tags, summary: "The released agent as the chat page uses it (no persona or secrets)", params: idParams, response: { 200: envelope(agentPublic) } } },
+    {
+      schema: {
+        tags,
+        summary: "The released agent as the chat page uses it (no persona or secrets)",
+        params: idParams,
+        response: { 200: envelope(agentPublic) },
+      },
+    },
     async (req) => ok(await agents.releaseSchema(req.caller, req.params.id)),
   );
 };
@@ -151,7 +225,14 @@ export const agentsRoutes: FastifyPluginAsyncZod<Opts> = async (app, { agents })
 export const agentDraftRoutes: FastifyPluginAsyncZod<Opts> = async (app, { agents }) => {
   app.post(
     "/agent/quick/add",
-    { schema: { tags, summary: "Create an agent (Unreleased) and open it in the studio", body: quickAddRequest, response: { 200: envelope(copyResponse) } } },
+    {
+      schema: {
+        tags,
+        summary: "Create an agent (Unreleased) and open it in the studio",
+        body: quickAddRequest,
+        response: { 200: envelope(copyResponse) },
+      },
+    },
     async (req) => ok(await agents.quickAdd(requireUser(req), req.body)),
   );
 
@@ -213,7 +294,14 @@ export const agentDraftRoutes: FastifyPluginAsyncZod<Opts> = async (app, { agent
 export const agentRuntimeCountRoutes: FastifyPluginAsyncZod<Opts> = async (app, { agents }) => {
   app.post(
     "/schema_use_count_by_schema_ids",
-    { schema: { tags, summary: "Task counts of the given agents", body: useCountByIdsRequest, response: { 200: envelope(z.array(useCountRow)) } } },
+    {
+      schema: {
+        tags,
+        summary: "Task counts of the given agents",
+        body: useCountByIdsRequest,
+        response: { 200: envelope(z.array(useCountRow)) },
+      },
+    },
     async (req) => ok(await agents.useCounts(req.caller, req.body.schema_ids)),
   );
   app.get(

@@ -78,7 +78,8 @@ const DEMO_AGENTS: DemoAgent[] = [
     price: 19.9,
     tag: "fund",
     label: "投资理财",
-    persona: "你是一名基金投资顾问，擅长为普通投资者讲解指数基金、债券基金和混合基金，并根据风险承受能力给出定投思路。始终提示市场有风险，投资需谨慎。",
+    persona:
+      "你是一名基金投资顾问，擅长为普通投资者讲解指数基金、债券基金和混合基金，并根据风险承受能力给出定投思路。始终提示市场有风险，投资需谨慎。",
     prologue: "你好，我是基金定投顾问。说说你的投资期限、每月可投金额和风险偏好吧。",
     questions: ["每月2000元怎么做基金定投？", "指数基金和主动基金有什么区别？", "什么时候应该止盈？"],
     guide: "告诉我投资期限、月投入金额、可承受的最大回撤。",
@@ -153,7 +154,8 @@ const DEMO_AGENTS: DemoAgent[] = [
     price: 9.9,
     tag: "insurance",
     label: "行业研究",
-    persona: "你是一名保险经纪人，精通重疾险、百万医疗险、定期寿险和年金险。你会用通俗的话解释保险责任、免责条款、等待期和理赔条件，不推销具体产品。",
+    persona:
+      "你是一名保险经纪人，精通重疾险、百万医疗险、定期寿险和年金险。你会用通俗的话解释保险责任、免责条款、等待期和理赔条件，不推销具体产品。",
     prologue: "你好，我是保险条款解读助手。把条款内容或产品名称发给我，我帮你划重点。",
     questions: ["重疾险和医疗险有什么区别？", "等待期内出险能理赔吗？", "30岁应该怎么配置保险？"],
     guide: "粘贴条款原文或说明产品类型、年龄和预算。",
@@ -241,6 +243,8 @@ export const seedAgents: DemoSeed = async (db: Db, ctx) => {
       price: a.price,
       ...config,
     };
-    await db.insert(agentVersions).values({ agentId: row.id, versionNo: 1, notes: "首次发布", snapshot, draftRevision: 1, createdBy: owner.id });
+    await db
+      .insert(agentVersions)
+      .values({ agentId: row.id, versionNo: 1, notes: "首次发布", snapshot, draftRevision: 1, createdBy: owner.id });
   }
 };

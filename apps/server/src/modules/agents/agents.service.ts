@@ -86,7 +86,10 @@ export class AgentsService implements AgentsForRuntime {
 
   // ---- studio: drafts and releases -------------------------------------------------------------
 
-  async quickAdd(caller: Caller, body: { agentName?: string; agentDescription?: string; agentIcon?: string; agentIconBackground?: string }) {
+  async quickAdd(
+    caller: Caller,
+    body: { agentName?: string; agentDescription?: string; agentIcon?: string; agentIconBackground?: string },
+  ) {
     const name = body.agentName?.trim() || "未命名智能体";
     const err = renameError(name);
     if (err) throw badRequest(err === "blank" ? "agentNameBlank" : "agentNameTooLong");
@@ -163,8 +166,20 @@ export class AgentsService implements AgentsForRuntime {
       if (!row) throw notFound();
       if (row.debugSucceededRevision !== row.draftRevision) throw badRequest("debugBeforeRelease");
       const versionNo = (row.latestVersionNo ?? 0) + 1;
-      await this.repo.insertVersion(tx, { agentId: id, versionNo, notes, snapshot: snapshotOf(row), draftRevision: row.draftRevision, createdBy: caller.userId });
-      await this.repo.update(tx, id, { agentStatus: AGENT_STATUS.released, latestVersionNo: versionNo, editCounted: false, lastModifiedAt: new Date() });
+      await this.repo.insertVersion(tx, {
+        agentId: id,
+        versionNo,
+        notes,
+        snapshot: snapshotOf(row),
+        draftRevision: row.draftRevision,
+        createdBy: caller.userId,
+      });
+      await this.repo.update(tx, id, {
+        agentStatus: AGENT_STATUS.released,
+        latestVersionNo: versionNo,
+        editCounted: false,
+        lastModifiedAt: new Date(),
+      });
       return { versionNo };
     });
   }
@@ -182,7 +197,10 @@ export class AgentsService implements AgentsForRuntime {
   }
 
   /** The snapshot a caller runs: owners their latest release, hirers the listed version. */
-  private async releasedSnapshot(caller: Caller | null, row: AgentRow): Promise<{ snap: AgentSnapshot; versionNo: number; versionId: string }> {
+  private async releasedSnapshot(
+    caller: Caller | null,
+    row: AgentRow,
+  ): Promise<{ snap: AgentSnapshot; versionNo: number; versionId: string }> {
     const versionNo = this.isOwner(caller, row) ? row.latestVersionNo : isListed(row) ? row.launchVersion : null;
     if (!versionNo) throw badRequest("agentNotReleased");
     const v = await this.repo.version(row.id, versionNo);
@@ -200,7 +218,8 @@ export class AgentsService implements AgentsForRuntime {
     const row = await this.readableAgent(caller, id);
     const mine = this.isOwner(caller, row);
     let agent: AgentPublic;
-    if (row.latestVersionNo) agent = toPublic(row, (await this.releasedSnapshot(caller, row)).snap, mine ? row.latestVersionNo : row.launchVersion);
+    if (row.latestVersionNo)
+      agent = toPublic(row, (await this.releasedSnapshot(caller, row)).snap, mine ? row.latestVersionNo : row.launchVersion);
     else agent = toPublic(row, snapshotOf(row), null);
     const versions = (await this.repo.versions(id))
       .filter((v) => mine || v.versionNo <= (row.launchVersion ?? 0))
@@ -238,7 +257,11 @@ export class AgentsService implements AgentsForRuntime {
 
   // ---- my agents: rename, delete ----------------------------------------------------------------
 
-  async intro(caller: Caller, id: string, body: { agentName: string; agentDescription?: string; agentIcon?: string; agentIconBackground?: string; price?: number }) {
+  async intro(
+    caller: Caller,
+    id: string,
+    body: { agentName: string; agentDescription?: string; agentIcon?: string; agentIconBackground?: string; price?: number },
+  ) {
     await this.ownAgent(caller, id);
     const err = renameError(body.agentName);
     if (err) throw badRequest(err === "blank" ? "agentNameBlank" : "agentNameTooLong");
@@ -442,4 +465,3 @@ export class AgentsService implements AgentsForRuntime {
     await this.repo.incrementUse(agentId);
   }
 }
-

@@ -29,7 +29,8 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FilesService }> = async
       try {
         data = await part.toBuffer();
       } catch (e) {
-        if ((e as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw badRequest("fileTooLarge", { size: `${ICON_MAX_BYTES / 1024 / 1024}MB` });
+        if ((e as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
+          throw badRequest("fileTooLarge", { size: `${ICON_MAX_BYTES / 1024 / 1024}MB` });
         throw e;
       }
       return ok(await files.saveIcon(caller, { name: part.filename, data }));
@@ -38,7 +39,14 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FilesService }> = async
 
   app.get(
     "/api/files/icon/list",
-    { schema: { tags, summary: "My uploaded icons (pageNumber from 0, pageSize)", querystring: iconListRequest, response: { 200: envelope(iconPage) } } },
+    {
+      schema: {
+        tags,
+        summary: "My uploaded icons (pageNumber from 0, pageSize)",
+        querystring: iconListRequest,
+        response: { 200: envelope(iconPage) },
+      },
+    },
     async (req) => ok(await files.listIcons(requireUser(req), req.query.pageNumber, req.query.pageSize)),
   );
 

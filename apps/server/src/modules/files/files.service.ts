@@ -21,8 +21,13 @@ const INLINE_TYPES = new Set(["image/png", "image/jpeg", "image/gif"]);
 /** Only sniffed images are served inline with their own type; everything else downloads as bytes. */
 export const safeContentType = (stored: string) => (INLINE_TYPES.has(stored) ? stored : "application/octet-stream");
 
-const extensionOf = (name: string) => name.toLowerCase().split(".").pop() ?? "";
-const cleanName = (name: string) => name.replace(/[\\/\u0000-\u001f]/g, "_").slice(-120) || "file";
+const extensionOf = (name: string) => (name.includes(".") ? (name.toLowerCase().split(".").pop() ?? "") : "");
+/** Keeps printable characters only: no path separators or control characters in stored names. */
+const cleanName = (name: string) =>
+  [...name]
+    .map((ch) => (ch === "/" || ch === "\\" || ch.charCodeAt(0) < 0x20 ? "_" : ch))
+    .join("")
+    .slice(-120) || "file";
 
 export class FilesService {
   private readonly repo: FilesRepository;
@@ -82,7 +87,12 @@ export class FilesService {
     const icon = file?.kind === "icon";
     requireAccess(
       caller,
-      file && { ownerId: file.ownerId, tenantId: file.tenantId, sharedWithTenant: icon, public: icon && file.tenantId === this.defaultTenantId },
+      file && {
+        ownerId: file.ownerId,
+        tenantId: file.tenantId,
+        sharedWithTenant: icon,
+        public: icon && file.tenantId === this.defaultTenantId,
+      },
       "read",
     );
     return { file: file!, stream: await this.store.get(file!.storageKey) };
