@@ -1,0 +1,271 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { orders, users } from "../../db/schema/index.ts";
+import { createUser } from "../../test/factories.ts";
+import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { balanceOf, caller, ledgerOf, paySandbox, seedCatalog } from "./billing.fixtures.ts";
+
+describe("billing: catalogue, orders, sandbox payment", () => {
+  let t: TestApp;
+  let plans: Awaited<ReturnType<typeof seedCatalog>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    plans = await seedCatalog(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("lists plan templates with every field, by category, and the durations and top-up amounts", async () => {
+    const anon = caller(t, {});
+    const all = (await anon.get("/order/templates")).json().data;
+    expect(all).toHaveLength(5);
+    const personal = (await anon.get("/order/weixin/memberTemplates?category=PERSONAL")).json().data;
+    expect(personal.map((p: { memberLevel: string }) => p.memberLevel)).toEqual(["FREE", "MONTHLY", "PER_FLAGSHIP_MONTHLY"]);
+    expect(personal[2]).toMatchObject({ name: "个人旗舰版", num: 99, discount: 0.8, editCount: 100, fees: 0.2 });
+    for (const k of ["types", "countPerDay", "paidAgentCount", "insightPerDay", "knowledgeSpace", "pluginsNum", "invitedNum", "description"]) {
+      expect(personal[1]).toHaveProperty(k);
+    }
+    const ent = (await anon.get("/order/weixin/memberTemplates?category=ENTERPRISE")).json().data;
+    expect(ent.every((p: { category: string }) => p.category === "ENTERPRISE")).toBe(true);
+    expect((await anon.get("/order/weixin/memberTemplates?category=NOPE")).statusCode).toBe(400);
+    const durations = (await anon.post("/monthConfig/getList")).json().data;
+    expect(durations.map((d: { monthNum: number }) => d.monthNum)).toEqual([1, 3, 6, 12]);
+    const amounts = (await anon.get("/order/recharge/templates")).json().data;
+    expect(amounts.map((a: { amount: number }) => a.amount)).toEqual([10, 50, 100, 200, 500, 1000]);
+  });
+
+  it("order calls need a signed-in user", async () => {
+    const anon = caller(t, {});
+    expect((await anon.post(`/order/${plans.MONTHLY.id}/create`, {})).statusCode).toBe(403);
+    expect((await anon.post("/order/orderList", {})).statusCode).toBe(403);
+    expect((await anon.post("/benefit/useCode", { benefitCode: "X" })).statusCode).toBe(403);
+  });
+
+  it("prices on the server (client amounts ignored), pays through the sandbox, grants the level once", async () => {
+    const u = await createUser(t);
+    const api = caller(t, u.headers);
+    const durations = (await api.post("/monthConfig/getList")).json().data;
+    const three = durations.find((d: { monthNum: number }) => d.monthNum === 3);
+    const res = await api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, { configId: three.id, renewUpgrade: "UPGRADE", orderAmount: 0.01 });
+    expect(res.statusCode).toBe(200);
+    const created = res.json().data;
+    // 99 × 3 × 0.95 × 0.8 = 225.72
+    expect(created.orderAmount).toBe(225.72);
+    expect(created.orderNo).toMatch(/^AF\d{20}$/);
+    expect(created.payUrl).toContain("/pay/sandbox?orderNo=");
+    expect((await api.get(`/order/${created.orderId}/status`)).json().data).toEqual({ orderStatus: "PENDING" });
+    // The pay page shows the order to whoever holds the scan token, and nobody else.
+    const url = new URL(created.payUrl);
+    const info = await t.app.inject({ url: `/agent_api/api/order/sandbox/${created.orderNo}?t=${url.searchParams.get("t")}` });
+    expect(info.json().data).toMatchObject({ orderAmount: 225.72, orderStatus: "PENDING" });
+    expect((await t.app.inject({ url: `/agent_api/api/order/sandbox/${created.orderNo}?t=forged` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: "POST", url: `/agent_api/api/order/sandbox/${created.orderNo}`, payload: { t: "forged", decision: "confirm" } })).statusCode).toBe(404);
+
+    const paid = await paySandbox(t, created.payUrl);
+    expect(paid.json().data.orderStatus).toBe("PAID");
+    expect((await api.get(`/order/${created.orderNo}/status`)).json().data.orderStatus).toBe("PAID");
+    const user = await balanceOf(t, u.id);
+    expect(user.memberLevel).toBe("PER_FLAGSHIP_MONTHLY");
+    const days = (user.memberEndAt!.getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(88);
+    expect(days).toBeLessThan(93);
+    // Paying again is refused: the order is no longer pending; nothing changes.
+    expect((await paySandbox(t, created.payUrl)).statusCode).toBe(400);
+    expect((await balanceOf(t, u.id)).memberEndAt).toEqual(user.memberEndAt);
+    expect((await ledgerOf(t, u.id)).filter((l) => l.kind === "MEMBERSHIP")).toHaveLength(1);
+    const info2 = (await api.get("/userinfo/findUserInfo")).json().data;
+    expect(info2.userMemberLevel.memberLevel).toBe("PER_FLAGSHIP_MONTHLY");
+    expect(info2.agentDeductFeeTemplates).toEqual({ category: "PERSONAL", fees: 0.2 });
+    // Pay detail by orderNo, own orders only.
+    expect((await api.get(`/order/payDetail/${created.orderNo}`)).json().data).toMatchObject({ orderStatus: "PAID", subject: "个人旗舰版 × 3" });
+    const other = caller(t, (await createUser(t)).headers);
+    expect((await other.get(`/order/payDetail/${created.orderNo}`)).statusCode).toBe(404);
+    expect((await other.get(`/order/${created.orderId}/status`)).statusCode).toBe(404);
+  });
+
+  it("renews by extending the end date; upgrades carry the remaining days by value; downgrades are refused", async () => {
+    const u = await createUser(t, { memberLevel: "MONTHLY" });
+    const api = caller(t, u.headers);
+    const before = (await balanceOf(t, u.id)).memberEndAt!;
+    const renew = (await api.post("/order/buyMembers", { orderTemplateId: plans.MONTHLY.id, renewUpgrade: "RENEW" })).json().data;
+    await paySandbox(t, renew.payUrl);
+    const renewed = await balanceOf(t, u.id);
+    expect(renewed.memberLevel).toBe("MONTHLY");
+    const added = (renewed.memberEndAt!.getTime() - before.getTime()) / 86_400_000;
+    expect(added).toBeGreaterThanOrEqual(28);
+    expect(added).toBeLessThanOrEqual(31);
+    const orderRow = (await t.platform.db.select().from(orders).where(eq(orders.orderNo, renew.orderNo)))[0];
+    expect(orderRow.renewUpgrade).toBe("RENEW");
+
+    const up = (await api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, { renewUpgrade: "UPGRADE" })).json().data;
+    const remainingDays = (renewed.memberEndAt!.getTime() - Date.now()) / 86_400_000;
+    await paySandbox(t, up.payUrl);
+    const upgraded = await balanceOf(t, u.id);
+    expect(upgraded.memberLevel).toBe("PER_FLAGSHIP_MONTHLY");
+    const expectedDays = 30 + (remainingDays * 29) / 99;
+    const gotDays = (upgraded.memberEndAt!.getTime() - Date.now()) / 86_400_000;
+    expect(Math.abs(gotDays - expectedDays)).toBeLessThan(2);
+
+    const down = await api.post(`/order/${plans.MONTHLY.id}/create`, {});
+    expect(down.statusCode).toBe(400);
+    expect(down.json().msg).toBe("当前会员等级更高，无法购买较低等级的套餐");
+    expect((await api.post(`/order/${plans.FREE.id}/create`, {})).json().msg).toBe("免费版无需购买");
+    expect((await api.post("/order/nope/create", {})).json().msg).toBe("套餐不存在或已下架");
+    expect((await api.post(`/order/${plans.MONTHLY.id}/create`, { configId: "nope" })).statusCode).toBe(400);
+  });
+
+  it("enterprise purchases for a group: an own group by id, or a new group by name", async () => {
+    const u = await createUser(t);
+    const api = caller(t, u.headers);
+    const o = (await api.post("/order/buyMembers", { orderTemplateId: plans.ENT_ADVANCED_MONTHLY.id, groupName: "研发一组" })).json().data;
+    await paySandbox(t, o.payUrl);
+    const info = (await api.get("/userinfo/findUserInfo")).json().data;
+    expect(info.userMemberLevel.memberLevel).toBe("ENT_ADVANCED_MONTHLY");
+    expect(info.groups.map((g: { groupName: string }) => g.groupName)).toContain("研发一组");
+    const groupId = info.groups[0].id;
+    const renew = await api.post("/order/buyMembers", { orderTemplateId: plans.ENT_ADVANCED_MONTHLY.id, groupId });
+    expect(renew.statusCode).toBe(200);
+    const stranger = caller(t, (await createUser(t)).headers);
+    const foreign = await stranger.post("/order/buyMembers", { orderTemplateId: plans.ENT_ADVANCED_MONTHLY.id, groupId });
+    expect(foreign.json().msg).toBe("团队不存在");
+  });
+
+  it("an idempotency key returns the same order, also under parallel requests", async () => {
+    const u = await createUser(t);
+    const api = caller(t, u.headers);
+    const key = "key-0123456789";
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => api.post(`/order/${plans.MONTHLY.id}/create`, {}, { "idempotency-key": key })),
+    );
+    const ids = new Set(results.map((r) => r.json().data.orderId));
+    expect(ids.size).toBe(1);
+    const viaBody = await api.post(`/order/${plans.MONTHLY.id}/create`, { idempotencyKey: key });
+    expect(viaBody.json().data.orderId).toBe([...ids][0]);
+    const list = (await api.post("/order/orderList", { createdByMe: true, pageNumber: 0, pageSize: 100 })).json().data;
+    expect(list.total).toBe(1);
+  });
+
+  it("lists own orders 100 a page, re-pays and cancels pending orders, refuses illegal transitions", async () => {
+    const u = await createUser(t);
+    const api = caller(t, u.headers);
+    const a = (await api.post(`/order/${plans.MONTHLY.id}/create`, {})).json().data;
+    const b = (await api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, {})).json().data;
+    const list = (await api.post("/order/orderList", { createdByMe: true, pageNumber: 0, pageSize: 100 })).json().data;
+    expect(list.total).toBe(2);
+    expect(list.list[0]).toMatchObject({ orderNo: b.orderNo, orderStatus: "PENDING", totalAmount: 79.2 });
+    expect((await api.post("/order/orderList", { pageSize: 101 })).statusCode).toBe(400);
+    const again = (await api.post(`/order/rePayOrder/${a.orderId}`)).json().data;
+    expect(again.payUrl).toBe(a.payUrl);
+    const cancelled = await api.post("/order/cancelOrder", { orderId: a.orderId });
+    expect(cancelled.json().data.orderStatus).toBe("CANCELLED");
+    expect((await api.post("/order/cancelOrder", { orderNo: a.orderNo })).statusCode).toBe(400);
+    expect((await api.post(`/order/rePayOrder/${a.orderId}`)).statusCode).toBe(400);
+    expect((await paySandbox(t, a.payUrl)).statusCode).toBe(400);
+    expect((await balanceOf(t, u.id)).memberLevel).toBe("FREE");
+    // Declining on the pay page cancels.
+    const declined = await paySandbox(t, b.payUrl, "decline");
+    expect(declined.json().data.orderStatus).toBe("CANCELLED");
+    // Someone else's order: not found.
+    const other = caller(t, (await createUser(t)).headers);
+    const c = (await api.post(`/order/${plans.MONTHLY.id}/create`, {})).json().data;
+    expect((await other.post("/order/cancelOrder", { orderId: c.orderId })).statusCode).toBe(404);
+    expect((await other.post(`/order/rePayOrder/${c.orderId}`)).statusCode).toBe(404);
+  });
+
+  it("top-ups: paid members only, by template id or amount; settlement credits the balance with a ledger row", async () => {
+    const free = caller(t, (await createUser(t)).headers);
+    const options = (await free.get("/order/recharge/templates")).json().data;
+    const refused = await free.post(`/order/recharge/${options[0].id}/create`, {});
+    expect(refused.json().msg).toBe("充值仅对付费会员开放，请先开通会员");
+    const m = await createUser(t, { memberLevel: "MONTHLY" });
+    const api = caller(t, m.headers);
+    const byId = (await api.post(`/order/recharge/${options[1].id}/create`, {})).json().data;
+    expect(byId.orderAmount).toBe(50);
+    const byAmount = (await api.post("/order/recharge/amount", { amount: 12.34 })).json().data;
+    expect(byAmount.orderAmount).toBe(12.34);
+    expect((await api.post("/order/recharge/amount", { amount: 0 })).statusCode).toBe(400);
+    expect((await api.post("/order/recharge/amount", { amount: "lots" })).statusCode).toBe(400);
+    expect((await api.post("/order/recharge/nope/create", {})).json().msg).toBe("充值金额不存在");
+    await paySandbox(t, byId.payUrl);
+    await paySandbox(t, byAmount.payUrl);
+    const user = await balanceOf(t, m.id);
+    expect(user.balanceCents).toBe(6234);
+    const ledger = await ledgerOf(t, m.id);
+    expect(ledger.filter((l) => l.kind === "RECHARGE").map((l) => l.amountCents).sort()).toEqual([1234, 5000]);
+    const log = (await api.post("/userWalletLog/page/ALL", {})).json().data;
+    expect(log.total).toBe(2);
+    expect(log.list[0]).toMatchObject({ kind: "RECHARGE", amount: 12.34, balanceAfter: 62.34 });
+    expect(log.list[0].orderNo).toBe(byAmount.orderNo);
+  });
+
+  it("administrators refund, freeze and release paid orders with the legal transitions only", async () => {
+    const admin = await createUser(t, { username: "admin" });
+    const adm = caller(t, admin.headers);
+    const m = await createUser(t, { memberLevel: "MONTHLY" });
+    const api = caller(t, m.headers);
+    const top = (await api.post("/order/recharge/amount", { amount: 100 })).json().data;
+    const pending = (await api.post("/order/recharge/amount", { amount: 5 })).json().data;
+    await paySandbox(t, top.payUrl);
+    expect((await caller(t, m.headers).post(`/admin/billing/orders/${top.orderId}/refund`)).statusCode).toBe(401);
+    const all = (await adm.post("/admin/billing/orders", {})).json().data;
+    expect(all.list.find((o: { orderNo: string }) => o.orderNo === top.orderNo).username).toBe(m.username);
+    expect((await adm.post(`/admin/billing/orders/${pending.orderId}/refund`)).json().msg).toContain("PENDING");
+    expect((await adm.post(`/admin/billing/orders/${top.orderId}/release`)).statusCode).toBe(400);
+    const frozen = await adm.post(`/admin/billing/orders/${top.orderId}/freeze`);
+    expect(frozen.json().data.orderStatus).toBe("FROZEN");
+    expect((await balanceOf(t, m.id)).balanceCents).toBe(0);
+    await adm.post(`/admin/billing/orders/${top.orderId}/release`);
+    expect((await balanceOf(t, m.id)).balanceCents).toBe(10000);
+    const refunded = await adm.post(`/admin/billing/orders/${top.orderId}/refund`);
+    expect(refunded.json().data.orderStatus).toBe("REFUNDED");
+    expect((await balanceOf(t, m.id)).balanceCents).toBe(0);
+    expect((await adm.post(`/admin/billing/orders/${top.orderId}/freeze`)).statusCode).toBe(400);
+    const sum = (await ledgerOf(t, m.id)).reduce((s, l) => s + l.amountCents, 0);
+    expect(sum).toBe(0);
+    // A membership refund takes the level back.
+    const f = await createUser(t);
+    const fo = (await caller(t, f.headers).post(`/order/${plans.MONTHLY.id}/create`, {})).json().data;
+    await paySandbox(t, fo.payUrl);
+    expect((await balanceOf(t, f.id)).memberLevel).toBe("MONTHLY");
+    await adm.post(`/admin/billing/orders/${fo.orderId}/refund`);
+    expect((await balanceOf(t, f.id)).memberLevel).toBe("FREE");
+  });
+
+  it("administrators manage plans, durations and top-up options; others may not", async () => {
+    const admin = await createUser(t, { username: "admin" }).catch(async () => {
+      const [u] = await t.platform.db.select().from(users).where(eq(users.username, "admin"));
+      return u;
+    });
+    void admin;
+    const adm = caller(t, (await loginAdmin(t)).headers);
+    const created = await adm.post("/admin/billing/plans", { category: "PERSONAL", memberLevel: "MONTHLY", name: "测试版", num: 9.9, discount: 0.5 });
+    expect(created.statusCode).toBe(200);
+    const id = created.json().data.id;
+    expect(created.json().data).toMatchObject({ num: 9.9, discount: 0.5, fees: 0 });
+    expect((await adm.put(`/admin/billing/plans/${id}`, { category: "PERSONAL", memberLevel: "MONTHLY", name: "测试版2", num: 10, enabled: false })).json().data.name).toBe("测试版2");
+    expect((await adm.post("/admin/billing/plans", { category: "PERSONAL", memberLevel: "MONTHLY", name: "", num: -1 })).statusCode).toBe(400);
+    expect((await adm.delete(`/admin/billing/plans/${id}`)).statusCode).toBe(200);
+    expect((await adm.delete(`/admin/billing/plans/${id}`)).statusCode).toBe(404);
+    const d = (await adm.post("/admin/billing/durations", { monthNum: 24, priceDiscount: 0.7 })).json().data;
+    expect((await adm.get("/admin/billing/durations")).json().data.some((x: { id: string }) => x.id === d.id)).toBe(true);
+    expect((await adm.post("/admin/billing/durations", { monthNum: 0, priceDiscount: 2 })).statusCode).toBe(400);
+    await adm.delete(`/admin/billing/durations/${d.id}`);
+    const r = (await adm.post("/admin/billing/recharge", { amount: 66 })).json().data;
+    expect(r.amount).toBe(66);
+    await adm.put(`/admin/billing/recharge/${r.id}`, { amount: 88 });
+    expect((await adm.get("/admin/billing/recharge")).json().data.some((x: { amount: number }) => x.amount === 88)).toBe(true);
+    await adm.delete(`/admin/billing/recharge/${r.id}`);
+    const member = caller(t, (await createUser(t, { memberLevel: "MONTHLY" })).headers);
+    expect((await member.get("/admin/billing/plans")).statusCode).toBe(401);
+    expect((await member.post("/admin/billing/recharge", { amount: 1 })).statusCode).toBe(401);
+    expect((await caller(t, {}).get("/admin/billing/plans")).statusCode).toBe(403);
+  });
+});
+
+async function loginAdmin(t: TestApp) {
+  const [existing] = await t.platform.db.select().from(users).where(eq(users.username, "admin"));
+  if (!existing) return createUser(t, { username: "admin" });
+  const res = await t.app.inject({ method: "POST", url: "/agent_api/api/auth/login", payload: { username: "admin", password: "secret-pass-1" } });
+  return { headers: { authorization: `Bearer ${res.json().data.token}` } };
+}
