@@ -1,7 +1,9 @@
 import path from "node:path";
-import { expect, type Page } from "@playwright/test";
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "demo1234";
+/** The second e2e server, with the captcha on (see playwright.config.ts). */
+export const CAPTCHA_BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8190) + 1}`;
 
 /** Signs in through the login form (CAPTCHA=off server) and waits for the landing page. */
 export async function loginAs(page: Page, username: string, opts: { tenant?: string } = {}) {
@@ -10,6 +12,31 @@ export async function loginAs(page: Page, username: string, opts: { tenant?: str
   await page.getByPlaceholder("密码").fill(DEMO_PASSWORD);
   await page.getByRole("button", { name: "登 录" }).click();
   await expect(page).not.toHaveURL(/\/login/);
+}
+
+/** A bearer token for a demo user, through the real login call (no browser). */
+export async function apiToken(request: APIRequestContext, username: string, domain = "") {
+  const res = await request.post("/agent_api/api/auth/login", { data: { username, password: DEMO_PASSWORD, domain } });
+  expect(res.ok()).toBe(true);
+  return (await res.json()).data.token as string;
+}
+
+/**
+ * The newest check code mailed to `contact`, read from the outbox as the administrator
+ * (GET /agent_api/api/admin/outbox): without SMTP_URL codes go there, never to the caller.
+ */
+export async function readCheckCode(request: APIRequestContext, contact: string): Promise<string> {
+  const token = await apiToken(request, "admin");
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      const res = await request.get("/agent_api/api/admin/outbox", { headers: { authorization: `Bearer ${token}` } });
+      const mails = (await res.json()).data as { recipient: string; body: string }[];
+      code = mails.find((m) => m.recipient === contact)?.body.match(/\b(\d{6})\b/)?.[1];
+      return code;
+    })
+    .toBeTruthy();
+  return code as string;
 }
 
 /** Screenshots land in .tmp/screens for people to look at. */

@@ -9,7 +9,7 @@ import { I18nextProvider, useTranslation } from "react-i18next";
 import { RouterProvider } from "react-router";
 import i18n from "../i18n";
 import { configureHttp } from "../lib/http";
-import { clearSession } from "../lib/storage";
+import { endSession } from "../lib/storage";
 import { routerBase } from "../lib/tenant";
 import { createAppRouter } from "./router";
 
@@ -23,10 +23,7 @@ function HttpBridge() {
   useEffect(() => {
     configureHttp({
       notifyError: (text) => message.error(text),
-      onTokenInvalid: () => {
-        clearSession();
-        queryClient.removeQueries({ queryKey: ["userInfo"] });
-      },
+      onTokenInvalid: endSession,
     });
   }, [message]);
   return null;

@@ -8,7 +8,7 @@ import { usePlatformSettings } from "../features/auth/api/platform-settings";
 import { useTenantInfo } from "../features/auth/api/tenant-info";
 import { userInfoKey, useUserInfo } from "../features/auth/api/user-info";
 import { cancelPending, HttpError } from "../lib/http";
-import { clearSession, getToken, removeToken } from "../lib/storage";
+import { clearSession, getToken, removeToken, SESSION_ENDED_EVENT } from "../lib/storage";
 import { tenantDomainFromPath } from "../lib/tenant";
 import { SurveyModal } from "../features/auth/components/survey-modal";
 
@@ -19,6 +19,12 @@ const routeHandle = (matches: UIMatch[]): RouteHandle => Object.assign({}, ...ma
 /** Where a signed-in user lands: /home for the configured special username, else /index. */
 export function landingPath(username: string | undefined, homeUsername: string | undefined) {
   return username && homeUsername && username === homeUsername ? "/home" : "/index";
+}
+
+/** The login page's `redirect` back, when it is a path of this app (never another site). */
+export function safeRedirect(search: string) {
+  const redirect = new URLSearchParams(search).get("redirect");
+  return redirect?.startsWith("/") && !redirect.startsWith("//") && !redirect.startsWith("/\\") ? redirect : null;
 }
 
 /**
@@ -34,43 +40,56 @@ export function NavigationGuard() {
   const { message } = AntApp.useApp();
   const queryClient = useQueryClient();
   const domain = tenantDomainFromPath();
-  useTenantInfo(domain);
+  const tenant = useTenantInfo(domain);
   const settings = usePlatformSettings();
   const user = useUserInfo();
-  const first = useRef(true);
   const handle = routeHandle(matches);
   const token = getToken();
   const path = location.pathname;
 
+  const lastPath = useRef(path);
   useEffect(() => {
-    if (first.current) first.current = false;
-    else cancelPending();
+    // On each navigation (not the first load): cancel what the last page was waiting for,
+    // and fetch the tenant branding again.
+    if (lastPath.current === path) return;
+    lastPath.current = path;
+    cancelPending();
+    tenant.refetch();
   }, [path]);
+
+  const signOutExpired = () => {
+    message.warning(t("common.userInfoExpired"));
+    clearSession();
+    queryClient.removeQueries({ queryKey: userInfoKey });
+    navigate("/login", { replace: true });
+  };
+
+  // Any call answered 403 ends the session (lib/storage endSession): expired user info.
+  useEffect(() => {
+    const onEnded = () => signOutExpired();
+    window.addEventListener(SESSION_ENDED_EVENT, onEnded);
+    return () => window.removeEventListener(SESSION_ENDED_EVENT, onEnded);
+  });
 
   useEffect(() => {
     if (!user.error) return;
     const status = user.error instanceof HttpError ? user.error.status : 0;
+    if (status === 403) return; // handled by the session-ended event
     if (status === 500 || status === 401) removeToken();
-    else if (status === 403) clearSession();
     queryClient.removeQueries({ queryKey: userInfoKey });
-    navigate(`/login?redirect=${encodeURIComponent(path + location.search)}`, { replace: true });
+    if (!handle.public) navigate(`/login?redirect=${encodeURIComponent(path + location.search)}`, { replace: true });
   }, [user.error]);
 
+  const foreign = !!user.data && user.data.tenantDomain !== domain;
   useEffect(() => {
-    if (!user.data) return;
-    if (user.data.tenantDomain !== domain) {
-      message.warning(t("common.userInfoExpired"));
-      clearSession();
-      queryClient.removeQueries({ queryKey: userInfoKey });
-      navigate("/login", { replace: true });
-    }
-  }, [user.data, domain]);
+    if (foreign) signOutExpired();
+  }, [foreign]);
 
   useEffect(() => {
     if (!token && !handle.public) {
       navigate(`/login?redirect=${encodeURIComponent(path + location.search)}`, { replace: true });
-    } else if (token && path === "/login" && user.data && settings.data) {
-      navigate(landingPath(user.data.username, settings.data.homeUsername), { replace: true });
+    } else if (token && path === "/login" && user.data && !foreign && settings.data) {
+      navigate(safeRedirect(location.search) ?? landingPath(user.data.username, settings.data.homeUsername), { replace: true });
     }
   }, [path, token, user.data, settings.data]);
 

@@ -1,18 +1,19 @@
-import { GlobalOutlined, LogoutOutlined, UserOutlined } from "@ant-design/icons";
+import { LogoutOutlined, UserOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
-import { Avatar, Button, Dropdown, Layout as AntLayout, Menu, Space } from "antd";
+import { Avatar, Button, ConfigProvider, Dropdown, Layout as AntLayout, Menu, Space } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import { logout } from "../features/auth/api/logout";
 import { useUserInfo } from "../features/auth/api/user-info";
 import { useTenantInfo } from "../features/auth/api/tenant-info";
-import { clearSession, getToken, storage } from "../lib/storage";
+import { LanguageSwitch } from "../components/language-switch";
+import { clearSession, getToken } from "../lib/storage";
 import { tenantDomainFromPath } from "../lib/tenant";
 import { Footer } from "./footer";
 import { navItems } from "./nav";
 
 export function Layout() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -21,10 +22,6 @@ export function Layout() {
   const items = navItems(user.data).map((n) => ({ key: n.path, label: <Link to={n.path}>{t(n.label)}</Link> }));
   const selected = items.map((i) => i.key).filter((k) => location.pathname.startsWith(k));
 
-  const switchLanguage = (lang: "zh" | "en") => {
-    storage.setLang(lang);
-    i18n.changeLanguage(lang);
-  };
   const signOut = async () => {
     await logout().catch(() => undefined);
     clearSession();
@@ -33,58 +30,54 @@ export function Layout() {
   };
 
   return (
-    <AntLayout style={{ minHeight: "100vh" }}>
-      <AntLayout.Header
-        style={{ display: "flex", alignItems: "center", gap: 24, background: "#fff", paddingInline: 24, borderBottom: "1px solid #f0f0f0" }}
-      >
-        <Link
-          to="/index"
-          style={{ display: "flex", alignItems: "center", gap: 8, color: "inherit", fontWeight: 600, fontSize: 16, whiteSpace: "nowrap" }}
+    <ConfigProvider theme={{ token: { colorPrimary: tenant.data?.primaryColor || "#1677ff" } }}>
+      <AntLayout style={{ minHeight: "100vh" }}>
+        <AntLayout.Header
+          style={{
+            display: "flex",
+            alignItems: "center",
+            gap: 24,
+            background: "#fff",
+            paddingInline: 24,
+            borderBottom: "1px solid #f0f0f0",
+          }}
         >
-          <img src={tenant.data?.logo || "/favicon.svg"} alt="" width={28} height={28} />
-          {tenant.data?.name || t("common.appName")}
-        </Link>
-        <Menu mode="horizontal" selectedKeys={selected} items={items} style={{ flex: 1, borderBottom: "none", minWidth: 0 }} />
-        <Space size="middle">
-          <Dropdown
-            menu={{
-              selectedKeys: [i18n.language],
-              items: [
-                { key: "zh", label: "中文" },
-                { key: "en", label: "English" },
-              ],
-              onClick: ({ key }) => switchLanguage(key as "zh" | "en"),
-            }}
+          <Link
+            to="/index"
+            style={{ display: "flex", alignItems: "center", gap: 8, color: "inherit", fontWeight: 600, fontSize: 16, whiteSpace: "nowrap" }}
           >
-            <Button type="text" icon={<GlobalOutlined />} aria-label={t("common.language")}>
-              {i18n.language === "en" ? "English" : "中文"}
-            </Button>
-          </Dropdown>
-          {getToken() && user.data ? (
-            <Dropdown
-              menu={{
-                items: [
-                  { key: "order", label: t("common.userOrder"), onClick: () => navigate("/user-order") },
-                  { key: "logout", icon: <LogoutOutlined />, label: t("common.logout"), onClick: signOut },
-                ],
-              }}
-            >
-              <Space style={{ cursor: "pointer" }} data-testid="user-menu">
-                <Avatar size="small" icon={<UserOutlined />} />
-                {user.data.nickname || user.data.username}
-              </Space>
-            </Dropdown>
-          ) : (
-            <Button type="primary" onClick={() => navigate("/login")}>
-              {t("common.login")}
-            </Button>
-          )}
-        </Space>
-      </AntLayout.Header>
-      <AntLayout.Content style={{ padding: 24 }}>
-        <Outlet />
-      </AntLayout.Content>
-      <Footer />
-    </AntLayout>
+            <img src={tenant.data?.logo || "/favicon.svg"} alt="" width={28} height={28} />
+            {tenant.data?.name || t("common.appName")}
+          </Link>
+          <Menu mode="horizontal" selectedKeys={selected} items={items} style={{ flex: 1, borderBottom: "none", minWidth: 0 }} />
+          <Space size="middle">
+            <LanguageSwitch />
+            {getToken() && user.data ? (
+              <Dropdown
+                menu={{
+                  items: [
+                    { key: "order", label: t("common.userOrder"), onClick: () => navigate("/user-order") },
+                    { key: "logout", icon: <LogoutOutlined />, label: t("common.logout"), onClick: signOut },
+                  ],
+                }}
+              >
+                <Space style={{ cursor: "pointer" }} data-testid="user-menu">
+                  <Avatar size="small" icon={<UserOutlined />} />
+                  {user.data.nickname || user.data.username}
+                </Space>
+              </Dropdown>
+            ) : (
+              <Button type="primary" onClick={() => navigate("/login")}>
+                {t("common.login")}
+              </Button>
+            )}
+          </Space>
+        </AntLayout.Header>
+        <AntLayout.Content style={{ padding: 24 }}>
+          <Outlet />
+        </AntLayout.Content>
+        <Footer />
+      </AntLayout>
+    </ConfigProvider>
   );
 }

@@ -90,7 +90,8 @@ export async function request<T>(url: string, opts: RequestOptions = {}): Promis
   } catch {
     envelope = undefined;
   }
-  if (res.status === 403) onTokenInvalid();
+  // 403 to a request that carried a token: the session is gone (anonymous ones are the guard's).
+  if (res.status === 403 && token) onTokenInvalid();
   if (!res.ok) return fail(statusMessage(res.status, envelope?.msg), res.status, envelope?.code);
   if (!envelope) return fail(statusMessage(500), 500);
   if (envelope.code === PASS_THROUGH_CODE) return envelope as unknown as T;

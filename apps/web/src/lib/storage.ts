@@ -49,3 +49,10 @@ export function clearSession() {
   removeToken();
   localStorage.removeItem(KEYS.user);
 }
+
+/** Fired when the server says the session is gone (HTTP 403): the navigation guard signs out. */
+export const SESSION_ENDED_EVENT = "agentfair:session-ended";
+export function endSession() {
+  clearSession();
+  window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
+}

@@ -1,18 +1,21 @@
-import { Card, ConfigProvider, Typography } from "antd";
+import { Alert, Card, ConfigProvider, Typography } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Footer } from "../../../app/footer";
+import { LanguageSwitch } from "../../../components/language-switch";
 import { tenantDomainFromPath } from "../../../lib/tenant";
 import { useTenantInfo } from "../api/tenant-info";
 
 /** The frame of the public pages: the tenant's logo, name and colours. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
   const { t } = useTranslation();
-  const tenant = useTenantInfo(tenantDomainFromPath()).data;
+  const query = useTenantInfo(tenantDomainFromPath());
+  const tenant = query.data;
   const primary = tenant?.primaryColor || "#1677ff";
   return (
     <ConfigProvider theme={{ token: { colorPrimary: primary } }}>
       <div
+        data-testid="auth-background"
         style={{
           minHeight: "100vh",
           display: "flex",
@@ -20,6 +23,9 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
           background: `linear-gradient(135deg, ${tenant?.backgroundColor || "#f0f5ff"} 0%, #ffffff 100%)`,
         }}
       >
+        <div style={{ display: "flex", justifyContent: "flex-end", padding: "12px 24px 0" }}>
+          <LanguageSwitch />
+        </div>
         <div style={{ flex: 1, display: "flex", alignItems: "center", justifyContent: "center", padding: 24 }}>
           <Card style={{ width: 420, boxShadow: "0 8px 32px rgba(0,0,0,0.08)" }}>
             <div style={{ display: "flex", alignItems: "center", gap: 12, marginBottom: 8 }}>
@@ -29,6 +35,7 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
               </Typography.Title>
             </div>
             <Typography.Paragraph type="secondary">{title}</Typography.Paragraph>
+            {query.error && <Alert type="error" showIcon title={query.error.message} style={{ marginBottom: 16 }} />}
             {children}
           </Card>
         </div>

@@ -3,11 +3,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Form, Input, Space, Tabs } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { HttpError } from "../../../lib/http";
 import { setTokens } from "../../../lib/storage";
 import { tenantDomainFromPath } from "../../../lib/tenant";
-import { landingPath } from "../../../app/guards";
+import { landingPath, safeRedirect } from "../../../app/guards";
 import { useCaptcha } from "../api/captcha";
 import { login } from "../api/login";
 import { usePlatformSettings } from "../api/platform-settings";
@@ -19,15 +19,13 @@ import { QrLogin } from "../components/qr-login";
 /** After any sign-in: load user info once, then go back where the user came from. */
 export function useSignedIn() {
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const location = useLocation();
   const queryClient = useQueryClient();
   const settings = usePlatformSettings();
   return async (tokens: { token: string; reportToken: string }) => {
     setTokens(tokens);
     const info = await queryClient.fetchQuery({ queryKey: userInfoKey, queryFn: fetchUserInfo });
-    const redirect = params.get("redirect");
-    const safe = redirect?.startsWith("/") && !redirect.startsWith("//") ? redirect : null;
-    navigate(safe ?? landingPath(info.username, settings.data?.homeUsername), { replace: true });
+    navigate(safeRedirect(location.search) ?? landingPath(info.username, settings.data?.homeUsername), { replace: true });
   };
 }
 
@@ -92,7 +90,7 @@ export function LoginPage() {
           { key: "qr", label: t("auth.qrTab"), children: <QrLogin />, destroyOnHidden: true },
         ]}
       />
-      <div style={{ display: "flex", justifyContent: "space-between" }}>
+      <div style={{ display: "flex", justifyContent: "space-between", marginTop: 16 }}>
         <span>
           {t("auth.noAccount")} <Link to="/register">{t("auth.toRegister")}</Link>
         </span>

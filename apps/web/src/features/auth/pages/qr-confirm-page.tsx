@@ -30,7 +30,8 @@ export function QrConfirmPage() {
       ) : (
         <Result
           status="info"
-          title={t("auth.qrConfirmHint", { username: user.data?.username ?? "" })}
+          title={user.data?.nickname || user.data?.username}
+          subTitle={t("auth.qrConfirmHint", { username: user.data?.username ?? "" })}
           extra={
             <Button type="primary" size="large" onClick={confirm} disabled={!user.data}>
               {t("auth.qrConfirmButton")}

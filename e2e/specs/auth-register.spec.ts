@@ -1,0 +1,100 @@
+import { expect, test } from "@playwright/test";
+import { readCheckCode, snap } from "./helpers";
+
+test("register with a check code from the outbox, then the first-login survey validates", async ({ page, request }) => {
+  const stamp = Date.now().toString(36);
+  const email = `e2e-${stamp}@example.com`;
+  await page.goto("/register");
+  await expect(page.getByTestId("tenant-name")).toHaveText("Agentfair 智能体平台");
+  await snap(page, "register");
+
+  await page.getByLabel("用户名").fill(`reg_${stamp}`);
+  await page.getByLabel("邮箱 / 手机号").fill(email);
+  await page.getByRole("button", { name: "获取验证码" }).click();
+  await expect(page.getByText("验证码已发送，请查收")).toBeVisible();
+  await expect(page.getByRole("button", { name: /秒后重发/ })).toBeDisabled();
+
+  const code = await readCheckCode(request, email);
+  await page.getByPlaceholder("验证码").fill(code);
+  await page.getByLabel("密码", { exact: true }).fill("e2e-password-1");
+  await page.getByLabel("确认密码").fill("e2e-password-1");
+  await page.getByRole("button", { name: "注 册" }).click();
+
+  await expect(page).toHaveURL(/\/index$/);
+  await expect(page.getByTestId("user-menu")).toContainText(`reg_${stamp}`);
+
+  const survey = page.getByRole("dialog", { name: "使用意向调查问卷" });
+  await expect(survey).toBeVisible();
+  await snap(page, "survey");
+  await survey.getByRole("button", { name: "提 交" }).click();
+  await expect(survey.getByText("请选择您的身份")).toBeVisible();
+  await expect(survey.getByText("请选择您的主要目标方向")).toBeVisible();
+
+  await survey.getByText("开发者").click();
+  await survey.getByText("数据分析").click();
+  await survey.getByText("其他", { exact: true }).click();
+  await survey.getByRole("button", { name: "提 交" }).click();
+  await expect(survey.getByText("请输入", { exact: true })).toBeVisible();
+  await snap(page, "survey-errors");
+  await survey.getByPlaceholder("请输入").fill("内部知识库问答");
+  await survey.getByRole("button", { name: "提 交" }).click();
+  await expect(survey).toBeHidden();
+
+  // The survey does not come back on reload in the same session.
+  await page.reload();
+  await expect(page.getByTestId("user-menu")).toBeVisible();
+  await expect(page.getByRole("dialog", { name: "使用意向调查问卷" })).toHaveCount(0);
+});
+
+test("registration refuses a wrong check code and says so", async ({ page, request }) => {
+  const stamp = Date.now().toString(36);
+  const email = `wrong-${stamp}@example.com`;
+  await page.goto("/register");
+  await page.getByLabel("用户名").fill(`bad_${stamp}`);
+  await page.getByLabel("邮箱 / 手机号").fill(email);
+  await page.getByRole("button", { name: "获取验证码" }).click();
+  const code = await readCheckCode(request, email);
+  await page.getByPlaceholder("验证码").fill(code === "000000" ? "111111" : "000000");
+  await page.getByLabel("密码", { exact: true }).fill("e2e-password-1");
+  await page.getByLabel("确认密码").fill("e2e-password-1");
+  await page.getByRole("button", { name: "注 册" }).click();
+  await expect(page.getByTestId("register-error")).toContainText("验证码错误");
+  await expect(page).toHaveURL(/\/register$/);
+});
+
+test("forget password resets through a check code", async ({ page, request }) => {
+  test.setTimeout(150_000);
+  // A fresh account, registered through the API with a code from the outbox.
+  const stamp = Date.now().toString(36);
+  const email = `forget-${stamp}@example.com`;
+  await request.post("/agent_api/api/auth/reg/send-check-code", { data: { contact: email, purpose: "register" } });
+  const reg = await request.post("/agent_api/api/auth/reg", {
+    data: { username: `fg_${stamp}`, password: "old-password-1", contact: email, checkCode: await readCheckCode(request, email) },
+  });
+  expect(reg.ok()).toBe(true);
+
+  await page.goto("/forget");
+  await snap(page, "forget");
+  await page.getByLabel("邮箱 / 手机号").fill(email);
+  // The per-contact limit allows one send a minute: wait for it to pass since the registration code.
+  await expect(async () => {
+    await page.getByRole("button", { name: "获取验证码" }).click();
+    await expect(page.getByText("验证码已发送，请查收")).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 75_000, intervals: [5000] });
+  const mails = async () => {
+    const token = (await (await request.post("/agent_api/api/auth/login", { data: { username: "admin", password: "demo1234" } })).json())
+      .data.token;
+    const res = await request.get("/agent_api/api/admin/outbox", { headers: { authorization: `Bearer ${token}` } });
+    return ((await res.json()).data as { recipient: string; subject: string; body: string }[]).filter((m) => m.recipient === email);
+  };
+  await expect.poll(async () => (await mails()).length).toBe(2);
+  const code = (await mails())[0].body.match(/\b(\d{6})\b/)?.[1] as string;
+  await page.getByPlaceholder("验证码").fill(code);
+  await page.getByLabel("新密码").fill("new-password-2");
+  await page.getByRole("button", { name: "重置密码" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByPlaceholder("用户名 / 邮箱 / 手机号").fill(email);
+  await page.getByPlaceholder("密码").fill("new-password-2");
+  await page.getByRole("button", { name: "登 录" }).click();
+  await expect(page.getByTestId("user-menu")).toContainText(`fg_${stamp}`);
+});

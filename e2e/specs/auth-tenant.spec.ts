@@ -1,0 +1,49 @@
+import { expect, test } from "@playwright/test";
+import { loginAs, snap } from "./helpers";
+
+test("/acme/login shows acme's name, logo, colours and record filing", async ({ page }) => {
+  await page.goto("/acme/login");
+  await expect(page.getByTestId("tenant-name")).toHaveText("Acme 智能科技");
+  await expect(page.getByTestId("tenant-logo")).toHaveAttribute("src", "/tenant-logos/acme.svg");
+  await expect(page.getByTestId("record-filing")).toHaveText("沪ICP备2025000042号-1");
+  // The tenant's primary colour on the main button, its background colour behind the card.
+  await expect(page.getByRole("button", { name: "登 录" })).toHaveCSS("background-color", "rgb(212, 56, 13)");
+  await expect(page.getByTestId("auth-background")).toHaveCSS("background-image", /rgb\(255, 242, 232\)/);
+  await snap(page, "login-acme");
+  await page.goto("/login");
+  await expect(page.getByTestId("tenant-name")).toHaveText("Agentfair 智能体平台");
+  await expect(page.getByRole("button", { name: "登 录" })).toHaveCSS("background-color", "rgb(22, 119, 255)");
+});
+
+test("the acme user signs in at /acme/login and stays under /acme", async ({ page }) => {
+  await loginAs(page, "acme", { tenant: "acme" });
+  await expect(page).toHaveURL(/\/acme\/index$/);
+  await expect(page.getByTestId("user-menu")).toContainText("Acme 员工");
+  await expect(page.getByRole("banner")).toContainText("Acme 智能科技");
+});
+
+test("the acme user cannot sign in at the default tenant, nor a default user at acme", async ({ page }) => {
+  for (const [path, username] of [
+    ["/login", "acme"],
+    ["/acme/login", "member"],
+  ]) {
+    await page.goto(path);
+    await page.getByPlaceholder("用户名 / 邮箱 / 手机号").fill(username);
+    await page.getByPlaceholder("密码").fill("demo1234");
+    await page.getByRole("button", { name: "登 录" }).click();
+    await expect(page.getByTestId("login-error")).toContainText("用户名或密码错误");
+  }
+});
+
+test("a default-tenant session opened under /acme is another tenant's: warned and sent to acme's login", async ({ page }) => {
+  await loginAs(page, "member");
+  await page.goto("/acme/index");
+  await expect(page.getByText("用户信息已过期，请重新登录！")).toBeVisible();
+  await expect(page).toHaveURL(/\/acme\/login$/);
+  await expect(page.getByTestId("tenant-name")).toHaveText("Acme 智能科技");
+});
+
+test("an unknown tenant says so on its login page", async ({ page }) => {
+  await page.goto("/no-such-tenant/login");
+  await expect(page.getByText("租户不存在")).toBeVisible();
+});
