@@ -1,5 +1,7 @@
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { authRoutes } from "../features/auth/routes";
+import { chatRoutes } from "../features/chat/routes";
+import { modelsRoutes } from "../features/models/routes";
 import { Layout } from "./layout";
 import { NavigationGuard } from "./guards";
 import { NotFound } from "./not-found";
@@ -9,7 +11,7 @@ import { NotFound } from "./not-found";
  * inside the layout (header, footer), `standalone` ones fill the screen. A route's `handle`
  * may say `{ public: true }` (no sign-in needed) or `{ membership: true }` (membership gate).
  */
-const features: { pages?: RouteObject[]; standalone?: RouteObject[] }[] = [authRoutes];
+const features: { pages?: RouteObject[]; standalone?: RouteObject[] }[] = [authRoutes, chatRoutes, modelsRoutes];
 
 export function createAppRouter(basename: string) {
   return createBrowserRouter(

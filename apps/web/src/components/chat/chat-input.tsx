@@ -1,0 +1,173 @@
+import { AudioOutlined, ClearOutlined, CloseOutlined, FileOutlined, LoadingOutlined, PaperClipOutlined } from "@ant-design/icons";
+import { CHAT_FILE_MAX_BYTES, CHAT_INPUT_MAX_BYTES, CHAT_UPLOAD_EXTENSIONS, type ChatFileRef } from "@agentfair/contracts";
+import { Sender } from "@ant-design/x";
+import { App, Button, Popconfirm, Space, Tooltip, Upload } from "antd";
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { speechToText } from "./api/speech-to-text";
+import { uploadChatFile } from "./api/upload-file";
+import type { ChatBus } from "./event-bus";
+import { useVoice } from "./use-voice";
+
+interface PendingFile extends Partial<ChatFileRef> {
+  key: string;
+  name: string;
+  uploading: boolean;
+}
+
+const HOLD_MS = 400;
+
+/**
+ * The chat input: textarea of 1 to 5 rows, file upload (doc 2 §5 types, 15 MB), send and stop,
+ * clear history, and voice by holding the space key (16 kHz, ends after 5 s of silence).
+ */
+export function ChatInput(props: {
+  pending: boolean;
+  disabled?: boolean;
+  bus: ChatBus;
+  onSend: (query: string, files: ChatFileRef[]) => void;
+  onStop: () => void;
+  onClear?: () => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [value, setValue] = useState("");
+  const [files, setFiles] = useState<PendingFile[]>([]);
+  const voice = useVoice();
+  const [recognizing, setRecognizing] = useState(false);
+  const hold = useRef<number | null>(null);
+  const filesRef = useRef(files);
+  filesRef.current = files;
+
+  const submit = (text: string) => {
+    if (props.disabled) return;
+    if (props.pending) return;
+    if (filesRef.current.some((f) => f.uploading)) return void message.warning(t("chat.uploading"));
+    const ready = filesRef.current.filter((f) => f.id).map((f) => ({ id: f.id!, name: f.name, type: f.type }));
+    if (!text.trim() && !ready.length) return void message.warning(t("chat.needInput"));
+    if (new TextEncoder().encode(text).length > CHAT_INPUT_MAX_BYTES) return void message.warning(t("chat.inputTooLong"));
+    props.onSend(text.trim(), ready);
+    setValue("");
+    setFiles([]);
+  };
+  const submitRef = useRef(submit);
+  submitRef.current = submit;
+
+  // Internal events that send into the chat.
+  useEffect(() => {
+    const offs = [
+      props.bus.on("send-msg-button", (e) => submitRef.current(e.text)),
+      props.bus.on("send-preset-questions", (e) => submitRef.current(e.text)),
+      props.bus.on("question", (e) => submitRef.current(e.text)),
+      props.bus.on("send-chat-button", (e) => (e.flag === false ? setValue(e.text) : submitRef.current(e.text))),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  }, [props.bus]);
+
+  const beforeUpload = (file: File) => {
+    const ext = file.name.split(".").pop()?.toLowerCase() ?? "";
+    if (!(CHAT_UPLOAD_EXTENSIONS as readonly string[]).includes(ext)) {
+      message.error(t("chat.uploadTypes"));
+      return Upload.LIST_IGNORE;
+    }
+    if (file.size > CHAT_FILE_MAX_BYTES) {
+      message.error(t("chat.uploadTooLarge"));
+      return Upload.LIST_IGNORE;
+    }
+    const key = `${Date.now()}-${file.name}`;
+    setFiles((list) => [...list, { key, name: file.name, uploading: true }]);
+    uploadChatFile(file)
+      .then((up) => setFiles((list) => list.map((f) => (f.key === key ? { ...f, id: up.id, type: up.type, uploading: false } : f))))
+      .catch(() => setFiles((list) => list.filter((f) => f.key !== key)));
+    return false;
+  };
+
+  const record = async () => {
+    if (!voice.supported) return void message.error(t("chat.noRecorder"));
+    try {
+      const wav = await voice.start();
+      if (!wav) return void message.warning(t("chat.noSpeech"));
+      setRecognizing(true);
+      const { text } = await speechToText(wav);
+      if (!text.trim()) return void message.warning(t("chat.noSpeech"));
+      submitRef.current(text);
+    } catch (err) {
+      if ((err as Error)?.name === "NotAllowedError" || (err as Error)?.name === "NotFoundError") message.error(t("chat.micFailed"));
+    } finally {
+      setRecognizing(false);
+    }
+  };
+
+  // Hold the space key (on an empty input) to talk; release to finish.
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (e.key !== " " || e.repeat || value.trim() || props.pending || props.disabled) return;
+    hold.current = window.setTimeout(() => {
+      hold.current = null;
+      setValue("");
+      void record();
+    }, HOLD_MS);
+  };
+  useEffect(() => {
+    const up = (e: KeyboardEvent) => {
+      if (e.key !== " ") return;
+      if (hold.current) {
+        clearTimeout(hold.current);
+        hold.current = null;
+      }
+      if (voice.recording) voice.stop();
+    };
+    window.addEventListener("keyup", up);
+    return () => window.removeEventListener("keyup", up);
+  }, [voice.recording]);
+
+  const header = files.length ? (
+    <Space wrap size={6} style={{ padding: "8px 12px 0" }} data-testid="chat-pending-files">
+      {files.map((f) => (
+        <span key={f.key} className="chat-file-chip">
+          {f.uploading ? <LoadingOutlined /> : <FileOutlined />} {f.name}
+          <CloseOutlined style={{ marginLeft: 4, cursor: "pointer" }} onClick={() => setFiles((list) => list.filter((x) => x.key !== f.key))} />
+        </span>
+      ))}
+    </Space>
+  ) : undefined;
+
+  return (
+    <div className="chat-input">
+      {(voice.recording || recognizing) && (
+        <div className="chat-recording" role="status">
+          <AudioOutlined /> {voice.recording ? t("chat.recording") : t("chat.recognizing")}
+        </div>
+      )}
+      <Sender
+        value={value}
+        onChange={(v) => setValue(v)}
+        onSubmit={(v) => submit(v)}
+        onCancel={props.onStop}
+        loading={props.pending}
+        disabled={props.disabled}
+        autoSize={{ minRows: 1, maxRows: 5 }}
+        placeholder={props.disabled ? t("chat.placeholderShare") : t("chat.placeholder")}
+        onKeyDown={onKeyDown}
+        header={header}
+        prefix={
+          <Space size={0}>
+            <Upload beforeUpload={beforeUpload} showUploadList={false} multiple disabled={props.disabled} accept={CHAT_UPLOAD_EXTENSIONS.map((e) => `.${e}`).join(",")}>
+              <Tooltip title={t("chat.upload")}>
+                <Button type="text" icon={<PaperClipOutlined />} aria-label={t("chat.upload")} disabled={props.disabled} />
+              </Tooltip>
+            </Upload>
+            {props.onClear && (
+              <Popconfirm title={t("chat.clearConfirm")} onConfirm={props.onClear} disabled={props.disabled || props.pending}>
+                <Tooltip title={t("chat.clearHistory")}>
+                  <Button type="text" icon={<ClearOutlined />} aria-label={t("chat.clearHistory")} disabled={props.disabled || props.pending} />
+                </Tooltip>
+              </Popconfirm>
+            )}
+          </Space>
+        }
+      />
+    </div>
+  );
+}

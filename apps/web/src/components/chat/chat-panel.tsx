@@ -1,0 +1,89 @@
+import type { ChatFileRef, ReplyStatus } from "@agentfair/contracts";
+import { App } from "antd";
+import { useEffect, useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import "./chat.css";
+import { ChatInput } from "./chat-input";
+import { type ChatAgent, ChatView } from "./chat-view";
+import { type ChatBus, type ChatBusEvents, createBus } from "./event-bus";
+import { type UiMessage, useChat } from "./use-chat";
+
+/**
+ * The reusable chat: message list + input + the stream, for one agent and one session. The
+ * execute page uses it with released agents, the studio's debug pane with the draft.
+ */
+export function ChatPanel(props: {
+  agentId: string;
+  release: boolean;
+  agent: ChatAgent;
+  sessionId: string | null;
+  /** Messages of the session as loaded from the server (replaced when the session changes). */
+  history?: UiMessage[];
+  share?: boolean;
+  bus?: ChatBus;
+  onSession?: (sessionId: string, title: string) => void;
+  onFinish?: (status: ReplyStatus) => void;
+  onShare?: () => void;
+  onClear?: () => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const ownBus = useMemo(() => createBus<ChatBusEvents>(), []);
+  const bus = props.bus ?? ownBus;
+  const chat = useChat({
+    agentId: props.agentId,
+    release: props.release,
+    sessionId: props.sessionId,
+    onSession: props.onSession,
+    onFinish: props.onFinish,
+    requestErrorText: t("chat.requestError"),
+    onRequestError: (msg) => message.error(msg),
+  });
+  const { setMessages, send } = chat;
+
+  useEffect(() => {
+    if (!chat.pending) setMessages(props.history ?? []);
+  }, [props.history]);
+
+  useEffect(() => {
+    const off = bus.on("send-plugins-button", (e) => {
+      if (e.reload) void send(e.content ?? "", [], { reload: true });
+      else if (e.content) void send(e.content);
+    });
+    return () => {
+      off();
+    };
+  }, [bus, send]);
+
+  return (
+    <div className="chat-panel">
+      <div className="chat-scroll">
+        <ChatView
+          currentAgent={props.agent}
+          sessionId={props.sessionId}
+          share={!!props.share}
+          pendding={chat.pending}
+          messageList={chat.messages}
+          bus={bus}
+          onShare={props.onShare}
+        />
+      </div>
+      {!props.share && (
+        <ChatInput
+          pending={chat.pending}
+          bus={bus}
+          onSend={(q: string, files: ChatFileRef[]) => void send(q, files)}
+          onStop={chat.stop}
+          onClear={
+            props.onClear
+              ? () => {
+                  props.onClear?.();
+                  setMessages([]);
+                }
+              : undefined
+          }
+        />
+      )}
+    </div>
+  );
+}

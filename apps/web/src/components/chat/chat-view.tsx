@@ -1,0 +1,157 @@
+import { CopyOutlined, RedoOutlined, ShareAltOutlined, UserOutlined } from "@ant-design/icons";
+import { Bubble, Prompts, Welcome } from "@ant-design/x";
+import { App, Avatar, Button, Space, Tooltip } from "antd";
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { AgentAvatar } from "./agent-avatar";
+import type { ChatBus } from "./event-bus";
+import { MessageBody } from "./message-body";
+import { ProgressSteps } from "./progress-steps";
+import type { UiMessage } from "./use-chat";
+
+export interface ChatAgent {
+  agentName: string;
+  agentIcon?: string;
+  agentIconBackground?: string;
+  prologue?: string;
+  presetQuestions?: string[];
+}
+
+/** Copy strips HTML tags from the message content. */
+export async function copyText(html: string) {
+  const text = html.replace(/<[^>]*>/g, "");
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    document.body.appendChild(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    return ok;
+  }
+}
+
+/**
+ * The chat message list (doc 2 §3 chat view props: currentAgent, sessionId, share, pendding,
+ * messageList). User messages on the right, agent messages on the left; share mode is
+ * read-only and hides retry and share. Scrolls to the bottom on new content.
+ */
+export function ChatView(props: {
+  currentAgent: ChatAgent;
+  sessionId: string | null;
+  share: boolean;
+  pendding: boolean;
+  messageList: UiMessage[];
+  bus: ChatBus;
+  onShare?: () => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const { currentAgent: agent, share, pendding, messageList, bus } = props;
+  const bottom = useRef<HTMLDivElement>(null);
+  const last = messageList.at(-1);
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: "end" });
+  }, [messageList.length, last?.content, last?.toolCalls.length, last?.question.length, last?.error]);
+
+  const copy = async (m: UiMessage) => {
+    if (await copyText(m.content)) message.success(t("chat.copied"));
+    else message.error(t("chat.copyFailed"));
+  };
+
+  return (
+    <div className="chat-view" data-testid="chat-view">
+      {messageList.length === 0 && (
+        <div className="chat-welcome">
+          <Welcome
+            icon={<AgentAvatar icon={agent.agentIcon} background={agent.agentIconBackground} name={agent.agentName} size={48} />}
+            title={agent.agentName}
+            description={agent.prologue || t("chat.prologueDefault", { name: agent.agentName })}
+          />
+          {!share && !!agent.presetQuestions?.length && (
+            <Prompts
+              title={t("chat.presetQuestions")}
+              wrap
+              items={agent.presetQuestions.map((q) => ({ key: q, description: q }))}
+              onItemClick={({ data }) => bus.emit("send-preset-questions", { text: String(data.description) })}
+              style={{ marginTop: 16 }}
+            />
+          )}
+        </div>
+      )}
+      {messageList.map((m, index) => {
+        const isUser = m.role === 1;
+        const isLast = index === messageList.length - 1;
+        const stopped = m.status === "stopped";
+        return (
+          <div key={m.uuid} className={`chat-row ${isUser ? "chat-row-user" : "chat-row-bot"}`} data-testid={isUser ? "msg-user" : "msg-bot"}>
+            <Bubble
+              placement={isUser ? "end" : "start"}
+              variant={isUser ? "filled" : "outlined"}
+              avatar={
+                isUser ? (
+                  <Avatar icon={<UserOutlined />} style={{ background: "#1677ff" }} />
+                ) : (
+                  <AgentAvatar icon={agent.agentIcon} background={agent.agentIconBackground} name={agent.agentName} />
+                )
+              }
+              header={
+                !isUser && (m.writable || m.stepNum !== undefined || stopped) ? (
+                  <ProgressSteps stepNum={m.stepNum} percent={m.processLoading} stopped={stopped} done={m.status === "done"} />
+                ) : undefined
+              }
+              loading={!!m.loading && !m.content && !m.toolCalls.length}
+              content={m.content}
+              contentRender={() => <MessageBody message={m} bus={bus} />}
+              footer={
+                !isUser && !m.writable && !m.hideCopy ? (
+                  <Space size={2} className="chat-actions">
+                    <Tooltip title={t("chat.copy")}>
+                      <Button type="text" size="small" icon={<CopyOutlined />} onClick={() => copy(m)} aria-label={t("chat.copy")} />
+                    </Tooltip>
+                    {!share && isLast && (
+                      <Tooltip title={t("chat.retry")}>
+                        <Button
+                          type="text"
+                          size="small"
+                          icon={<RedoOutlined />}
+                          disabled={pendding}
+                          aria-label={t("chat.retry")}
+                          onClick={() => {
+                            const prev = messageList[index - 1];
+                            bus.emit("send-plugins-button", { title: "retry", content: prev?.content ?? "", index: index - 1, reload: true });
+                          }}
+                        />
+                      </Tooltip>
+                    )}
+                    {!share && props.onShare && (
+                      <Tooltip title={t("chat.share")}>
+                        <Button type="text" size="small" icon={<ShareAltOutlined />} onClick={props.onShare} aria-label={t("chat.share")} />
+                      </Tooltip>
+                    )}
+                  </Space>
+                ) : undefined
+              }
+            />
+            {!isUser && !share && isLast && !m.writable && m.question.length > 0 && (
+              <div className="chat-suggestions" data-testid="chat-suggestions">
+                <div className="chat-suggestions-title">{t("chat.suggestions")}</div>
+                <Space wrap>
+                  {m.question.map((q) => (
+                    <Button key={q} size="small" shape="round" onClick={() => bus.emit("send-msg-button", { text: q })}>
+                      {q}
+                    </Button>
+                  ))}
+                </Space>
+              </div>
+            )}
+          </div>
+        );
+      })}
+      <div ref={bottom} />
+    </div>
+  );
+}

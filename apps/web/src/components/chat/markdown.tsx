@@ -1,0 +1,54 @@
+import { useEffect, useId, useState } from "react";
+import ReactMarkdown from "react-markdown";
+import rehypeSanitize from "rehype-sanitize";
+import remarkGfm from "remark-gfm";
+
+/** Mermaid diagrams in strict security mode, loaded on first use. */
+function Mermaid({ code }: { code: string }) {
+  const id = useId().replace(/[^a-zA-Z0-9]/g, "");
+  const [svg, setSvg] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let alive = true;
+    import("mermaid")
+      .then(async ({ default: mermaid }) => {
+        mermaid.initialize({ startOnLoad: false, securityLevel: "strict" });
+        const { svg } = await mermaid.render(`m${id}`, code);
+        if (alive) setSvg(svg);
+      })
+      .catch(() => alive && setFailed(true));
+    return () => {
+      alive = false;
+    };
+  }, [code, id]);
+  if (failed || !svg) return <pre className="chat-code">{code}</pre>;
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: mermaid's strict mode output (sanitised SVG, no scripts or clicks)
+  return <div className="chat-mermaid" dangerouslySetInnerHTML={{ __html: svg }} />;
+}
+
+/** Markdown shown as HTML, sanitised (no raw HTML, no scripts, safe links). */
+export function Markdown({ text, streaming }: { text: string; streaming?: boolean }) {
+  return (
+    <div className="chat-markdown">
+      <ReactMarkdown
+        remarkPlugins={[remarkGfm]}
+        rehypePlugins={[rehypeSanitize]}
+        components={{
+          a: ({ href, children }) => (
+            <a href={href} target="_blank" rel="noopener noreferrer">
+              {children}
+            </a>
+          ),
+          code: ({ className, children }) => {
+            const lang = /language-(\w+)/.exec(className ?? "")?.[1];
+            const code = String(children ?? "").replace(/\n$/, "");
+            if (lang === "mermaid" && !streaming) return <Mermaid code={code} />;
+            return lang ? <code className={`chat-code-block ${className}`}>{code}</code> : <code className="chat-inline-code">{children}</code>;
+          },
+        }}
+      >
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { DeleteOutlined, EditOutlined, ExportOutlined, PlusOutlined } from "@ant-design/icons";
+import { SESSION_TITLE_MAX, type SessionItem } from "@agentfair/contracts";
+import { Conversations } from "@ant-design/x";
+import { App, Button, Form, Input, Modal } from "antd";
+import dayjs from "dayjs";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { deleteSession } from "../api/delete-session";
+import { exportSession } from "../api/export-session";
+import { updateSessionTitle } from "../api/update-session-title";
+
+type Group = "today" | "yesterday" | "week" | "more";
+export function sessionGroup(time: string, now = dayjs()): Group {
+  const d = dayjs(time);
+  if (d.isSame(now, "day")) return "today";
+  if (d.isSame(now.subtract(1, "day"), "day")) return "yesterday";
+  if (d.isAfter(now.subtract(7, "day").startOf("day"))) return "week";
+  return "more";
+}
+
+/** Sessions grouped by today, yesterday, 7 days and more; new chat, rename, delete, export. */
+export function SessionSidebar(props: {
+  sessions: SessionItem[];
+  activeId: string | null;
+  onSelect: (id: string) => void;
+  onNew: () => void;
+  onChanged: (deletedId?: string) => void;
+}) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const [renaming, setRenaming] = useState<SessionItem | null>(null);
+  const [form] = Form.useForm<{ title: string }>();
+  const groupLabel: Record<Group, string> = {
+    today: t("chat.groups.today"),
+    yesterday: t("chat.groups.yesterday"),
+    week: t("chat.groups.week"),
+    more: t("chat.groups.more"),
+  };
+
+  const remove = (s: SessionItem) =>
+    modal.confirm({
+      title: t("chat.deleteConfirm"),
+      okButtonProps: { danger: true },
+      onOk: async () => {
+        await deleteSession(s.session_id);
+        message.success(t("chat.deleted"));
+        props.onChanged(s.session_id);
+      },
+    });
+
+  const saveTitle = async () => {
+    const { title } = await form.validateFields();
+    await updateSessionTitle(renaming!.session_id, title.trim());
+    message.success(t("chat.renamed"));
+    setRenaming(null);
+    props.onChanged();
+  };
+
+  return (
+    <div className="exec-sidebar">
+      <Button type="primary" ghost block icon={<PlusOutlined />} onClick={props.onNew} style={{ marginBottom: 12 }}>
+        {t("chat.newChat")}
+      </Button>
+      <Conversations
+        data-testid="session-list"
+        items={props.sessions.map((s) => ({ key: s.session_id, label: s.title || t("chat.newChatTitle"), group: groupLabel[sessionGroup(s.update_time)] }))}
+        activeKey={props.activeId ?? undefined}
+        onActiveChange={(key) => props.onSelect(String(key))}
+        groupable
+        menu={(item) => ({
+          items: [
+            { key: "rename", label: t("chat.rename"), icon: <EditOutlined /> },
+            { key: "md", label: t("chat.exportMarkdown"), icon: <ExportOutlined /> },
+            { key: "json", label: t("chat.exportJson"), icon: <ExportOutlined /> },
+            { key: "delete", label: t("chat.delete"), icon: <DeleteOutlined />, danger: true },
+          ],
+          onClick: ({ key, domEvent }) => {
+            domEvent.stopPropagation();
+            const s = props.sessions.find((x) => x.session_id === item.key);
+            if (!s) return;
+            if (key === "rename") {
+              form.setFieldsValue({ title: s.title });
+              setRenaming(s);
+            } else if (key === "delete") remove(s);
+            else void exportSession(s.session_id, key === "json" ? "json" : "markdown");
+          },
+        })}
+      />
+      <Modal open={!!renaming} title={t("chat.renameTitle")} onOk={saveTitle} onCancel={() => setRenaming(null)} destroyOnHidden>
+        <Form form={form} layout="vertical">
+          <Form.Item
+            name="title"
+            rules={[
+              { validator: (_, v: string) => (v?.trim() ? Promise.resolve() : Promise.reject(new Error(t("chat.titleEmpty")))) },
+              { validator: (_, v: string) => ([...(v?.trim() ?? "")].length <= SESSION_TITLE_MAX ? Promise.resolve() : Promise.reject(new Error(t("chat.titleTooLong")))) },
+            ]}
+          >
+            <Input autoFocus onPressEnter={saveTitle} />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import type { ReplyStatus } from "@agentfair/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { Button, Result, Spin } from "antd";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useSearchParams } from "react-router";
+import { ChatPanel } from "../../../components/chat/chat-panel";
+import { fromServer } from "../../../components/chat/use-chat";
+import { useAgentInfo } from "../api/agent-info";
+import { clearSession } from "../api/clear-session";
+import { useHeartbeat } from "../api/heartbeat";
+import { sessionKey, useSession } from "../api/session";
+import { sessionListKey, useSessionList } from "../api/session-list";
+import { ExecuteHeader } from "../components/execute-header";
+import { SessionSidebar } from "../components/session-sidebar";
+import { SharedView } from "./share-page";
+import "./execute.css";
+
+/** /agent-execute?id&share&shareToken&xat&source: chat with an agent, or a shared session read-only. */
+export function ExecutePage() {
+  const [params] = useSearchParams();
+  const id = params.get("id") ?? "";
+  const shareToken = params.get("shareToken") ?? "";
+  if (params.get("share") && shareToken) return <SharedView shareToken={shareToken} />;
+  return <ExecuteChat key={id} agentId={id} />;
+}
+
+function ExecuteChat({ agentId }: { agentId: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const info = useAgentInfo(agentId, true);
+  const sessions = useSessionList(agentId, info.isSuccess);
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const session = useSession(activeId);
+  const history = useMemo(() => (activeId ? (session.data?.messages.map(fromServer) ?? undefined) : []), [activeId, session.data]);
+  useHeartbeat(agentId, activeId, info.isSuccess);
+
+  if (info.isLoading) return <Spin fullscreen />;
+  if (!info.data)
+    return (
+      <Result
+        status="404"
+        title={t("chat.notFound")}
+        extra={
+          <Button type="primary" onClick={() => navigate("/index")}>
+            {t("chat.back")}
+          </Button>
+        }
+      />
+    );
+  const agent = info.data;
+  const refreshList = () => queryClient.invalidateQueries({ queryKey: sessionListKey(agentId) });
+
+  return (
+    <div className="exec-page">
+      <ExecuteHeader agent={agent} sessionId={activeId} share={false} />
+      <div className="exec-body">
+        <SessionSidebar
+          sessions={sessions.data?.list ?? []}
+          activeId={activeId}
+          onSelect={(sid) => setActiveId(sid)}
+          onNew={() => setActiveId(null)}
+          onChanged={(deleted) => {
+            if (deleted && deleted === activeId) setActiveId(null);
+            void refreshList();
+          }}
+        />
+        <div className="exec-main">
+          <ChatPanel
+            agentId={agentId}
+            release
+            agent={{ ...agent, prologue: agent.chatOption.prologue, presetQuestions: agent.chatOption.presetQuestions }}
+            sessionId={activeId}
+            history={history}
+            onSession={(sid) => {
+              if (sid !== activeId) setActiveId(sid);
+              void refreshList();
+            }}
+            onFinish={(_status: ReplyStatus) => {
+              void refreshList();
+              if (activeId) void queryClient.invalidateQueries({ queryKey: sessionKey(activeId) });
+              void queryClient.invalidateQueries({ queryKey: ["chat", "agentInfo", agentId] });
+            }}
+            onClear={
+              activeId
+                ? () => {
+                    void clearSession(activeId).then(() => queryClient.invalidateQueries({ queryKey: sessionKey(activeId) }));
+                  }
+                : undefined
+            }
+          />
+        </div>
+      </div>
+    </div>
+  );
+}
