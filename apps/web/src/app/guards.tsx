@@ -1,7 +1,7 @@
 import { membershipGateApplies, type UserInfo } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { App as AntApp } from "antd";
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation, useMatches, useNavigate, type UIMatch } from "react-router";
 import { usePlatformSettings } from "../features/auth/api/platform-settings";
@@ -48,7 +48,9 @@ export function NavigationGuard() {
   const path = location.pathname;
 
   const lastPath = useRef(path);
-  useEffect(() => {
+  // A layout effect runs before the new page's passive effects start its queries, so only the
+  // last page's requests are cancelled.
+  useLayoutEffect(() => {
     // On each navigation (not the first load): cancel what the last page was waiting for,
     // and fetch the tenant branding again.
     if (lastPath.current === path) return;
