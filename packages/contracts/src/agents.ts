@@ -58,6 +58,8 @@ export const AGENT_MODE_PRESETS: Record<
   balanced: { ...MODE_PRESETS.balanced, presencePenalty: 0, frequencyPenalty: 0 },
   creative: { ...MODE_PRESETS.creative, presencePenalty: 0.3, frequencyPenalty: 0.3 },
 };
+/** The four modes in display order. */
+export const MODEL_MODES_LIST = modelMode.options;
 export const MAX_TOKENS_LIMIT = 32768;
 
 export const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;

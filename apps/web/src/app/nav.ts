@@ -2,6 +2,11 @@ import type { UserInfo } from "@agentfair/contracts";
 
 /** Header navigation; features add their entry here when their screens exist. */
 export function navItems(user: UserInfo | undefined): { path: string; label: string }[] {
-  const items: { path: string; label: string; admin?: boolean }[] = [{ path: "/models", label: "models.title", admin: true }];
+  const items: { path: string; label: string; admin?: boolean }[] = [
+    { path: "/index", label: "common.nav.index" },
+    { path: "/home", label: "common.nav.home" },
+    { path: "/agent-review", label: "agents.nav.review", admin: true },
+    { path: "/models", label: "models.title", admin: true },
+  ];
   return items.filter((i) => !i.admin || user?.isAdmin);
 }

@@ -1,6 +1,7 @@
 import { common } from "./common";
 import { auth } from "./auth";
 import { http } from "./http";
+import { agents } from "./agents";
 import { chat } from "./chat";
 import { models } from "./models";
 
@@ -8,7 +9,7 @@ import { models } from "./models";
  * One file per area, each holding its zh and en side by side, so a missing translation is a
  * type error. Areas add themselves here.
  */
-const areas = { common, http, auth, chat, models };
+const areas = { common, http, auth, agents, chat, models };
 
 type Areas = typeof areas;
 export const zh = Object.fromEntries(Object.entries(areas).map(([k, v]) => [k, v.zh])) as {

@@ -1,0 +1,61 @@
+import { fileDataPath } from "@agentfair/contracts";
+import { BUILTIN_ICONS } from "./builtin-icons";
+
+/** A few emoji names the data may carry; any other text is shown as it is (it may be an emoji itself). */
+const EMOJI: Record<string, string> = {
+  robot: "🤖",
+  smile: "😊",
+  star: "⭐",
+  rocket: "🚀",
+  book: "📚",
+  money: "💰",
+  chart: "📈",
+  bulb: "💡",
+};
+
+/** Light backgrounds get a coloured glyph, dark ones a white glyph. */
+function glyphColor(bg: string) {
+  const m = /^#([0-9a-f]{6})$/i.exec(bg);
+  if (!m) return "#165dff";
+  const n = Number.parseInt(m[1], 16);
+  const lum = (0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255)) / 255;
+  return lum > 0.7 ? "#165dff" : "#fff";
+}
+
+/**
+ * An agent's icon (doc 1 §3): '#<id>' an uploaded file, a number a built-in image,
+ * otherwise an emoji name.
+ */
+export function AgentIcon({ icon, background, size = 48 }: { icon: string; background: string; size?: number }) {
+  const box: React.CSSProperties = {
+    width: size,
+    height: size,
+    borderRadius: size / 4,
+    background: background || "#e8f3ff",
+    display: "inline-flex",
+    alignItems: "center",
+    justifyContent: "center",
+    overflow: "hidden",
+    flex: "none",
+  };
+  if (icon.startsWith("#")) {
+    return (
+      <span style={box} data-testid="agent-icon">
+        <img src={fileDataPath(icon.slice(1))} alt="" style={{ width: "100%", height: "100%", objectFit: "cover" }} />
+      </span>
+    );
+  }
+  if (/^\d+$/.test(icon)) {
+    const Icon = BUILTIN_ICONS[(Number(icon) - 1 + BUILTIN_ICONS.length) % BUILTIN_ICONS.length];
+    return (
+      <span style={box} data-testid="agent-icon">
+        <Icon style={{ fontSize: size * 0.5, color: glyphColor(background) }} />
+      </span>
+    );
+  }
+  return (
+    <span style={{ ...box, fontSize: size * 0.5 }} data-testid="agent-icon">
+      {EMOJI[icon] ?? (icon || "🤖")}
+    </span>
+  );
+}

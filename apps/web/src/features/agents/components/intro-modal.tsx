@@ -1,0 +1,101 @@
+import { type AgentCard, AGENT_NAME_MAX, RENAME_MESSAGES, renameError } from "@agentfair/contracts";
+import { App, Form, Input, InputNumber, Modal } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { IconPickerButton, type IconValue } from "../../../components/icon-picker/icon-picker";
+import { updateIntro } from "../api/update-intro";
+
+type Values = { agentName: string; agentDescription: string; price: number };
+
+/** Rename (name only) or settings (name, description, icon, price): PUT /api/agent/intro/{id}. */
+export function IntroModal({
+  agent,
+  mode,
+  onClose,
+  onSaved,
+}: {
+  agent: AgentCard | null;
+  mode: "rename" | "settings";
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<Values>();
+  const [icon, setIcon] = useState<IconValue>({ icon: "1", background: "#e8f3ff" });
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (!agent) return;
+    form.setFieldsValue({ agentName: agent.agentName, agentDescription: agent.agentDescription, price: agent.price });
+    setIcon({ icon: agent.agentIcon, background: agent.agentIconBackground });
+  }, [agent]);
+
+  const submit = async () => {
+    if (!agent) return;
+    const v = await form.validateFields();
+    setBusy(true);
+    try {
+      await updateIntro(
+        agent.id,
+        mode === "rename"
+          ? { agentName: v.agentName }
+          : {
+              agentName: v.agentName,
+              agentDescription: v.agentDescription ?? "",
+              agentIcon: icon.icon,
+              agentIconBackground: icon.background,
+              price: v.price ?? 0,
+            },
+      );
+      message.success(t("agents.rename.saved"));
+      onSaved();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={!!agent}
+      title={mode === "rename" ? t("agents.mine.rename") : t("agents.rename.title")}
+      onCancel={onClose}
+      onOk={submit}
+      confirmLoading={busy}
+      destroyOnHidden
+      okText={t("common.confirm")}
+      cancelText={t("common.cancel")}
+    >
+      <Form form={form} layout="vertical" preserve={false}>
+        {mode === "settings" && (
+          <Form.Item label={t("agents.rename.icon")}>
+            <IconPickerButton value={icon} onChange={setIcon} />
+          </Form.Item>
+        )}
+        <Form.Item
+          name="agentName"
+          label={t("agents.rename.name")}
+          rules={[
+            {
+              validator: (_, value: string | undefined) => {
+                const err = renameError(value ?? "");
+                return err ? Promise.reject(new Error(RENAME_MESSAGES[err])) : Promise.resolve();
+              },
+            },
+          ]}
+        >
+          <Input showCount={{ formatter: ({ count }) => `${count} / ${AGENT_NAME_MAX}` }} data-testid="intro-name" />
+        </Form.Item>
+        {mode === "settings" && (
+          <>
+            <Form.Item name="agentDescription" label={t("agents.rename.description")}>
+              <Input.TextArea rows={3} maxLength={500} showCount />
+            </Form.Item>
+            <Form.Item name="price" label={t("agents.rename.price")}>
+              <InputNumber min={0} max={100000} precision={2} style={{ width: 200 }} />
+            </Form.Item>
+          </>
+        )}
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,69 @@
+import { CheckCircleOutlined, CopyOutlined, StarFilled, ThunderboltOutlined } from "@ant-design/icons";
+import type { AgentCard } from "@agentfair/contracts";
+import { Button, Card, Tag, Tooltip, Typography } from "antd";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { AgentIcon } from "../../../components/icon-picker/agent-icon";
+
+/** skillNum and star are decorative, generated on the client (doc 1 §3); stable per agent. */
+function decorations(id: string) {
+  let h = 0;
+  for (const ch of id) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return { skillNum: 2 + (h % 7), star: (40 + ((h >> 3) % 11)) / 10 };
+}
+
+export const executePath = (agent: { id: string; mine: boolean }) => `/agent-execute?id=${agent.id}&source=${agent.mine ? 1 : 0}`;
+export const detailPath = (agent: { id: string; price: number }) => `/agent-detail?id=${agent.id}&price=${agent.price}`;
+
+/** A marketplace card: icon, name, description, free badge, task count, copy and start. */
+export function MarketCard({ agent, taskNum, onCopy }: { agent: AgentCard; taskNum: number; onCopy: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const deco = useMemo(() => decorations(agent.id), [agent.id]);
+  return (
+    <Card
+      hoverable
+      onClick={() => navigate(detailPath(agent))}
+      styles={{ body: { padding: 16, display: "flex", flexDirection: "column", gap: 10, height: "100%" } }}
+      style={{ height: "100%" }}
+      data-testid="market-card"
+    >
+      <div style={{ display: "flex", gap: 12, alignItems: "center" }}>
+        <AgentIcon icon={agent.agentIcon} background={agent.agentIconBackground} size={52} />
+        <div style={{ minWidth: 0, flex: 1 }}>
+          <Typography.Text strong ellipsis style={{ fontSize: 16, display: "block" }} data-testid="agent-name">
+            {agent.agentName}
+          </Typography.Text>
+          <div style={{ display: "flex", gap: 8, alignItems: "center", marginTop: 4 }}>
+            {agent.price > 0 ? <Tag color="orange">¥{agent.price}</Tag> : <Tag color="green">{t("agents.market.free")}</Tag>}
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              <StarFilled style={{ color: "#fadb14" }} /> {deco.star.toFixed(1)}
+            </Typography.Text>
+          </div>
+        </div>
+      </div>
+      <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} style={{ margin: 0, minHeight: 44 }}>
+        {agent.agentDescription}
+      </Typography.Paragraph>
+      <div style={{ display: "flex", gap: 12, fontSize: 12, color: "#86909c" }}>
+        <span data-testid="task-num">
+          <CheckCircleOutlined /> {t("agents.market.taskNum", { count: taskNum })}
+        </span>
+        <span>
+          <ThunderboltOutlined /> {t("agents.market.skillNum", { count: deco.skillNum })}
+        </span>
+      </div>
+      <div style={{ display: "flex", gap: 8, marginTop: "auto" }} onClick={(e) => e.stopPropagation()}>
+        {!agent.mine && (
+          <Tooltip title={t("agents.market.copyAndEdit")}>
+            <Button icon={<CopyOutlined />} onClick={onCopy} aria-label={t("agents.market.copyAndEdit")} data-testid="copy-agent" />
+          </Tooltip>
+        )}
+        <Button type="primary" block onClick={() => navigate(executePath(agent))}>
+          {agent.mine ? t("agents.market.useNow") : t("agents.market.hireNow")}
+        </Button>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,180 @@
+import { PlusOutlined } from "@ant-design/icons";
+import { AGENT_PAGE_SIZE, type AgentCard } from "@agentfair/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { App, Button, Col, Empty, Input, Pagination, Row, Select, Space, Spin } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+import { useGates } from "../../../app/guards";
+import { usePlatformSettings } from "../../auth/api/platform-settings";
+import { useUserInfo } from "../../auth/api/user-info";
+import { deleteAgent } from "../api/delete-agent";
+import { useMinePage } from "../api/mine-page";
+import { quickAdd } from "../api/quick-add";
+import { saveApply } from "../api/save-apply";
+import { setStudioAgentId } from "../studio-session";
+import { IntroModal } from "./intro-modal";
+import { MyAgentCard } from "./my-agent-card";
+
+/** My agents (doc 1 §2 mine mode): create, search, source and listing filters, cards, paging. */
+export function MyAgents() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const navigate = useNavigate();
+  const gates = useGates();
+  const queryClient = useQueryClient();
+  const settings = usePlatformSettings();
+  const user = useUserInfo();
+  const [name, setName] = useState("");
+  const [source, setSource] = useState<"all" | "created" | "copied">("all");
+  const [status, setStatus] = useState<"all" | "C90_Launched" | "C90_bay">("all");
+  const [page, setPage] = useState(1);
+  const [intro, setIntro] = useState<{ agent: AgentCard; mode: "rename" | "settings" } | null>(null);
+  const query = useMinePage({
+    name: name || undefined,
+    copyByMe: source === "all" ? undefined : source === "copied",
+    status: status === "all" ? undefined : status,
+    page,
+    size: AGENT_PAGE_SIZE,
+  });
+  const list = query.data?.list ?? [];
+  const total = query.data?.total ?? 0;
+
+  // Lists step back a page when the current last page becomes empty (doc 1 §4).
+  useEffect(() => {
+    if (query.isSuccess && !query.isPlaceholderData && list.length === 0 && page > 1)
+      setPage(Math.max(1, Math.ceil(total / AGENT_PAGE_SIZE)));
+  }, [query.isSuccess, query.isPlaceholderData, list.length, page, total]);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["agents"] });
+  // The hover menu is for non-typed agents when the caller is not in the configured enterprise tenant.
+  const enterprise = settings.data?.enterpriseTenant;
+  const showMenu = !(enterprise && user.data?.tenantDomain === enterprise);
+
+  const openStudio = (id: string) => {
+    setStudioAgentId(id);
+    navigate("/studio");
+  };
+  const create = async () => {
+    if (!gates.requireLogin()) return;
+    const { agentId } = await quickAdd({});
+    await refresh();
+    openStudio(agentId);
+  };
+  const list_ = (agent: AgentCard) =>
+    modal.confirm({
+      title: t("agents.mine.confirmList"),
+      content: t("agents.mine.confirmListHint"),
+      okText: t("common.confirm"),
+      cancelText: t("common.cancel"),
+      onOk: async () => {
+        await saveApply(agent.id);
+        message.success(t("agents.mine.pending"));
+        await refresh();
+      },
+    });
+
+  return (
+    <div>
+      <div style={{ display: "flex", justifyContent: "space-between", gap: 12, marginBottom: 16, flexWrap: "wrap" }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={create} data-testid="create-agent">
+          {t("agents.mine.create")}
+        </Button>
+        <Space wrap>
+          <Select
+            value={source}
+            onChange={(v) => {
+              setSource(v);
+              setPage(1);
+            }}
+            style={{ width: 130 }}
+            options={[
+              { value: "all", label: t("agents.mine.allSources") },
+              { value: "created", label: t("agents.mine.createdByMe") },
+              { value: "copied", label: t("agents.mine.copiedByMe") },
+            ]}
+            data-testid="filter-source"
+          />
+          <Select
+            value={status}
+            onChange={(v) => {
+              setStatus(v);
+              setPage(1);
+            }}
+            style={{ width: 120 }}
+            options={[
+              { value: "all", label: t("agents.mine.allStatus") },
+              { value: "C90_Launched", label: t("agents.mine.listed") },
+              { value: "C90_bay", label: t("agents.mine.notListed") },
+            ]}
+            data-testid="filter-status"
+          />
+          <Input.Search
+            allowClear
+            placeholder={t("agents.mine.search")}
+            style={{ width: 240 }}
+            onSearch={(v) => {
+              setName(v.trim());
+              setPage(1);
+            }}
+            data-testid="mine-search"
+          />
+        </Space>
+      </div>
+      <Spin spinning={query.isFetching && !query.isPlaceholderData}>
+        {query.isSuccess && list.length === 0 ? (
+          <Empty
+            style={{ padding: 48 }}
+            description={
+              <Space direction="vertical">
+                <span>{t("agents.mine.noData")}</span>
+                <Link to="/index">{t("agents.mine.goMarket")}</Link>
+              </Space>
+            }
+          />
+        ) : (
+          <Row gutter={[16, 16]}>
+            {list.map((a) => (
+              <Col key={a.id} xs={24} sm={12} md={8} lg={6}>
+                <MyAgentCard
+                  agent={a}
+                  showMenu={showMenu}
+                  actions={{
+                    onEdit: () => openStudio(a.id),
+                    onDelete: async () => {
+                      await deleteAgent(a.id);
+                      message.success(t("agents.mine.deleteSuccess"));
+                      await refresh();
+                    },
+                    onSettings: () => setIntro({ agent: a, mode: "settings" }),
+                    onRename: () => setIntro({ agent: a, mode: "rename" }),
+                    onList: () => list_(a),
+                  }}
+                />
+              </Col>
+            ))}
+          </Row>
+        )}
+      </Spin>
+      {total > AGENT_PAGE_SIZE && (
+        <Pagination
+          style={{ marginTop: 24, textAlign: "center" }}
+          current={page}
+          pageSize={AGENT_PAGE_SIZE}
+          total={total}
+          showSizeChanger={false}
+          onChange={setPage}
+        />
+      )}
+      <IntroModal
+        agent={intro?.agent ?? null}
+        mode={intro?.mode ?? "rename"}
+        onClose={() => setIntro(null)}
+        onSaved={() => {
+          setIntro(null);
+          refresh();
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,316 @@
+import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
+import {
+  AGENT_MODE_PRESETS,
+  AGENT_NAME_MAX,
+  type AgentDraft,
+  DEFAULT_TAGS,
+  MAX_TOKENS_LIMIT,
+  MODEL_MODES_LIST,
+  PERSONA_MAX_BYTES,
+  PRESET_QUESTIONS_MAX,
+  RENAME_MESSAGES,
+  renameError,
+  utf8Bytes,
+  VARIABLE_NAME_PATTERN,
+  VARIABLES_MAX,
+} from "@agentfair/contracts";
+import {
+  Button,
+  Card,
+  Col,
+  Empty,
+  Form,
+  type FormInstance,
+  Input,
+  InputNumber,
+  Radio,
+  Row,
+  Select,
+  Slider,
+  Space,
+  Tag,
+  Typography,
+} from "antd";
+import { useTranslation } from "react-i18next";
+import { IconPickerButton } from "../../../components/icon-picker/icon-picker";
+import { useLabels } from "../api/labels";
+
+const BINDING_KINDS = ["plugins", "externalPlugins", "workflows", "knowledgeBases", "rules"] as const;
+
+function SliderField({
+  name,
+  label,
+  min,
+  max,
+  step,
+  disabled,
+}: {
+  name: (string | number)[];
+  label: string;
+  min: number;
+  max: number;
+  step: number;
+  disabled: boolean;
+}) {
+  return (
+    <Form.Item label={label} style={{ marginBottom: 8 }}>
+      <Row gutter={12} align="middle">
+        <Col flex="auto">
+          <Form.Item name={name} noStyle>
+            <Slider min={min} max={max} step={step} disabled={disabled} />
+          </Form.Item>
+        </Col>
+        <Col flex="88px">
+          <Form.Item name={name} noStyle>
+            <InputNumber min={min} max={max} step={step} disabled={disabled} style={{ width: 88 }} />
+          </Form.Item>
+        </Col>
+      </Row>
+    </Form.Item>
+  );
+}
+
+/** The studio's editable sections; the values are exactly an AgentDraft. */
+export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>; onChange: () => void }) {
+  const { t } = useTranslation();
+  const labels = useLabels();
+  const persona = Form.useWatch("persona", form) ?? "";
+  const mode = Form.useWatch(["model", "mode"], form);
+  const icon = Form.useWatch("agentIcon", form) ?? "1";
+  const background = Form.useWatch("agentIconBackground", form) ?? "#e8f3ff";
+  const bindings = Form.useWatch("bindings", { form, preserve: true }) as AgentDraft["bindings"] | undefined;
+  const bytes = utf8Bytes(persona);
+
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      onValuesChange={(changed: Partial<AgentDraft>) => {
+        const nextMode = changed.model?.mode;
+        if (nextMode && nextMode !== "custom")
+          form.setFieldsValue({ model: { ...form.getFieldValue("model"), ...AGENT_MODE_PRESETS[nextMode] } });
+        onChange();
+      }}
+      data-testid="studio-form"
+    >
+      <Form.Item name="agentIcon" hidden>
+        <Input />
+      </Form.Item>
+      <Form.Item name="agentIconBackground" hidden>
+        <Input />
+      </Form.Item>
+      <Card title={t("agents.studio.identity")} style={{ marginBottom: 16 }}>
+        <div style={{ display: "flex", gap: 16 }}>
+          <Form.Item label={t("agents.studio.icon")}>
+            <IconPickerButton
+              value={{ icon, background }}
+              onChange={(v) => {
+                form.setFieldsValue({ agentIcon: v.icon, agentIconBackground: v.background });
+                onChange();
+              }}
+            />
+          </Form.Item>
+          <div style={{ flex: 1 }}>
+            <Form.Item
+              name="agentName"
+              label={t("agents.studio.name")}
+              rules={[
+                {
+                  validator: (_, v: string | undefined) => {
+                    const err = renameError(v ?? "");
+                    return err ? Promise.reject(new Error(RENAME_MESSAGES[err])) : Promise.resolve();
+                  },
+                },
+              ]}
+            >
+              <Input showCount={{ formatter: ({ count }) => `${count} / ${AGENT_NAME_MAX}` }} data-testid="studio-name" />
+            </Form.Item>
+            <Form.Item name="agentDescription" label={t("agents.studio.description")}>
+              <Input.TextArea rows={2} maxLength={500} showCount data-testid="studio-description" />
+            </Form.Item>
+          </div>
+        </div>
+      </Card>
+
+      <Card title={t("agents.studio.persona")} style={{ marginBottom: 16 }}>
+        <Form.Item
+          name="persona"
+          extra={
+            <Typography.Text type={bytes > PERSONA_MAX_BYTES ? "danger" : "secondary"} data-testid="persona-bytes">
+              {t("agents.studio.personaBytes", { bytes, max: PERSONA_MAX_BYTES })}
+            </Typography.Text>
+          }
+          rules={[
+            {
+              validator: (_, v: string | undefined) =>
+                utf8Bytes(v ?? "") > PERSONA_MAX_BYTES ? Promise.reject(new Error(t("agents.studio.personaTooLong"))) : Promise.resolve(),
+            },
+          ]}
+        >
+          <Input.TextArea rows={8} placeholder={t("agents.studio.personaPlaceholder")} data-testid="studio-persona" />
+        </Form.Item>
+      </Card>
+
+      <Card title={t("agents.studio.model")} style={{ marginBottom: 16 }}>
+        <Form.Item name={["model", "modelId"]} label={t("agents.studio.modelId")} extra={t("agents.studio.modelHint")}>
+          <Input placeholder={t("agents.studio.modelIdPlaceholder")} maxLength={64} allowClear />
+        </Form.Item>
+        <Form.Item name={["model", "mode"]} label={t("agents.studio.mode")}>
+          <Radio.Group optionType="button" options={MODEL_MODES_LIST.map((m) => ({ value: m, label: t(`agents.studio.modes.${m}`) }))} />
+        </Form.Item>
+        <SliderField
+          name={["model", "temperature"]}
+          label={t("agents.studio.temperature")}
+          min={0}
+          max={2}
+          step={0.1}
+          disabled={mode !== "custom"}
+        />
+        <SliderField name={["model", "topP"]} label={t("agents.studio.topP")} min={0} max={1} step={0.05} disabled={mode !== "custom"} />
+        <SliderField
+          name={["model", "presencePenalty"]}
+          label={t("agents.studio.presencePenalty")}
+          min={-2}
+          max={2}
+          step={0.1}
+          disabled={mode !== "custom"}
+        />
+        <SliderField
+          name={["model", "frequencyPenalty"]}
+          label={t("agents.studio.frequencyPenalty")}
+          min={-2}
+          max={2}
+          step={0.1}
+          disabled={mode !== "custom"}
+        />
+        <Form.Item name={["model", "maxTokens"]} label={t("agents.studio.maxTokens")}>
+          <InputNumber min={1} max={MAX_TOKENS_LIMIT} step={256} style={{ width: 160 }} />
+        </Form.Item>
+      </Card>
+
+      <Card title={t("agents.studio.chat")} style={{ marginBottom: 16 }}>
+        <Form.Item name={["chatOption", "prologue"]} label={t("agents.studio.prologue")}>
+          <Input.TextArea rows={3} maxLength={1000} showCount data-testid="studio-prologue" />
+        </Form.Item>
+        <Typography.Text>{t("agents.studio.presetQuestions")}</Typography.Text>
+        <Form.List name={["chatOption", "presetQuestions"]}>
+          {(fields, { add, remove }) => (
+            <div style={{ marginTop: 8, marginBottom: 16 }}>
+              {fields.map((f) => (
+                <Space key={f.key} style={{ display: "flex", marginBottom: 8 }} align="baseline">
+                  <Form.Item
+                    name={f.name}
+                    rules={[{ required: true, whitespace: true, message: t("common.pleaseEnter") }]}
+                    style={{ marginBottom: 0, width: 480 }}
+                  >
+                    <Input maxLength={100} placeholder={t("agents.studio.questionPlaceholder")} />
+                  </Form.Item>
+                  <Button type="text" icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label="remove" />
+                </Space>
+              ))}
+              <Button type="dashed" icon={<PlusOutlined />} onClick={() => add("")} disabled={fields.length >= PRESET_QUESTIONS_MAX}>
+                {t("agents.studio.addQuestion")}
+              </Button>
+            </div>
+          )}
+        </Form.List>
+        <Form.Item name="usageGuide" label={t("agents.studio.usageGuide")}>
+          <Input.TextArea rows={3} maxLength={2000} showCount />
+        </Form.Item>
+        <Form.Item name="example" label={t("agents.studio.example")}>
+          <Input.TextArea rows={2} maxLength={2000} />
+        </Form.Item>
+      </Card>
+
+      <Card title={t("agents.studio.variables")} style={{ marginBottom: 16 }}>
+        <Form.List name="variables">
+          {(fields, { add, remove }) => (
+            <div>
+              {fields.map((f) => (
+                <Row key={f.key} gutter={8} align="top">
+                  <Col span={7}>
+                    <Form.Item
+                      name={[f.name, "name"]}
+                      rules={[
+                        { required: true, message: t("common.pleaseEnter") },
+                        { pattern: VARIABLE_NAME_PATTERN, message: t("agents.studio.variableInvalid") },
+                        {
+                          validator: (_, v: string | undefined) => {
+                            const names = ((form.getFieldValue("variables") ?? []) as { name?: string }[]).map((x) => x?.name?.trim());
+                            return v && names.filter((n) => n === v.trim()).length > 1
+                              ? Promise.reject(new Error(t("agents.studio.variableDuplicate")))
+                              : Promise.resolve();
+                          },
+                        },
+                      ]}
+                    >
+                      <Input placeholder={t("agents.studio.variableName")} data-testid="variable-name" />
+                    </Form.Item>
+                  </Col>
+                  <Col span={7}>
+                    <Form.Item name={[f.name, "default"]}>
+                      <Input placeholder={t("agents.studio.variableDefault")} maxLength={500} />
+                    </Form.Item>
+                  </Col>
+                  <Col span={8}>
+                    <Form.Item name={[f.name, "description"]}>
+                      <Input placeholder={t("agents.studio.variableDescription")} maxLength={200} />
+                    </Form.Item>
+                  </Col>
+                  <Col span={2}>
+                    <Button type="text" icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label="remove" />
+                  </Col>
+                </Row>
+              ))}
+              <Button
+                type="dashed"
+                icon={<PlusOutlined />}
+                onClick={() => add({ name: "", default: "", description: "" })}
+                disabled={fields.length >= VARIABLES_MAX}
+                data-testid="add-variable"
+              >
+                {t("agents.studio.addVariable")}
+              </Button>
+            </div>
+          )}
+        </Form.List>
+      </Card>
+
+      <Card title={t("agents.studio.skills")} style={{ marginBottom: 16 }}>
+        <Typography.Paragraph type="secondary">{t("agents.studio.skillsHint")}</Typography.Paragraph>
+        {BINDING_KINDS.every((k) => !bindings?.[k]?.length) ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("agents.detail.noSkills")} />
+        ) : (
+          BINDING_KINDS.filter((k) => bindings?.[k]?.length).map((k) => (
+            <div key={k} style={{ marginBottom: 8 }}>
+              <Typography.Text type="secondary">{k}: </Typography.Text>
+              {bindings?.[k].map((id) => (
+                <Tag key={id}>{id}</Tag>
+              ))}
+            </div>
+          ))
+        )}
+      </Card>
+
+      <Card title={t("agents.studio.listing")} style={{ marginBottom: 16 }}>
+        <Row gutter={16}>
+          <Col span={14}>
+            <Form.Item name="launchTags" label={t("agents.studio.launchTags")}>
+              <Select
+                mode="multiple"
+                allowClear
+                options={DEFAULT_TAGS.map((k) => ({ value: k, label: t(`agents.tags.${k}`) }))}
+                data-testid="studio-tags"
+              />
+            </Form.Item>
+          </Col>
+          <Col span={10}>
+            <Form.Item name="labelId" label={t("agents.studio.label")}>
+              <Select allowClear options={(labels.data ?? []).map((l) => ({ value: l.id, label: l.labelName }))} />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Card>
+    </Form>
+  );
+}
