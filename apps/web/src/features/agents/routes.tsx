@@ -11,6 +11,6 @@ export const agentsRoutes: { pages: RouteObject[] } = {
     { path: "home", element: <HomePage /> },
     { path: "agent-detail", element: <AgentDetailPage /> },
     { path: "studio", element: <StudioPage />, handle: { membership: true } },
-    { path: "agent-review", element: <ReviewPage /> },
+    { path: "admin/agent-review", element: <ReviewPage /> },
   ],
 };

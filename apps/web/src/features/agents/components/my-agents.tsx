@@ -55,8 +55,9 @@ export function MyAgents() {
     setStudioAgentId(id);
     navigate("/studio");
   };
+  // Creating needs a sign-in (doc 1 §5); the studio it opens is membership-gated, so check that first.
   const create = async () => {
-    if (!gates.requireLogin()) return;
+    if (!gates.requireMembership()) return;
     const { agentId } = await quickAdd({});
     await refresh();
     openStudio(agentId);

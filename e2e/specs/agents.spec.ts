@@ -1,0 +1,275 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { apiToken, loginAs, snap } from "./helpers";
+
+/**
+ * Agents end to end: marketplace, copy, my agents (rename, delete, list), the studio (create,
+ * icon picker, release after a debug run, versions diff), the administrator's review, and the
+ * listed agent seen by another user. The debug run goes through the real chat runtime against a
+ * local OpenAI-compatible test model, configured by the administrator.
+ */
+const LLM_PORT = Number(process.env.E2E_PORT ?? 8190) + 9;
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAIAAAD8GO2jAAAAKUlEQVR4nO3NsQ0AAAjDsD7O7fAE3SxljrOTat07AAAAAAAAAAAAeOwAJGvwTBcm8SoAAAAASUVORK5CYII=",
+  "base64",
+);
+const NEW_AGENT = "旅行规划师";
+let llm: ChildProcess | undefined;
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async ({ request }) => {
+  llm = spawn("npx", ["tsx", "apps/server/src/test/llm-server.ts"], {
+    cwd: path.resolve(import.meta.dirname, "../.."),
+    env: { ...process.env, LLM_PORT: String(LLM_PORT) },
+    stdio: "ignore",
+  });
+  for (let i = 0; i < 60; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${LLM_PORT}/v1/models`)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  const token = await apiToken(request, "admin");
+  const res = await request.post("/agent_api/api/models", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name: "测试模型", type: "LLM", baseUrl: `http://127.0.0.1:${LLM_PORT}/v1`, apiKey: "sk-test", modelId: "test-model", isDefault: true, allowPrivate: true },
+  });
+  expect(res.ok()).toBe(true);
+});
+
+test.afterAll(() => {
+  llm?.kill();
+});
+
+const cards = (page: Page) => page.getByTestId("market-card");
+const myCard = (page: Page, name: string) => page.getByTestId("my-agent-card").filter({ hasText: name });
+const ok = /确\s*定/;
+
+/** One debug run of the studio's current draft through the chat runtime (release: false). */
+async function debugRun(request: APIRequestContext, username: string, agentId: string) {
+  const token = await apiToken(request, username);
+  const res = await request.post("/agent/agent_runtime/chat", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { schema_id: agentId, query: "你好，请自我介绍", release: false },
+  });
+  expect(res.ok()).toBe(true);
+  expect(await res.text()).toContain("stop");
+}
+
+test("browse and filter the marketplace", async ({ page }) => {
+  await loginAs(page, "member");
+  await page.goto("/index");
+  await expect(cards(page)).toHaveCount(10);
+  await expect(page.getByText("Acme 制度问答")).toHaveCount(0);
+  await expect(cards(page).first().getByTestId("task-num")).toContainText("已完成");
+  await snap(page, "agents-marketplace");
+
+  await page.getByTestId("tag-bar").getByText("保险", { exact: true }).click();
+  await expect(cards(page)).toHaveCount(1);
+  await expect(cards(page).first()).toContainText("保险条款解读");
+  await expect(cards(page).first()).toContainText("¥9.9");
+  await snap(page, "agents-marketplace-tag");
+
+  await page.getByTestId("tag-bar").getByText("分类", { exact: true }).click();
+  await page.getByTestId("tag-bar").getByText("投资理财", { exact: true }).click();
+  await expect(cards(page)).toHaveCount(3);
+  await page.getByTestId("tag-bar").getByText("全部", { exact: true }).click();
+  await page.getByPlaceholder("搜索智能体").fill("HR");
+  await page.getByPlaceholder("搜索智能体").press("Enter");
+  await expect(cards(page)).toHaveCount(1);
+  await expect(cards(page).first()).toContainText("HR招聘助手");
+  await expect(cards(page).first()).toContainText("免费");
+  await page.getByPlaceholder("搜索智能体").fill("没有这个智能体");
+  await page.getByPlaceholder("搜索智能体").press("Enter");
+  await expect(page.getByText("暂无数据")).toBeVisible();
+  await snap(page, "agents-marketplace-empty");
+});
+
+test("a tenant's users also see their own tenant's listed agents", async ({ page }) => {
+  await loginAs(page, "acme", { tenant: "acme" });
+  await page.goto("/acme/index");
+  await expect(cards(page)).toHaveCount(11);
+  await expect(page.getByText("Acme 制度问答")).toBeVisible();
+});
+
+test("agent detail shows what a hirer needs; start opens the execute page", async ({ page }) => {
+  await loginAs(page, "member");
+  await page.goto("/index");
+  await cards(page).filter({ hasText: "公文写作助手" }).getByTestId("agent-name").click();
+  await expect(page).toHaveURL(/\/agent-detail\?id=.+&price=0/);
+  await expect(page.getByTestId("detail-name")).toHaveText("公文写作助手");
+  await expect(page.getByText("帮我写一份部门季度工作总结")).toBeVisible();
+  await expect(page.getByText("管理员")).toBeVisible();
+  await snap(page, "agents-detail");
+  await page.getByTestId("detail-start").click();
+  await expect(page).toHaveURL(/\/agent-execute\?id=.+&source=0/);
+});
+
+test("copy an agent and find it in My agents; copying again asks first", async ({ page }) => {
+  await loginAs(page, "member");
+  await page.goto("/index");
+  await cards(page).filter({ hasText: "公文写作助手" }).getByTestId("copy-agent").click();
+  await expect(page.getByText("确认复制此智能体")).toBeVisible();
+  await snap(page, "agents-copy-confirm");
+  await page.getByRole("button", { name: ok }).click();
+  await expect(page.getByText("复制成功！")).toBeVisible();
+  await expect(page).toHaveURL(/\/home/);
+  await expect(myCard(page, "公文写作助手")).toHaveCount(1);
+  await expect(myCard(page, "公文写作助手")).toContainText("复制");
+  await snap(page, "agents-home-after-copy");
+
+  await page.goto("/index");
+  await cards(page).filter({ hasText: "公文写作助手" }).getByTestId("copy-agent").click();
+  await expect(page.getByText("已经复制过，确认再次复制？")).toBeVisible();
+  await snap(page, "agents-copy-again");
+  await page.getByRole("button", { name: /取\s*消/ }).click();
+
+  await page.goto("/home");
+  await page.getByTestId("filter-source").click();
+  await page.getByTitle("我复制的").click();
+  await expect(page.getByTestId("my-agent-card")).toHaveCount(1);
+});
+
+test("rename with blank and too-long names, then delete", async ({ page }) => {
+  await loginAs(page, "member");
+  await page.goto("/home");
+  const card = myCard(page, "公文写作助手");
+  await card.hover();
+  await card.getByTestId("agent-more").hover();
+  await page.getByRole("menuitem", { name: "重命名" }).click();
+  const name = page.getByTestId("intro-name");
+  await name.fill("   ");
+  await page.getByRole("button", { name: ok }).click();
+  await expect(page.getByText("名称不能为空")).toBeVisible();
+  await name.fill("一二三四五六七八九十一二三四五六");
+  await page.getByRole("button", { name: ok }).click();
+  await expect(page.getByText("输入内容不能超过15个字符")).toBeVisible();
+  await snap(page, "agents-rename-too-long");
+  await name.fill("我的公文助手");
+  await page.getByRole("button", { name: ok }).click();
+  await expect(myCard(page, "我的公文助手")).toHaveCount(1);
+
+  await myCard(page, "我的公文助手").getByTestId("delete-agent").click();
+  await expect(page.getByText("确认删除")).toBeVisible();
+  await page.getByRole("button", { name: ok }).click();
+  await expect(page.getByText("删除成功")).toBeVisible();
+  await expect(myCard(page, "我的公文助手")).toHaveCount(0);
+  await expect(page.getByText("去智能体广场添加智能体")).toBeVisible();
+});
+
+test("create in the studio, release after a debug run, compare versions, submit for listing", async ({ page, request }) => {
+  await loginAs(page, "member");
+  await page.goto("/home");
+  await page.getByTestId("create-agent").click();
+  await expect(page).toHaveURL(/\/studio/);
+  const agentId = await page.evaluate(() => sessionStorage.getItem("studioAgentId"));
+  expect(agentId).toBeTruthy();
+
+  await page.getByTestId("studio-name").fill(NEW_AGENT);
+  await page.getByTestId("studio-description").fill("按预算和天数规划国内自由行路线与每日行程。");
+  await page.getByTestId("studio-persona").fill("你是一名资深旅行规划师，熟悉国内热门城市的交通、住宿和美食，按用户的预算和天数给出每日行程。");
+  await page.getByTestId("studio-prologue").fill("你好，我是旅行规划师。告诉我出发地、目的地、天数和预算吧。");
+  await page.getByRole("button", { name: "添加问题" }).click();
+  await page.getByPlaceholder("用户可一键发送的问题").fill("成都三日游怎么安排？");
+  await page.getByTestId("add-variable").click();
+  await page.getByTestId("add-variable").click();
+  await page.getByTestId("variable-name").nth(0).fill("city");
+  await page.getByTestId("variable-name").nth(1).fill("city");
+  await page.getByTestId("studio-save").click();
+  await expect(page.getByText("变量名重复").first()).toBeVisible();
+  await page.getByTestId("variable-name").nth(1).fill("budget");
+  await page.getByTestId("studio-tags").click();
+  await page.getByTitle("营销").click();
+  await page.keyboard.press("Escape");
+
+  // Icon: a background preset, a built-in icon, then an uploaded image.
+  await page.getByTestId("icon-picker-button").click();
+  await page.getByRole("button", { name: "#14c9c9" }).click();
+  await page.getByRole("button", { name: "icon 44" }).click();
+  await snap(page, "agents-icon-picker-gallery");
+  await page.getByRole("tab", { name: "本地上传" }).click();
+  await page.locator(".ant-modal input[type=file]").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
+  await expect(page.getByTestId("icon-uploads").locator("img")).toHaveCount(1);
+  await page.locator(".ant-modal input[type=file]").setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: Buffer.from("not an image") });
+  await expect(page.getByText("文件格式不支持")).toBeVisible();
+  await snap(page, "agents-icon-picker-upload");
+  await page.locator(".ant-modal").getByRole("button", { name: ok }).click();
+
+  await page.getByTestId("studio-save").click();
+  await expect(page.getByText("已保存")).toBeVisible();
+  await expect(page.getByTestId("studio-title")).toHaveText(NEW_AGENT);
+  await page.getByTestId("studio-release").click();
+  await expect(page.getByText("请先调试成功再发布").first()).toBeVisible();
+  await expect(page.getByTestId("studio-debug-pane")).toContainText("调试对话需要对话运行时");
+  await snap(page, "agents-studio");
+
+  await debugRun(request, "member", agentId!);
+  await page.reload();
+  await expect(page.getByText("当前草稿已调试成功，可以发布")).toBeVisible();
+  await page.getByTestId("studio-release").click();
+  await page.getByTestId("release-notes").fill("首个版本");
+  await page.locator(".ant-modal").getByRole("button", { name: "发布" }).click();
+  await expect(page.getByText("已发布 v1")).toBeVisible();
+
+  // Second version with a changed persona, then the diff between v1 and v2.
+  await page.getByTestId("studio-persona").fill("你是一名资深旅行规划师，擅长亲子游和自驾游。");
+  await page.getByTestId("studio-save").click();
+  await expect(page.getByText("已保存")).toBeVisible();
+  await debugRun(request, "member", agentId!);
+  await page.reload();
+  await page.getByTestId("studio-release").click();
+  await page.getByTestId("release-notes").fill("侧重亲子游");
+  await page.locator(".ant-modal").getByRole("button", { name: "发布" }).click();
+  await expect(page.getByText("已发布 v2")).toBeVisible();
+  await page.getByTestId("studio-versions").click();
+  await expect(page.getByTestId("version-diff")).toContainText("persona");
+  await expect(page.getByTestId("version-diff")).toContainText("亲子游");
+  await snap(page, "agents-versions-diff");
+  await page.keyboard.press("Escape");
+
+  await page.goto("/home");
+  const card = myCard(page, NEW_AGENT);
+  await expect(card).toContainText("未上架");
+  await card.hover();
+  await card.getByTestId("agent-more").hover();
+  await page.getByRole("menuitem", { name: "上架" }).click();
+  await expect(page.getByText("确认上架")).toBeVisible();
+  await page.getByRole("button", { name: ok }).click();
+  await expect(myCard(page, NEW_AGENT)).toContainText("审核中");
+  await snap(page, "agents-home-pending");
+});
+
+test("an unreleased agent's detail is blocked", async ({ page }) => {
+  await loginAs(page, "member");
+  await page.goto("/home");
+  await page.getByTestId("create-agent").click();
+  await expect(page).toHaveURL(/\/studio/);
+  const id = await page.evaluate(() => sessionStorage.getItem("studioAgentId"));
+  await page.goto(`/agent-detail?id=${id}&price=0`);
+  await expect(page.getByTestId("detail-blocked")).toContainText("请先发布后再使用");
+  await snap(page, "agents-detail-unreleased");
+});
+
+test("the administrator approves; another user sees it in the marketplace", async ({ page }) => {
+  await loginAs(page, "admin");
+  await page.goto("/admin/agent-review");
+  const row = page.locator("tr", { hasText: NEW_AGENT });
+  await expect(row).toContainText("v2");
+  await snap(page, "agents-review-queue");
+  await row.getByTestId("review-approve").click();
+  await page.getByRole("button", { name: ok }).click();
+  await expect(page.getByText("已通过，智能体已上架")).toBeVisible();
+
+  await page.context().clearCookies();
+  await loginAs(page, "free");
+  await page.goto("/index");
+  await page.getByPlaceholder("搜索智能体").fill(NEW_AGENT);
+  await page.getByPlaceholder("搜索智能体").press("Enter");
+  await expect(cards(page)).toHaveCount(1);
+  await expect(cards(page).first()).toContainText("立即雇佣");
+  await expect(cards(page).first().getByTestId("agent-icon").locator("img")).toBeVisible();
+  await snap(page, "agents-marketplace-new-listing");
+});
