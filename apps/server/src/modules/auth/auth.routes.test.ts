@@ -239,6 +239,7 @@ describe("password login with the captcha on", () => {
   afterAll(async () => {
     await t.close();
   });
+  afterEach(restoreClock);
 
   const login = (payload: object) => t.app.inject({ method: "POST", url: LOGIN, payload, remoteAddress: randomIp() });
 
@@ -305,6 +306,15 @@ describe("password login with the captcha on", () => {
     const res = await login({ username: user.username, password: TEST_PASSWORD, ...captcha });
     expect(res.statusCode).toBe(400);
     expect(res.json().msg).toBe("验证码已失效，请刷新");
+  });
+
+  it("limits new captchas per IP", async () => {
+    alignClock();
+    const ip = randomIp();
+    for (let i = 0; i < 100; i++)
+      expect((await t.app.inject({ url: "/agent_api/api/loginImage/captchaImage", remoteAddress: ip })).statusCode).toBe(200);
+    const refused = await t.app.inject({ url: "/agent_api/api/loginImage/captchaImage", remoteAddress: ip });
+    expect(refused.statusCode).toBe(429);
   });
 
   it("refuses a made-up captcha id and a malformed one", async () => {

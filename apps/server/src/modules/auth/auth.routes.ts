@@ -43,7 +43,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; platform: Pl
   app.get(
     "/api/loginImage/captchaImage",
     { schema: { tags, summary: "Image captcha (single use, expires in 2 minutes)", response: { 200: envelope(captchaResponse) } } },
-    async () => ok(await auth.captcha()),
+    async (req) => ok(await auth.captcha(req.ip)),
   );
 
   app.post(

@@ -32,6 +32,7 @@ const LIMITS = {
   codeSendPerIp: { limit: 20, window: 60 * 60 },
   codeVerifyPerIp: { limit: 30, window: 10 * 60 },
   qrPerIp: { limit: 30, window: 10 * 60 },
+  captchaPerIp: { limit: 100, window: 10 * 60 },
 };
 
 export class AuthService {
@@ -55,8 +56,9 @@ export class AuthService {
 
   // ---- captcha ----
 
-  async captcha() {
+  async captcha(ip: string) {
     if (!this.captchaEnabled) return { captchaEnabled: false, uuid: "", img: "" };
+    await this.limiter.consume(`captcha:ip:${ip}`, LIMITS.captchaPerIp.limit, LIMITS.captchaPerIp.window);
     const challenge = svgCaptcha.create({ size: 4, noise: 3, ignoreChars: "0o1ilI", color: true, background: "#f4f6fa" });
     const [row] = await this.db
       .insert(captchas)
