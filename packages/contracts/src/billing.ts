@@ -59,7 +59,10 @@ export type PlanButtonState = "use" | "enjoyed" | "renew" | "upgrade";
  * user sees 'enjoyed' below their level, renew on their own level and upgrade above it.
  * Team plans: renew when the level matches, otherwise upgrade.
  */
-export function planButtonState(userLevel: MemberLevel | null | undefined, plan: { memberLevel: MemberLevel; category: PlanCategory }): PlanButtonState {
+export function planButtonState(
+  userLevel: MemberLevel | null | undefined,
+  plan: { memberLevel: MemberLevel; category: PlanCategory },
+): PlanButtonState {
   const level = userLevel ?? "FREE";
   if (plan.category === "ENTERPRISE") return level === plan.memberLevel ? "renew" : "upgrade";
   if (plan.memberLevel === "FREE") return level === "FREE" ? "use" : "enjoyed";
@@ -210,14 +213,31 @@ export const sandboxPayInfo = z.object({
 export const sandboxDecision = z.object({ t: z.string().min(1).max(200), decision: z.enum(["confirm", "decline"]) });
 
 export const WALLET_LOG_TYPES = ["USE", "ALL"] as const;
-export const WALLET_KINDS = ["RECHARGE", "MEMBERSHIP", "USE", "EDIT_FEE", "COPY_FEE", "BENEFIT", "REFUND", "FREEZE", "UNFREEZE", "ADJUST"] as const;
+export const WALLET_KINDS = [
+  "RECHARGE",
+  "MEMBERSHIP",
+  "USE",
+  "EDIT_FEE",
+  "COPY_FEE",
+  "BENEFIT",
+  "REFUND",
+  "FREEZE",
+  "UNFREEZE",
+  "ADJUST",
+] as const;
 export const walletKind = z.enum(WALLET_KINDS);
 export const walletLogRequest = z.object({
   pageNumber: z.number().int().min(0).max(100_000).default(0),
   pageSize: z.number().int().min(1).max(100).default(10),
   /** YYYY-MM-DD, Asia/Shanghai, inclusive. */
-  startDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
-  endDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  startDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+  endDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
 });
 export const walletLogRow = z.object({
   id: z.string(),
@@ -241,7 +261,12 @@ export type WalletLogPage = z.infer<typeof walletLogPage>;
 export const useCodeRequest = z.object({ benefitCode: z.string().max(64).optional() });
 export const BENEFIT_GRANTS = ["LEVEL", "AMOUNT"] as const;
 export const benefitGrant = z.enum(BENEFIT_GRANTS);
-export const benefitResult = z.object({ grant: benefitGrant, memberLevel: memberLevel.nullable(), endDate: z.string().nullable(), amount: yuan });
+export const benefitResult = z.object({
+  grant: benefitGrant,
+  memberLevel: memberLevel.nullable(),
+  endDate: z.string().nullable(),
+  amount: yuan,
+});
 export const benefitBatchInput = z
   .object({
     name: z.string().trim().min(1).max(60),

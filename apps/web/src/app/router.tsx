@@ -1,6 +1,7 @@
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { agentsRoutes } from "../features/agents/routes";
 import { authRoutes } from "../features/auth/routes";
+import { billingRoutes } from "../features/billing/routes";
 import { chatRoutes } from "../features/chat/routes";
 import { modelsRoutes } from "../features/models/routes";
 import { Layout } from "./layout";
@@ -12,7 +13,7 @@ import { NotFound } from "./not-found";
  * inside the layout (header, footer), `standalone` ones fill the screen. A route's `handle`
  * may say `{ public: true }` (no sign-in needed) or `{ membership: true }` (membership gate).
  */
-const features: { pages?: RouteObject[]; standalone?: RouteObject[] }[] = [authRoutes, chatRoutes, modelsRoutes, agentsRoutes];
+const features: { pages?: RouteObject[]; standalone?: RouteObject[] }[] = [authRoutes, chatRoutes, modelsRoutes, agentsRoutes, billingRoutes];
 
 export function createAppRouter(basename: string) {
   return createBrowserRouter(

@@ -137,7 +137,10 @@ export class Benefits {
           .returning();
         if (!claimed) throw badRequest("benefitCodeUsed");
         if (level && endDate) {
-          await tx.update(users).set({ memberLevel: level, memberEndAt: new Date(endDate) }).where(eq(users.id, caller.userId));
+          await tx
+            .update(users)
+            .set({ memberLevel: level, memberEndAt: new Date(endDate) })
+            .where(eq(users.id, caller.userId));
           await recordEvent(tx, caller.userId, { kind: "BENEFIT", note: `${row.batch.name} ${code}` });
         } else {
           await changeBalance(tx, caller.userId, row.batch.amountCents ?? 0, { kind: "BENEFIT", note: `${row.batch.name} ${code}` });

@@ -31,34 +31,61 @@ export const billingAdminRoutes: FastifyPluginAsyncZod<{ billing: BillingService
 
   app.get(
     `${base}/plans`,
-    { schema: { tags, summary: "All plan templates", querystring: z.object({ category: planCategory.optional() }), response: { 200: envelope(z.array(planTemplate)) } } },
+    {
+      schema: {
+        tags,
+        summary: "All plan templates",
+        querystring: z.object({ category: planCategory.optional() }),
+        response: { 200: envelope(z.array(planTemplate)) },
+      },
+    },
     async (req) => {
       requireAdmin(req);
       return ok(await billing.plans(req.query.category, true));
     },
   );
-  app.post(`${base}/plans`, { schema: { tags, summary: "Add a plan template", body: planTemplateInput, response: { 200: envelope(planTemplate) } } }, async (req) => {
-    requireAdmin(req);
-    return ok(await billing.savePlan(null, req.body));
-  });
+  app.post(
+    `${base}/plans`,
+    { schema: { tags, summary: "Add a plan template", body: planTemplateInput, response: { 200: envelope(planTemplate) } } },
+    async (req) => {
+      requireAdmin(req);
+      return ok(await billing.savePlan(null, req.body));
+    },
+  );
   app.put(
     `${base}/plans/:id`,
-    { schema: { tags, summary: "Change a plan template", params: idParam, body: planTemplateInput, response: { 200: envelope(planTemplate) } } },
+    {
+      schema: {
+        tags,
+        summary: "Change a plan template",
+        params: idParam,
+        body: planTemplateInput,
+        response: { 200: envelope(planTemplate) },
+      },
+    },
     async (req) => {
       requireAdmin(req);
       return ok(await billing.savePlan(req.params.id, req.body));
     },
   );
-  app.delete(`${base}/plans/:id`, { schema: { tags, summary: "Remove a plan template", params: idParam, response: { 200: done } } }, async (req) => {
-    requireAdmin(req);
-    await billing.deletePlan(req.params.id);
-    return ok(null);
-  });
+  app.delete(
+    `${base}/plans/:id`,
+    { schema: { tags, summary: "Remove a plan template", params: idParam, response: { 200: done } } },
+    async (req) => {
+      requireAdmin(req);
+      await billing.deletePlan(req.params.id);
+      return ok(null);
+    },
+  );
 
-  app.get(`${base}/durations`, { schema: { tags, summary: "All duration configs", response: { 200: envelope(z.array(durationConfig)) } } }, async (req) => {
-    requireAdmin(req);
-    return ok(await billing.durations(true));
-  });
+  app.get(
+    `${base}/durations`,
+    { schema: { tags, summary: "All duration configs", response: { 200: envelope(z.array(durationConfig)) } } },
+    async (req) => {
+      requireAdmin(req);
+      return ok(await billing.durations(true));
+    },
+  );
   app.post(
     `${base}/durations`,
     { schema: { tags, summary: "Add a duration config", body: durationConfigInput, response: { 200: envelope(durationConfig) } } },
@@ -69,22 +96,38 @@ export const billingAdminRoutes: FastifyPluginAsyncZod<{ billing: BillingService
   );
   app.put(
     `${base}/durations/:id`,
-    { schema: { tags, summary: "Change a duration config", params: idParam, body: durationConfigInput, response: { 200: envelope(durationConfig) } } },
+    {
+      schema: {
+        tags,
+        summary: "Change a duration config",
+        params: idParam,
+        body: durationConfigInput,
+        response: { 200: envelope(durationConfig) },
+      },
+    },
     async (req) => {
       requireAdmin(req);
       return ok(await billing.saveDuration(req.params.id, req.body));
     },
   );
-  app.delete(`${base}/durations/:id`, { schema: { tags, summary: "Remove a duration config", params: idParam, response: { 200: done } } }, async (req) => {
-    requireAdmin(req);
-    await billing.deleteDuration(req.params.id);
-    return ok(null);
-  });
+  app.delete(
+    `${base}/durations/:id`,
+    { schema: { tags, summary: "Remove a duration config", params: idParam, response: { 200: done } } },
+    async (req) => {
+      requireAdmin(req);
+      await billing.deleteDuration(req.params.id);
+      return ok(null);
+    },
+  );
 
-  app.get(`${base}/recharge`, { schema: { tags, summary: "All top-up options", response: { 200: envelope(z.array(rechargeOption)) } } }, async (req) => {
-    requireAdmin(req);
-    return ok(await billing.rechargeOptions(true));
-  });
+  app.get(
+    `${base}/recharge`,
+    { schema: { tags, summary: "All top-up options", response: { 200: envelope(z.array(rechargeOption)) } } },
+    async (req) => {
+      requireAdmin(req);
+      return ok(await billing.rechargeOptions(true));
+    },
+  );
   app.post(
     `${base}/recharge`,
     { schema: { tags, summary: "Add a top-up option", body: rechargeOptionInput, response: { 200: envelope(rechargeOption) } } },
@@ -95,22 +138,38 @@ export const billingAdminRoutes: FastifyPluginAsyncZod<{ billing: BillingService
   );
   app.put(
     `${base}/recharge/:id`,
-    { schema: { tags, summary: "Change a top-up option", params: idParam, body: rechargeOptionInput, response: { 200: envelope(rechargeOption) } } },
+    {
+      schema: {
+        tags,
+        summary: "Change a top-up option",
+        params: idParam,
+        body: rechargeOptionInput,
+        response: { 200: envelope(rechargeOption) },
+      },
+    },
     async (req) => {
       requireAdmin(req);
       return ok(await billing.saveRechargeOption(req.params.id, req.body));
     },
   );
-  app.delete(`${base}/recharge/:id`, { schema: { tags, summary: "Remove a top-up option", params: idParam, response: { 200: done } } }, async (req) => {
-    requireAdmin(req);
-    await billing.deleteRechargeOption(req.params.id);
-    return ok(null);
-  });
+  app.delete(
+    `${base}/recharge/:id`,
+    { schema: { tags, summary: "Remove a top-up option", params: idParam, response: { 200: done } } },
+    async (req) => {
+      requireAdmin(req);
+      await billing.deleteRechargeOption(req.params.id);
+      return ok(null);
+    },
+  );
 
-  app.get(`${base}/benefit-batches`, { schema: { tags, summary: "Benefit-code batches", response: { 200: envelope(z.array(benefitBatch)) } } }, async (req) => {
-    requireAdmin(req);
-    return ok(await billing.benefits.batches());
-  });
+  app.get(
+    `${base}/benefit-batches`,
+    { schema: { tags, summary: "Benefit-code batches", response: { 200: envelope(z.array(benefitBatch)) } } },
+    async (req) => {
+      requireAdmin(req);
+      return ok(await billing.benefits.batches());
+    },
+  );
   app.post(
     `${base}/benefit-batches`,
     {
@@ -125,7 +184,14 @@ export const billingAdminRoutes: FastifyPluginAsyncZod<{ billing: BillingService
   );
   app.get(
     `${base}/benefit-batches/:id/codes`,
-    { schema: { tags, summary: "The codes of a batch and who redeemed them", params: idParam, response: { 200: envelope(z.array(benefitCodeRow)) } } },
+    {
+      schema: {
+        tags,
+        summary: "The codes of a batch and who redeemed them",
+        params: idParam,
+        response: { 200: envelope(z.array(benefitCodeRow)) },
+      },
+    },
     async (req) => {
       requireAdmin(req);
       return ok(await billing.benefits.codes(req.params.id));
@@ -154,19 +220,31 @@ export const billingAdminRoutes: FastifyPluginAsyncZod<{ billing: BillingService
       },
     );
   }
-  app.post(`${base}/reconcile`, { schema: { tags, summary: "Run the payment reconciliation now", response: { 200: done } } }, async (req) => {
-    requireAdmin(req);
-    await billing.orders.reconcile();
-    return ok(null);
-  });
+  app.post(
+    `${base}/reconcile`,
+    { schema: { tags, summary: "Run the payment reconciliation now", response: { 200: done } } },
+    async (req) => {
+      requireAdmin(req);
+      await billing.orders.reconcile();
+      return ok(null);
+    },
+  );
 
-  app.get(`${base}/transfers`, { schema: { tags, summary: "Offline bank transfer forms", response: { 200: envelope(z.array(transferRequest)) } } }, async (req) => {
-    requireAdmin(req);
-    return ok(await billing.transfers());
-  });
-  app.get(`${base}/transfers/:id/img`, { schema: { tags, summary: "Receipt image of a transfer form", params: idParam } }, async (req, reply) => {
-    requireAdmin(req);
-    const { type, image } = await billing.transferImage(req.params.id);
-    return reply.type(type).header("cache-control", "private, no-store").send(image);
-  });
+  app.get(
+    `${base}/transfers`,
+    { schema: { tags, summary: "Offline bank transfer forms", response: { 200: envelope(z.array(transferRequest)) } } },
+    async (req) => {
+      requireAdmin(req);
+      return ok(await billing.transfers());
+    },
+  );
+  app.get(
+    `${base}/transfers/:id/img`,
+    { schema: { tags, summary: "Receipt image of a transfer form", params: idParam } },
+    async (req, reply) => {
+      requireAdmin(req);
+      const { type, image } = await billing.transferImage(req.params.id);
+      return reply.type(type).header("cache-control", "private, no-store").send(image);
+    },
+  );
 };

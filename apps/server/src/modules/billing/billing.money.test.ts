@@ -71,7 +71,9 @@ describe("billing: money under concurrency and forged notifications", () => {
     const u = await createUser(t, { balanceCents: 250 });
     const c = await callerOf(u);
     // FREE: 3 free edits, then 1.00 each; funds for 2 paid edits.
-    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => t.services.billing.chargeAgentEdit(c, { agentId: `a${i}`, agentName: "x" })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => t.services.billing.chargeAgentEdit(c, { agentId: `a${i}`, agentName: "x" })),
+    );
     expect(outcomes.filter((o) => o.status === "fulfilled").length).toBe(5);
     expect((await balanceOf(t, u.id)).balanceCents).toBe(50);
   });
@@ -92,7 +94,12 @@ describe("billing: money under concurrency and forged notifications", () => {
     const n = t.services.billing.sandbox.signedNotification({ orderNo: o.orderNo, amountCents: 2900 });
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
-        t.app.inject({ method: "POST", url: `${API}/order/notify/sandbox`, headers: { ...n.headers, "content-type": "application/json" }, payload: n.body }),
+        t.app.inject({
+          method: "POST",
+          url: `${API}/order/notify/sandbox`,
+          headers: { ...n.headers, "content-type": "application/json" },
+          payload: n.body,
+        }),
       ),
     );
     expect(results.every((r) => r.statusCode === 200)).toBe(true);
@@ -111,7 +118,12 @@ describe("billing: money under concurrency and forged notifications", () => {
     const o = (await caller(t, u.headers).post("/order/recharge/amount", { amount: 20 })).json().data;
     const good = t.services.billing.sandbox.signedNotification({ orderNo: o.orderNo, amountCents: 2000 });
     const send = (headers: Record<string, string>, body: string) =>
-      t.app.inject({ method: "POST", url: `${API}/order/notify/sandbox`, headers: { ...headers, "content-type": "application/json" }, payload: body });
+      t.app.inject({
+        method: "POST",
+        url: `${API}/order/notify/sandbox`,
+        headers: { ...headers, "content-type": "application/json" },
+        payload: body,
+      });
     const unsigned = await send({}, good.body);
     const forged = await send({ ...good.headers, "x-sandbox-signature": Buffer.from("x".repeat(32)).toString("base64") }, good.body);
     const tampered = await send(good.headers, good.body.replace('"amountCents":2000', '"amountCents":1'));
@@ -133,6 +145,15 @@ describe("billing: money under concurrency and forged notifications", () => {
     expect((await send(good.headers, good.body)).json().data.outcome).toBe("settled");
     expect((await balanceOf(t, u.id)).balanceCents).toBe(2000);
     // A channel that is not configured has no notification endpoint.
-    expect((await t.app.inject({ method: "POST", url: `${API}/order/notify/wechatpay`, payload: "{}", headers: { "content-type": "application/json" } })).statusCode).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: "POST",
+          url: `${API}/order/notify/wechatpay`,
+          payload: "{}",
+          headers: { "content-type": "application/json" },
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 });

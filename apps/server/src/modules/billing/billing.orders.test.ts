@@ -23,7 +23,16 @@ describe("billing: catalogue, orders, sandbox payment", () => {
     const personal = (await anon.get("/order/weixin/memberTemplates?category=PERSONAL")).json().data;
     expect(personal.map((p: { memberLevel: string }) => p.memberLevel)).toEqual(["FREE", "MONTHLY", "PER_FLAGSHIP_MONTHLY"]);
     expect(personal[2]).toMatchObject({ name: "个人旗舰版", num: 99, discount: 0.8, editCount: 100, fees: 0.2 });
-    for (const k of ["types", "countPerDay", "paidAgentCount", "insightPerDay", "knowledgeSpace", "pluginsNum", "invitedNum", "description"]) {
+    for (const k of [
+      "types",
+      "countPerDay",
+      "paidAgentCount",
+      "insightPerDay",
+      "knowledgeSpace",
+      "pluginsNum",
+      "invitedNum",
+      "description",
+    ]) {
       expect(personal[1]).toHaveProperty(k);
     }
     const ent = (await anon.get("/order/weixin/memberTemplates?category=ENTERPRISE")).json().data;
@@ -47,7 +56,11 @@ describe("billing: catalogue, orders, sandbox payment", () => {
     const api = caller(t, u.headers);
     const durations = (await api.post("/monthConfig/getList")).json().data;
     const three = durations.find((d: { monthNum: number }) => d.monthNum === 3);
-    const res = await api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, { configId: three.id, renewUpgrade: "UPGRADE", orderAmount: 0.01 });
+    const res = await api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, {
+      configId: three.id,
+      renewUpgrade: "UPGRADE",
+      orderAmount: 0.01,
+    });
     expect(res.statusCode).toBe(200);
     const created = res.json().data;
     // 99 × 3 × 0.95 × 0.8 = 225.72
@@ -60,7 +73,15 @@ describe("billing: catalogue, orders, sandbox payment", () => {
     const info = await t.app.inject({ url: `/agent_api/api/order/sandbox/${created.orderNo}?t=${url.searchParams.get("t")}` });
     expect(info.json().data).toMatchObject({ orderAmount: 225.72, orderStatus: "PENDING" });
     expect((await t.app.inject({ url: `/agent_api/api/order/sandbox/${created.orderNo}?t=forged` })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: "POST", url: `/agent_api/api/order/sandbox/${created.orderNo}`, payload: { t: "forged", decision: "confirm" } })).statusCode).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: "POST",
+          url: `/agent_api/api/order/sandbox/${created.orderNo}`,
+          payload: { t: "forged", decision: "confirm" },
+        })
+      ).statusCode,
+    ).toBe(404);
 
     const paid = await paySandbox(t, created.payUrl);
     expect(paid.json().data.orderStatus).toBe("PAID");
@@ -78,7 +99,10 @@ describe("billing: catalogue, orders, sandbox payment", () => {
     expect(info2.userMemberLevel.memberLevel).toBe("PER_FLAGSHIP_MONTHLY");
     expect(info2.agentDeductFeeTemplates).toEqual({ category: "PERSONAL", fees: 0.2 });
     // Pay detail by orderNo, own orders only.
-    expect((await api.get(`/order/payDetail/${created.orderNo}`)).json().data).toMatchObject({ orderStatus: "PAID", subject: "个人旗舰版 × 3" });
+    expect((await api.get(`/order/payDetail/${created.orderNo}`)).json().data).toMatchObject({
+      orderStatus: "PAID",
+      subject: "个人旗舰版 × 3",
+    });
     const other = caller(t, (await createUser(t)).headers);
     expect((await other.get(`/order/payDetail/${created.orderNo}`)).statusCode).toBe(404);
     expect((await other.get(`/order/${created.orderId}/status`)).statusCode).toBe(404);
@@ -192,7 +216,12 @@ describe("billing: catalogue, orders, sandbox payment", () => {
     const user = await balanceOf(t, m.id);
     expect(user.balanceCents).toBe(6234);
     const ledger = await ledgerOf(t, m.id);
-    expect(ledger.filter((l) => l.kind === "RECHARGE").map((l) => l.amountCents).sort()).toEqual([1234, 5000]);
+    expect(
+      ledger
+        .filter((l) => l.kind === "RECHARGE")
+        .map((l) => l.amountCents)
+        .sort(),
+    ).toEqual([1234, 5000]);
     const log = (await api.post("/userWalletLog/page/ALL", {})).json().data;
     expect(log.total).toBe(2);
     expect(log.list[0]).toMatchObject({ kind: "RECHARGE", amount: 12.34, balanceAfter: 62.34 });
@@ -239,12 +268,30 @@ describe("billing: catalogue, orders, sandbox payment", () => {
     });
     void admin;
     const adm = caller(t, (await loginAdmin(t)).headers);
-    const created = await adm.post("/admin/billing/plans", { category: "PERSONAL", memberLevel: "MONTHLY", name: "测试版", num: 9.9, discount: 0.5 });
+    const created = await adm.post("/admin/billing/plans", {
+      category: "PERSONAL",
+      memberLevel: "MONTHLY",
+      name: "测试版",
+      num: 9.9,
+      discount: 0.5,
+    });
     expect(created.statusCode).toBe(200);
     const id = created.json().data.id;
     expect(created.json().data).toMatchObject({ num: 9.9, discount: 0.5, fees: 0 });
-    expect((await adm.put(`/admin/billing/plans/${id}`, { category: "PERSONAL", memberLevel: "MONTHLY", name: "测试版2", num: 10, enabled: false })).json().data.name).toBe("测试版2");
-    expect((await adm.post("/admin/billing/plans", { category: "PERSONAL", memberLevel: "MONTHLY", name: "", num: -1 })).statusCode).toBe(400);
+    expect(
+      (
+        await adm.put(`/admin/billing/plans/${id}`, {
+          category: "PERSONAL",
+          memberLevel: "MONTHLY",
+          name: "测试版2",
+          num: 10,
+          enabled: false,
+        })
+      ).json().data.name,
+    ).toBe("测试版2");
+    expect((await adm.post("/admin/billing/plans", { category: "PERSONAL", memberLevel: "MONTHLY", name: "", num: -1 })).statusCode).toBe(
+      400,
+    );
     expect((await adm.delete(`/admin/billing/plans/${id}`)).statusCode).toBe(200);
     expect((await adm.delete(`/admin/billing/plans/${id}`)).statusCode).toBe(404);
     const d = (await adm.post("/admin/billing/durations", { monthNum: 24, priceDiscount: 0.7 })).json().data;
@@ -266,6 +313,10 @@ describe("billing: catalogue, orders, sandbox payment", () => {
 async function loginAdmin(t: TestApp) {
   const [existing] = await t.platform.db.select().from(users).where(eq(users.username, "admin"));
   if (!existing) return createUser(t, { username: "admin" });
-  const res = await t.app.inject({ method: "POST", url: "/agent_api/api/auth/login", payload: { username: "admin", password: "secret-pass-1" } });
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/agent_api/api/auth/login",
+    payload: { username: "admin", password: "secret-pass-1" },
+  });
   return { headers: { authorization: `Bearer ${res.json().data.token}` } };
 }

@@ -46,8 +46,16 @@ describe("billing: fees, quotas, chat checks, benefit codes, wallet log, expiry"
   it("copy fee: priced agents cost the template's fee, free agents nothing; insufficient balance charges nothing", async () => {
     const u = await createUser(t, { memberLevel: "MONTHLY", balanceCents: 60 });
     const api = caller(t, u.headers);
-    expect((await api.post("/agentDeductFeeConfig/copyCostFee", { agentId: "paid-1" })).json().data).toEqual({ fee: 0.5, priced: true, balance: 0.6 });
-    expect((await api.post("/agentDeductFeeConfig/copyCostFee", { agentId: "free-1" })).json().data).toEqual({ fee: 0, priced: false, balance: 0.6 });
+    expect((await api.post("/agentDeductFeeConfig/copyCostFee", { agentId: "paid-1" })).json().data).toEqual({
+      fee: 0.5,
+      priced: true,
+      balance: 0.6,
+    });
+    expect((await api.post("/agentDeductFeeConfig/copyCostFee", { agentId: "free-1" })).json().data).toEqual({
+      fee: 0,
+      priced: false,
+      balance: 0.6,
+    });
     expect((await api.post("/agentDeductFeeConfig/addAgentDecutFeeInfo", { agentId: "paid-1" })).json().data.balance).toBe(0.1);
     expect((await api.post("/agentDeductFeeConfig/addAgentDecutFeeInfo", { agentId: "free-1" })).json().data.fee).toBe(0);
     const refused = await api.post("/agentDeductFeeConfig/addAgentDecutFeeInfo", { agentId: "paid-2" });
@@ -55,7 +63,9 @@ describe("billing: fees, quotas, chat checks, benefit codes, wallet log, expiry"
     expect((await balanceOf(t, u.id)).balanceCents).toBe(10);
     expect((await api.post("/agentDeductFeeConfig/copyCostFee", {})).statusCode).toBe(400);
     const c = await callerOf(u);
-    await expect(t.services.billing.chargeAgentCopy(c, { agentId: "p", agentName: "p", priceCents: 100 })).rejects.toMatchObject({ key: "balanceInsufficient" });
+    await expect(t.services.billing.chargeAgentCopy(c, { agentId: "p", agentName: "p", priceCents: 100 })).rejects.toMatchObject({
+      key: "balanceInsufficient",
+    });
   });
 
   it("priced agents need a paid level unless exempt; the owner runs own agents free; charged again after 5 minutes idle", async () => {
@@ -77,11 +87,17 @@ describe("billing: fees, quotas, chat checks, benefit codes, wallet log, expiry"
     await t.services.billing.checkChat(mc, agent, "sess");
     expect((await balanceOf(t, m.id)).balanceCents).toBe(800);
     // Activity keeps the flag: 4 minutes later it is still one charge.
-    await t.platform.db.update(chatChargeFlags).set({ lastActivityAt: sql`now() - interval '4 minutes'` }).where(eq(chatChargeFlags.userId, m.id));
+    await t.platform.db
+      .update(chatChargeFlags)
+      .set({ lastActivityAt: sql`now() - interval '4 minutes'` })
+      .where(eq(chatChargeFlags.userId, m.id));
     await t.services.billing.checkChat(mc, agent, "sess");
     expect((await balanceOf(t, m.id)).balanceCents).toBe(800);
     // 5 minutes idle: the next send is billed.
-    await t.platform.db.update(chatChargeFlags).set({ lastActivityAt: sql`now() - interval '301 seconds'` }).where(eq(chatChargeFlags.userId, m.id));
+    await t.platform.db
+      .update(chatChargeFlags)
+      .set({ lastActivityAt: sql`now() - interval '301 seconds'` })
+      .where(eq(chatChargeFlags.userId, m.id));
     await t.services.billing.checkChat(mc, agent, "sess");
     expect((await balanceOf(t, m.id)).balanceCents).toBe(600);
     // The owner runs their own priced agent without paying.
@@ -110,19 +126,32 @@ describe("billing: fees, quotas, chat checks, benefit codes, wallet log, expiry"
 
   it("benefit codes: admin batches; empty, invalid, used, expired and level rules; level and amount grants", async () => {
     const adm = caller(t, admin.headers);
-    const levelBatch = (await adm.post("/admin/billing/benefit-batches", { name: "月卡", grant: "LEVEL", memberLevel: "MONTHLY", days: 30, count: 3 })).json().data;
+    const levelBatch = (
+      await adm.post("/admin/billing/benefit-batches", { name: "月卡", grant: "LEVEL", memberLevel: "MONTHLY", days: 30, count: 3 })
+    ).json().data;
     expect(levelBatch.codes).toHaveLength(3);
     expect((await adm.post("/admin/billing/benefit-batches", { name: "x", grant: "LEVEL", count: 1 })).statusCode).toBe(400);
     expect((await adm.post("/admin/billing/benefit-batches", { name: "x", grant: "AMOUNT", amount: 1, count: 1001 })).statusCode).toBe(400);
-    expect((await caller(t, (await createUser(t)).headers).post("/admin/billing/benefit-batches", { name: "x", grant: "AMOUNT", amount: 1, count: 1 })).statusCode).toBe(401);
+    expect(
+      (
+        await caller(t, (await createUser(t)).headers).post("/admin/billing/benefit-batches", {
+          name: "x",
+          grant: "AMOUNT",
+          amount: 1,
+          count: 1,
+        })
+      ).statusCode,
+    ).toBe(401);
     const u = await createUser(t);
     const api = caller(t, u.headers);
     const empty = await api.post("/benefit/useCode", { benefitCode: "  " });
     expect(empty.json().msg).toBe("请输入邀请码！");
     expect((await api.post("/benefit/useCode", {})).json().msg).toBe("请输入邀请码！");
-    expect((await t.app.inject({ method: "POST", url: "/agent_api/api/benefit/useCode", headers: { ...u.headers, lang: "en" }, payload: {} })).json().msg).toBe(
-      "please enter the invitation code!",
-    );
+    expect(
+      (
+        await t.app.inject({ method: "POST", url: "/agent_api/api/benefit/useCode", headers: { ...u.headers, lang: "en" }, payload: {} })
+      ).json().msg,
+    ).toBe("please enter the invitation code!");
     expect((await api.post("/benefit/useCode", { benefitCode: "NOPE" })).json().msg).toBe("权益码无效");
     const ok = await api.post("/benefit/useCode", { benefitCode: levelBatch.codes[0].toLowerCase() });
     expect(ok.json().data).toMatchObject({ grant: "LEVEL", memberLevel: "MONTHLY" });
@@ -137,9 +166,17 @@ describe("billing: fees, quotas, chat checks, benefit codes, wallet log, expiry"
     expect((await ent.post("/benefit/useCode", { benefitCode: levelBatch.codes[1] })).json().msg).toBe("当前会员等级不可使用权益码");
     // A flagship member cannot take a lower level code.
     const flag = caller(t, (await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" })).headers);
-    expect((await flag.post("/benefit/useCode", { benefitCode: levelBatch.codes[1] })).json().msg).toBe("当前会员等级高于权益码等级，无法使用");
+    expect((await flag.post("/benefit/useCode", { benefitCode: levelBatch.codes[1] })).json().msg).toBe(
+      "当前会员等级高于权益码等级，无法使用",
+    );
     const expired = (
-      await adm.post("/admin/billing/benefit-batches", { name: "过期", grant: "AMOUNT", amount: 1, count: 1, expiresAt: new Date(Date.now() - 1000).toISOString() })
+      await adm.post("/admin/billing/benefit-batches", {
+        name: "过期",
+        grant: "AMOUNT",
+        amount: 1,
+        count: 1,
+        expiresAt: new Date(Date.now() - 1000).toISOString(),
+      })
     ).json().data;
     expect((await api.post("/benefit/useCode", { benefitCode: expired.codes[0] })).json().msg).toBe("权益码已过期");
     const money = (await adm.post("/admin/billing/benefit-batches", { name: "红包", grant: "AMOUNT", amount: 8.8, count: 1 })).json().data;
@@ -184,7 +221,10 @@ describe("billing: fees, quotas, chat checks, benefit codes, wallet log, expiry"
 
   it("expiry returns members to FREE on the schedule", async () => {
     const u = await createUser(t, { memberLevel: "MONTHLY" });
-    await t.platform.db.update(users).set({ memberEndAt: new Date(Date.now() - 1000) }).where(eq(users.id, u.id));
+    await t.platform.db
+      .update(users)
+      .set({ memberEndAt: new Date(Date.now() - 1000) })
+      .where(eq(users.id, u.id));
     await t.platform.jobs.runNow("billing.expire-members");
     const row = await balanceOf(t, u.id);
     expect(row.memberLevel).toBe("FREE");

@@ -4,7 +4,17 @@ import type { Db, Tx } from "../../db/client.ts";
 import { durationConfigs, planTemplates, rechargeOptions, users, walletLedger } from "../../db/schema/index.ts";
 
 export type PlanRow = typeof planTemplates.$inferSelect;
-export type WalletKind = "RECHARGE" | "MEMBERSHIP" | "USE" | "EDIT_FEE" | "COPY_FEE" | "BENEFIT" | "REFUND" | "FREEZE" | "UNFREEZE" | "ADJUST";
+export type WalletKind =
+  | "RECHARGE"
+  | "MEMBERSHIP"
+  | "USE"
+  | "EDIT_FEE"
+  | "COPY_FEE"
+  | "BENEFIT"
+  | "REFUND"
+  | "FREEZE"
+  | "UNFREEZE"
+  | "ADJUST";
 
 export const cents = (yuan: number) => Math.round(yuan * 100);
 export const yuan = (c: number) => Math.round(c) / 100;

@@ -102,16 +102,27 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
     async (req) => {
       const caller = requireUser(req);
       const body = req.body ?? {};
-      return ok(await orders.createMembership(caller, req.params.id, { ...body, idempotencyKey: idemKey(req, body) }, originOf(billing, req)));
+      return ok(
+        await orders.createMembership(caller, req.params.id, { ...body, idempotencyKey: idemKey(req, body) }, originOf(billing, req)),
+      );
     },
   );
   app.post(
     "/api/order/buyMembers",
-    { schema: { tags, summary: "Buy membership (team purchases carry groupName / groupId)", body: buyMembersRequest, response: { 200: envelope(orderCreated) } } },
+    {
+      schema: {
+        tags,
+        summary: "Buy membership (team purchases carry groupName / groupId)",
+        body: buyMembersRequest,
+        response: { 200: envelope(orderCreated) },
+      },
+    },
     async (req) => {
       const caller = requireUser(req);
       const { orderTemplateId, ...body } = req.body;
-      return ok(await orders.createMembership(caller, orderTemplateId, { ...body, idempotencyKey: idemKey(req, body) }, originOf(billing, req)));
+      return ok(
+        await orders.createMembership(caller, orderTemplateId, { ...body, idempotencyKey: idemKey(req, body) }, originOf(billing, req)),
+      );
     },
   );
 
@@ -147,7 +158,14 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
   );
   app.post(
     "/api/order/recharge/amount",
-    { schema: { tags, summary: "Top-up order by amount in yuan (paid members)", body: rechargeByAmountRequest, response: { 200: envelope(orderCreated) } } },
+    {
+      schema: {
+        tags,
+        summary: "Top-up order by amount in yuan (paid members)",
+        body: rechargeByAmountRequest,
+        response: { 200: envelope(orderCreated) },
+      },
+    },
     async (req) => {
       const caller = assertMayRecharge(req);
       return ok(await orders.createRecharge(caller, cents(req.body.amount), idemKey(req, req.body), originOf(billing, req)));
@@ -157,7 +175,9 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
   // ---- order lookups and changes -----------------------------------------------------------
   app.get(
     "/api/order/:id/status",
-    { schema: { tags, summary: "Order status (polled every 3 s)", params: idParam, response: { 200: envelope(z.object({ orderStatus })) } } },
+    {
+      schema: { tags, summary: "Order status (polled every 3 s)", params: idParam, response: { 200: envelope(z.object({ orderStatus })) } },
+    },
     async (req) => ok({ orderStatus: (await orders.owned(requireUser(req), req.params.id)).status as z.infer<typeof orderStatus> }),
   );
   app.get(
@@ -177,7 +197,14 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
   );
   app.post(
     "/api/order/orderList",
-    { schema: { tags, summary: "The caller's orders (100 a page, page 0 first)", body: orderListRequest.optional(), response: { 200: envelope(orderPage) } } },
+    {
+      schema: {
+        tags,
+        summary: "The caller's orders (100 a page, page 0 first)",
+        body: orderListRequest.optional(),
+        response: { 200: envelope(orderPage) },
+      },
+    },
     async (req) => {
       const body = orderListRequest.parse(req.body ?? {});
       return ok(await orders.list(requireUser(req), body));
@@ -190,7 +217,14 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
   );
   app.post(
     "/api/order/cancelOrder",
-    { schema: { tags, summary: "Cancel a pending order (orderId or orderNo)", body: cancelOrderRequest, response: { 200: envelope(order) } } },
+    {
+      schema: {
+        tags,
+        summary: "Cancel a pending order (orderId or orderNo)",
+        body: cancelOrderRequest,
+        response: { 200: envelope(order) },
+      },
+    },
     async (req) => {
       const ref = req.body.orderId ?? req.body.orderNo;
       if (!ref) throw badRequest("orderNotPending");
@@ -237,7 +271,12 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
     async (req) => {
       const row = await orders.byOrderNo(req.params.orderNo);
       if (!row || row.payChannel !== "sandbox" || !billing.sandbox.checkScanToken(row.orderNo, req.query.t)) throw notFound();
-      return ok({ orderNo: row.orderNo, subject: row.title, orderAmount: yuan(row.amountCents), orderStatus: row.status as z.infer<typeof orderStatus> });
+      return ok({
+        orderNo: row.orderNo,
+        subject: row.title,
+        orderAmount: yuan(row.amountCents),
+        orderStatus: row.status as z.infer<typeof orderStatus>,
+      });
     },
   );
   app.post(
@@ -263,7 +302,12 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
         await orders.cancelRow(row);
       }
       const after = (await orders.byOrderNo(row.orderNo)) ?? row;
-      return ok({ orderNo: after.orderNo, subject: after.title, orderAmount: yuan(after.amountCents), orderStatus: after.status as z.infer<typeof orderStatus> });
+      return ok({
+        orderNo: after.orderNo,
+        subject: after.title,
+        orderAmount: yuan(after.amountCents),
+        orderStatus: after.status as z.infer<typeof orderStatus>,
+      });
     },
   );
 
@@ -285,24 +329,47 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
   // ---- benefit codes -----------------------------------------------------------------------
   app.post(
     "/api/benefit/useCode",
-    { schema: { tags, summary: "Redeem a benefit code (exactly once)", body: useCodeRequest.optional(), response: { 200: envelope(benefitResult) } } },
+    {
+      schema: {
+        tags,
+        summary: "Redeem a benefit code (exactly once)",
+        body: useCodeRequest.optional(),
+        response: { 200: envelope(benefitResult) },
+      },
+    },
     async (req) => ok(await billing.benefits.redeem(requireUser(req), req.body?.benefitCode)),
   );
 
   // ---- fees and quotas ---------------------------------------------------------------------
   app.get(
     "/api/agentDeductFeeConfig/getUseEditNum",
-    { schema: { tags, summary: "Edits used this month (useNum) and the free allowance (editNum)", response: { 200: envelope(useEditNum) } } },
+    {
+      schema: { tags, summary: "Edits used this month (useNum) and the free allowance (editNum)", response: { 200: envelope(useEditNum) } },
+    },
     async (req) => ok(await billing.quotas.useEditNum(requireUser(req))),
   );
   app.post(
     "/api/usersEditAgent/saveInfo",
-    { schema: { tags, summary: "Record a studio edit; past the allowance the template's fee is charged", body: editRecordRequest, response: { 200: envelope(feeResult) } } },
+    {
+      schema: {
+        tags,
+        summary: "Record a studio edit; past the allowance the template's fee is charged",
+        body: editRecordRequest,
+        response: { 200: envelope(feeResult) },
+      },
+    },
     async (req) => ok(await billing.quotas.recordEdit(requireUser(req), req.body)),
   );
   app.post(
     "/api/agentDeductFeeConfig/copyCostFee",
-    { schema: { tags, summary: "What copying this agent costs (priced agents: the template's fee)", body: agentIdRequest, response: { 200: envelope(copyCost) } } },
+    {
+      schema: {
+        tags,
+        summary: "What copying this agent costs (priced agents: the template's fee)",
+        body: agentIdRequest,
+        response: { 200: envelope(copyCost) },
+      },
+    },
     async (req) => {
       const caller = requireUser(req);
       const agent = await billing.agentForFee(caller, req.body.agentId);
@@ -324,7 +391,14 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
   // ---- offline bank transfer ---------------------------------------------------------------
   app.post(
     "/api/order/transfer",
-    { schema: { tags, summary: "Offline bank transfer form (multipart: companyName, contacts, img png/jpg)", consumes: ["multipart/form-data"], response: { 200: done } } },
+    {
+      schema: {
+        tags,
+        summary: "Offline bank transfer form (multipart: companyName, contacts, img png/jpg)",
+        consumes: ["multipart/form-data"],
+        response: { 200: done },
+      },
+    },
     async (req) => {
       const caller = requireUser(req);
       if (!billing.platform.config.BANK_TRANSFER) throw badRequest("transferDisabled");
@@ -349,5 +423,4 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
       return ok(null, "提交成功");
     },
   );
-
 };

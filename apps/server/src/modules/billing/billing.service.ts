@@ -1,10 +1,4 @@
-import type {
-  DurationConfig,
-  PayChannel,
-  PlanCategory,
-  PlanTemplate,
-  RechargeOption,
-} from "@agentfair/contracts";
+import type { DurationConfig, PayChannel, PlanCategory, PlanTemplate, RechargeOption } from "@agentfair/contracts";
 import { and, eq, lt, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { durationConfigInput, planTemplateInput, rechargeOptionInput } from "@agentfair/contracts";
@@ -56,7 +50,11 @@ const durationWire = (d: typeof durationConfigs.$inferSelect): DurationConfig =>
   priceDiscount: d.priceDiscount,
   enabled: d.enabled,
 });
-const optionWire = (o: typeof rechargeOptions.$inferSelect): RechargeOption => ({ id: o.id, amount: yuan(o.amountCents), enabled: o.enabled });
+const optionWire = (o: typeof rechargeOptions.$inferSelect): RechargeOption => ({
+  id: o.id,
+  amount: yuan(o.amountCents),
+  enabled: o.enabled,
+});
 const planValues = (input: z.output<typeof planTemplateInput>) => {
   const { num, fees, ...rest } = input;
   return { ...rest, monthlyCents: cents(num), feeCents: cents(fees) };

@@ -84,7 +84,11 @@ export class OrdersService {
   }
 
   /** Inserts the order, then asks the provider for the pay URL (outside any transaction). */
-  private async open(caller: Caller, values: Omit<typeof orders.$inferInsert, "orderNo" | "userId" | "tenantId" | "payChannel">, origin: string) {
+  private async open(
+    caller: Caller,
+    values: Omit<typeof orders.$inferInsert, "orderNo" | "userId" | "tenantId" | "payChannel">,
+    origin: string,
+  ) {
     const existing = await this.byIdempotencyKey(caller, values.idempotencyKey ?? undefined);
     if (existing) return created(existing);
     let row: OrderRow;
@@ -107,7 +111,10 @@ export class OrdersService {
       [row] = await this.db.update(orders).set({ payUrl }).where(eq(orders.id, row.id)).returning();
     } catch (err) {
       this.platform.log.error({ err, orderNo: row.orderNo }, "payment creation failed");
-      await this.db.update(orders).set({ status: "CANCELLED" }).where(and(eq(orders.id, row.id), eq(orders.status, "PENDING")));
+      await this.db
+        .update(orders)
+        .set({ status: "CANCELLED" })
+        .where(and(eq(orders.id, row.id), eq(orders.status, "PENDING")));
       throw badRequest("paymentFailed");
     }
     return created(row);
@@ -175,10 +182,7 @@ export class OrdersService {
 
   /** The caller's order by id or orderNo; another user's order is not found. */
   async owned(caller: Caller, ref: string) {
-    const [row] = await this.db
-      .select()
-      .from(orders)
-      .where(sql`${orders.id} = ${ref} or ${orders.orderNo} = ${ref}`);
+    const [row] = await this.db.select().from(orders).where(sql`${orders.id} = ${ref} or ${orders.orderNo} = ${ref}`);
     requireAccess(caller, row ? { ownerId: row.userId, tenantId: row.tenantId } : null, "read");
     return row as OrderRow;
   }
@@ -285,7 +289,8 @@ export class OrdersService {
         .where(and(eq(orders.id, order.id), eq(orders.status, "PENDING")))
         .returning();
       if (!paid) {
-        if (order.status === "CANCELLED") this.platform.log.warn({ orderNo: order.orderNo }, "payment arrived for a cancelled order: refund it by hand");
+        if (order.status === "CANCELLED")
+          this.platform.log.warn({ orderNo: order.orderNo }, "payment arrived for a cancelled order: refund it by hand");
         return "duplicate" as const;
       }
       if (paid.kind === "RECHARGE") {
@@ -346,7 +351,11 @@ export class OrdersService {
         if (user && to === "PAID" && order.grantedLevel && order.grantedEndAt && order.grantedEndAt > new Date()) {
           await tx.update(users).set({ memberLevel: order.grantedLevel, memberEndAt: order.grantedEndAt }).where(eq(users.id, user.id));
         }
-        await recordEvent(tx, order.userId, { kind: to === "FROZEN" ? "FREEZE" : to === "PAID" ? "UNFREEZE" : "REFUND", orderId: order.id, note: order.orderNo });
+        await recordEvent(tx, order.userId, {
+          kind: to === "FROZEN" ? "FREEZE" : to === "PAID" ? "UNFREEZE" : "REFUND",
+          orderId: order.id,
+          note: order.orderNo,
+        });
       }
       const [updated] = await tx.update(orders).set({ status: to }).where(eq(orders.id, order.id)).returning();
       return orderWire(updated);

@@ -1,9 +1,4 @@
-import {
-  BILLING_TIME_ZONE,
-  CHARGE_IDLE_MS,
-  FREE_CHATS_PER_DAY,
-  type MemberLevel,
-} from "@agentfair/contracts";
+import { BILLING_TIME_ZONE, CHARGE_IDLE_MS, FREE_CHATS_PER_DAY, type MemberLevel } from "@agentfair/contracts";
 import { and, count, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { agentEditRecords, chatChargeFlags, freeChatUsage, users } from "../../db/schema/index.ts";
@@ -63,7 +58,11 @@ export class Quotas {
         .where(and(eq(agentEditRecords.userId, caller.userId), eq(agentEditRecords.month, month)));
       let charged = 0;
       if (used >= editNum && fee > 0) {
-        const ok = await changeBalance(tx, caller.userId, -fee, { kind: "EDIT_FEE", agentId: agent.agentId, agentName: agent.agentName ?? null });
+        const ok = await changeBalance(tx, caller.userId, -fee, {
+          kind: "EDIT_FEE",
+          agentId: agent.agentId,
+          agentName: agent.agentName ?? null,
+        });
         if (ok === null) throw badRequest("balanceInsufficient");
         charged = fee;
       }
@@ -116,11 +115,19 @@ export class Quotas {
             .update(chatChargeFlags)
             .set({ lastActivityAt: sql`now()` })
             .where(
-              and(eq(chatChargeFlags.userId, caller.userId), eq(chatChargeFlags.sessionId, sessionId), eq(chatChargeFlags.agentId, agent.agentId)),
+              and(
+                eq(chatChargeFlags.userId, caller.userId),
+                eq(chatChargeFlags.sessionId, sessionId),
+                eq(chatChargeFlags.agentId, agent.agentId),
+              ),
             );
           return false;
         }
-        const ok = await changeBalance(tx, caller.userId, -agent.priceCents, { kind: "USE", agentId: agent.agentId, agentName: agent.agentName });
+        const ok = await changeBalance(tx, caller.userId, -agent.priceCents, {
+          kind: "USE",
+          agentId: agent.agentId,
+          agentName: agent.agentName,
+        });
         // Throwing rolls the flag back too: nothing is charged, the next send tries again.
         if (ok === null) throw badRequest("balanceInsufficient");
         return true;

@@ -71,7 +71,12 @@ export class SandboxProvider implements PaymentProvider {
     } catch {
       throw new PaymentVerificationError("bad body");
     }
-    if (data.event !== "TRANSACTION.SUCCESS" || typeof data.orderNo !== "string" || typeof data.transactionId !== "string" || !Number.isInteger(data.amountCents)) {
+    if (
+      data.event !== "TRANSACTION.SUCCESS" ||
+      typeof data.orderNo !== "string" ||
+      typeof data.transactionId !== "string" ||
+      !Number.isInteger(data.amountCents)
+    ) {
       throw new PaymentVerificationError("bad body");
     }
     return { orderNo: data.orderNo, state: "SUCCESS", transactionId: data.transactionId, amountCents: data.amountCents as number };

@@ -37,7 +37,21 @@ class FakeWechatPay {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wxpay-"));
     const keyFile = path.join(dir, "platform.key");
     fs.writeFileSync(keyFile, this.platform.privateKey.export({ type: "pkcs8", format: "pem" }));
-    execFileSync("openssl", ["req", "-new", "-x509", "-key", keyFile, "-out", path.join(dir, "platform.pem"), "-days", "2", "-subj", "/CN=Tenpay.com Root CA", "-set_serial", "0x2A6C3F1B9D"]);
+    execFileSync("openssl", [
+      "req",
+      "-new",
+      "-x509",
+      "-key",
+      keyFile,
+      "-out",
+      path.join(dir, "platform.pem"),
+      "-days",
+      "2",
+      "-subj",
+      "/CN=Tenpay.com Root CA",
+      "-set_serial",
+      "0x2A6C3F1B9D",
+    ]);
     this.platformCertPem = fs.readFileSync(path.join(dir, "platform.pem"), "utf8");
     this.platformSerial = "2A6C3F1B9D";
     fs.rmSync(dir, { recursive: true, force: true });
@@ -53,7 +67,12 @@ class FakeWechatPay {
   signHeaders(body: string, key = this.platform.privateKey, serial = this.platformSerial, timestamp = Math.floor(Date.now() / 1000)) {
     const nonce = randomBytes(16).toString("hex");
     const signature = createSign("RSA-SHA256").update(`${timestamp}\n${nonce}\n${body}\n`).sign(key, "base64");
-    return { "wechatpay-timestamp": String(timestamp), "wechatpay-nonce": nonce, "wechatpay-signature": signature, "wechatpay-serial": serial };
+    return {
+      "wechatpay-timestamp": String(timestamp),
+      "wechatpay-nonce": nonce,
+      "wechatpay-signature": signature,
+      "wechatpay-serial": serial,
+    };
   }
 
   encrypt(plain: object, key = APIV3_KEY) {
@@ -62,7 +81,13 @@ class FakeWechatPay {
     const cipher = createCipheriv("aes-256-gcm", Buffer.from(key), Buffer.from(nonce));
     cipher.setAAD(Buffer.from(aad));
     const data = Buffer.concat([cipher.update(JSON.stringify(plain)), cipher.final(), cipher.getAuthTag()]);
-    return { algorithm: "AEAD_AES_256_GCM", ciphertext: data.toString("base64"), associated_data: aad, nonce, original_type: "transaction" };
+    return {
+      algorithm: "AEAD_AES_256_GCM",
+      ciphertext: data.toString("base64"),
+      associated_data: aad,
+      nonce,
+      original_type: "transaction",
+    };
   }
 
   transaction(orderNo: string, over: Record<string, unknown> = {}) {
@@ -163,7 +188,12 @@ describe("WeChat Pay API v3 (Native) against a local v3 server", () => {
     await wx.stop();
   });
   const notify = (body: string, headers: Record<string, string>) =>
-    t.app.inject({ method: "POST", url: `${API}/order/notify/wechatpay`, headers: { ...headers, "content-type": "application/json" }, payload: body });
+    t.app.inject({
+      method: "POST",
+      url: `${API}/order/notify/wechatpay`,
+      headers: { ...headers, "content-type": "application/json" },
+      payload: body,
+    });
 
   it("creates a Native order with a signed request; the code_url is the payUrl; a verified notification settles once", async () => {
     const u = await createUser(t);
@@ -197,10 +227,15 @@ describe("WeChat Pay API v3 (Native) against a local v3 server", () => {
       ["stale", body, wx.signHeaders(body, wx.platform.privateKey, wx.platformSerial, Math.floor(Date.now() / 1000) - 3600)],
     ];
     const badTag = JSON.parse(body);
-    badTag.resource.ciphertext = Buffer.from(Buffer.from(badTag.resource.ciphertext, "base64").map((b, i, a) => (i === a.length - 1 ? b ^ 1 : b))).toString("base64");
+    badTag.resource.ciphertext = Buffer.from(
+      Buffer.from(badTag.resource.ciphertext, "base64").map((b, i, a) => (i === a.length - 1 ? b ^ 1 : b)),
+    ).toString("base64");
     const badTagBody = JSON.stringify(badTag);
     bad.push(["bad tag", badTagBody, wx.signHeaders(badTagBody)]);
-    const wrongKeyBody = JSON.stringify({ ...JSON.parse(body), resource: wx.encrypt(wx.transaction(created.orderNo), "ffffffffffffffffffffffffffffffff") });
+    const wrongKeyBody = JSON.stringify({
+      ...JSON.parse(body),
+      resource: wx.encrypt(wx.transaction(created.orderNo), "ffffffffffffffffffffffffffffffff"),
+    });
     bad.push(["wrong APIv3 key", wrongKeyBody, wx.signHeaders(wrongKeyBody)]);
     for (const [over, label] of [
       [{ appid: "wx0000000000000000" }, "other appid"],
@@ -223,13 +258,19 @@ describe("WeChat Pay API v3 (Native) against a local v3 server", () => {
     const u = await createUser(t, { memberLevel: "MONTHLY" });
     const created = (await caller(t, u.headers).post("/order/recharge/amount", { amount: 15 })).json().data;
     wx.orders.get(created.orderNo)!.state = "SUCCESS";
-    await t.platform.db.update(orders).set({ createdAt: new Date(Date.now() - 5 * 60_000) }).where(eq(orders.orderNo, created.orderNo));
+    await t.platform.db
+      .update(orders)
+      .set({ createdAt: new Date(Date.now() - 5 * 60_000) })
+      .where(eq(orders.orderNo, created.orderNo));
     await t.platform.jobs.runNow("billing.reconcile-orders");
     expect(wx.requests.some((r) => r.method === "GET" && r.url.includes(created.orderNo) && r.authOk)).toBe(true);
     expect((await balanceOf(t, u.id)).balanceCents).toBe(1500);
     // Expired unpaid orders are closed and cancelled.
     const stale = (await caller(t, u.headers).post("/order/recharge/amount", { amount: 16 })).json().data;
-    await t.platform.db.update(orders).set({ createdAt: new Date(Date.now() - 3 * 3600_000) }).where(eq(orders.orderNo, stale.orderNo));
+    await t.platform.db
+      .update(orders)
+      .set({ createdAt: new Date(Date.now() - 3 * 3600_000) })
+      .where(eq(orders.orderNo, stale.orderNo));
     await t.platform.jobs.runNow("billing.reconcile-orders");
     expect(wx.closed).toContain(stale.orderNo);
     expect((await t.platform.db.select().from(orders).where(eq(orders.orderNo, stale.orderNo)))[0].status).toBe("CANCELLED");

@@ -1,4 +1,13 @@
-import { createDecipheriv, createPublicKey, createSign, createVerify, type KeyObject, randomBytes, X509Certificate, createPrivateKey } from "node:crypto";
+import {
+  createDecipheriv,
+  createPublicKey,
+  createSign,
+  createVerify,
+  type KeyObject,
+  randomBytes,
+  X509Certificate,
+  createPrivateKey,
+} from "node:crypto";
 import fs from "node:fs";
 import type { Config } from "../../../config.ts";
 import { type PaymentOrder, type PaymentProvider, PaymentVerificationError, type VerifiedPayment } from "./provider.ts";
@@ -88,7 +97,13 @@ export class WechatPayProvider implements PaymentProvider {
   constructor(private readonly s: WechatPaySettings) {}
 
   /** The Authorization header of one request. */
-  authorization(method: string, pathWithQuery: string, body: string, timestamp = Math.floor(Date.now() / 1000), nonce = randomBytes(16).toString("hex")) {
+  authorization(
+    method: string,
+    pathWithQuery: string,
+    body: string,
+    timestamp = Math.floor(Date.now() / 1000),
+    nonce = randomBytes(16).toString("hex"),
+  ) {
     const message = `${method}\n${pathWithQuery}\n${timestamp}\n${nonce}\n${body}\n`;
     const signature = createSign("RSA-SHA256").update(message).sign(this.s.privateKey, "base64");
     return `${SCHEMA} mchid="${this.s.mchid}",nonce_str="${nonce}",signature="${signature}",timestamp="${timestamp}",serial_no="${this.s.serialNo}"`;
@@ -101,7 +116,8 @@ export class WechatPayProvider implements PaymentProvider {
     const signature = header(headers, "wechatpay-signature");
     const serial = header(headers, "wechatpay-serial");
     if (!timestamp || !nonce || !signature || !serial) throw new PaymentVerificationError("unsigned");
-    if (!/^\d+$/.test(timestamp) || Math.abs(Date.now() - Number(timestamp) * 1000) > MAX_SKEW_MS) throw new PaymentVerificationError("stale");
+    if (!/^\d+$/.test(timestamp) || Math.abs(Date.now() - Number(timestamp) * 1000) > MAX_SKEW_MS)
+      throw new PaymentVerificationError("stale");
     const key = this.s.platformKeys.get(serial.toUpperCase());
     if (!key) throw new PaymentVerificationError("unknown serial");
     const ok = createVerify("RSA-SHA256").update(`${timestamp}\n${nonce}\n${rawBody}\n`).verify(key, signature, "base64");
@@ -109,7 +125,8 @@ export class WechatPayProvider implements PaymentProvider {
   }
 
   decrypt(resource: { algorithm?: string; ciphertext?: string; nonce?: string; associated_data?: string }) {
-    if (resource.algorithm !== "AEAD_AES_256_GCM" || !resource.ciphertext || !resource.nonce) throw new PaymentVerificationError("bad resource");
+    if (resource.algorithm !== "AEAD_AES_256_GCM" || !resource.ciphertext || !resource.nonce)
+      throw new PaymentVerificationError("bad resource");
     const data = Buffer.from(resource.ciphertext, "base64");
     if (data.length < 17) throw new PaymentVerificationError("bad resource");
     try {
@@ -183,12 +200,16 @@ export class WechatPayProvider implements PaymentProvider {
       notify_url: this.s.notifyUrl || `${origin}/agent_api/api/order/notify/wechatpay`,
       amount: { total: order.amountCents, currency: "CNY" },
     });
-    if (res.status !== 200 || typeof res.json.code_url !== "string") throw new Error(`native order failed: ${res.status} ${String(res.json.code ?? "")}`);
+    if (res.status !== 200 || typeof res.json.code_url !== "string")
+      throw new Error(`native order failed: ${res.status} ${String(res.json.code ?? "")}`);
     return { payUrl: res.json.code_url };
   }
 
   async query(orderNo: string): Promise<VerifiedPayment> {
-    const res = await this.call("GET", `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderNo)}?mchid=${encodeURIComponent(this.s.mchid)}`);
+    const res = await this.call(
+      "GET",
+      `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderNo)}?mchid=${encodeURIComponent(this.s.mchid)}`,
+    );
     if (res.status === 404) return { orderNo, state: "NOTPAY", transactionId: "", amountCents: 0 };
     if (res.status !== 200) throw new Error(`query failed: ${res.status}`);
     const payment = this.payment(res.json as Transaction);

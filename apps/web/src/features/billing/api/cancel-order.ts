@@ -1,0 +1,4 @@
+import type { Order } from "@agentfair/contracts";
+import { API, http } from "../../../lib/http";
+
+export const cancelOrder = (orderId: string) => http.post<Order>(`${API.agent}/api/order/cancelOrder`, { orderId });

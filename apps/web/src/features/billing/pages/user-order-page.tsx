@@ -1,0 +1,137 @@
+import { BUY_QR_SIZE, ORDER_PAGE_SIZE, type Order, type OrderCreated } from "@agentfair/contracts";
+import { App as AntApp, Button, Card, Modal, Popconfirm, Radio, Space, Table, Tabs } from "antd";
+import dayjs from "dayjs";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { cancelOrder } from "../api/cancel-order";
+import { useOrderList } from "../api/order-list";
+import { rePayOrder } from "../api/re-pay-order";
+import { useWalletLog } from "../api/wallet-log";
+import { OrderStatusTag } from "../components/order-status-tag";
+import { PayQr } from "../components/pay-qr";
+import { UsageCharts } from "../components/usage-charts";
+import { usePayWatch } from "../components/use-pay-watch";
+import { WalletLogTable } from "../components/wallet-log-table";
+
+/** /user-order: orders (100 a page) with re-pay and cancel, consumption charts, the wallet log. */
+export function UserOrderPage() {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState("orders");
+  return (
+    <Card style={{ maxWidth: 1200, margin: "0 auto" }}>
+      <Tabs
+        activeKey={tab}
+        onChange={setTab}
+        items={[
+          { key: "orders", label: t("billing.order.tab"), children: <Orders /> },
+          { key: "usage", label: t("billing.usage.tab"), children: <Usage /> },
+          { key: "wallet", label: t("billing.wallet.tab"), children: <Wallet /> },
+        ]}
+      />
+    </Card>
+  );
+}
+
+function Orders() {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const [page, setPage] = useState(0);
+  const list = useOrderList(page);
+  const [paying, setPaying] = useState<OrderCreated | null>(null);
+  usePayWatch(paying?.orderId ?? null, "delayed");
+  // Step back one page when the current last page becomes empty (doc 1 §4).
+  useEffect(() => {
+    if (page > 0 && list.data && list.data.list.length === 0) setPage(page - 1);
+  }, [list.data, page]);
+  const cancel = async (o: Order) => {
+    await cancelOrder(o.orderId);
+    message.success(t("billing.order.cancelled"));
+    list.refetch();
+  };
+  return (
+    <>
+      <Table<Order>
+        rowKey="orderId"
+        loading={list.isLoading}
+        dataSource={list.data?.list ?? []}
+        locale={{ emptyText: t("common.noData") }}
+        pagination={{
+          current: page + 1,
+          pageSize: ORDER_PAGE_SIZE,
+          total: list.data?.total ?? 0,
+          onChange: (p) => setPage(p - 1),
+          showSizeChanger: false,
+        }}
+        columns={[
+          { title: t("billing.order.orderNo"), dataIndex: "orderNo" },
+          { title: t("billing.order.title"), dataIndex: "title" },
+          { title: t("billing.order.amount"), dataIndex: "totalAmount", render: (a: number) => `¥${a.toFixed(2)}` },
+          {
+            title: t("billing.order.status"),
+            dataIndex: "orderStatus",
+            render: (s: Order["orderStatus"]) => <OrderStatusTag status={s} />,
+          },
+          { title: t("billing.order.time"), dataIndex: "createTime", render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss") },
+          {
+            title: t("billing.order.actions"),
+            render: (_, o) =>
+              o.orderStatus === "PENDING" ? (
+                <Space>
+                  <Button size="small" type="link" onClick={async () => setPaying(await rePayOrder(o.orderId))}>
+                    {t("billing.order.rePay")}
+                  </Button>
+                  <Popconfirm title={t("billing.order.confirmCancel")} onConfirm={() => cancel(o)}>
+                    <Button size="small" type="link" danger>
+                      {t("billing.order.cancel")}
+                    </Button>
+                  </Popconfirm>
+                </Space>
+              ) : null,
+          },
+        ]}
+      />
+      <Modal open={!!paying} title={t("billing.buyTitle")} footer={null} onCancel={() => setPaying(null)} destroyOnHidden width={320}>
+        <div style={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 8 }}>
+          <div style={{ fontSize: 24, fontWeight: 600, color: "#f5222d" }}>¥{paying?.orderAmount}</div>
+          <PayQr order={paying} size={BUY_QR_SIZE} />
+        </div>
+      </Modal>
+    </>
+  );
+}
+
+const RANGES = [7, 15, 30] as const;
+
+function Usage() {
+  const { t } = useTranslation();
+  const [days, setDays] = useState<(typeof RANGES)[number]>(7);
+  const [page, setPage] = useState(0);
+  const endDate = dayjs().format("YYYY-MM-DD");
+  const startDate = dayjs()
+    .subtract(days - 1, "day")
+    .format("YYYY-MM-DD");
+  const log = useWalletLog({ type: "USE", pageNumber: page, pageSize: 10, startDate, endDate });
+  return (
+    <Space direction="vertical" size="large" style={{ width: "100%" }}>
+      <Radio.Group
+        value={days}
+        onChange={(e) => {
+          setDays(e.target.value);
+          setPage(0);
+        }}
+        optionType="button"
+        buttonStyle="solid"
+        options={RANGES.map((d) => ({ value: d, label: t(`billing.usage.last${d}`) }))}
+      />
+      <UsageCharts data={log.data} startDate={startDate} endDate={endDate} />
+      <WalletLogTable data={log.data} loading={log.isLoading} page={page} pageSize={10} onPage={setPage} />
+    </Space>
+  );
+}
+
+function Wallet() {
+  const [page, setPage] = useState(0);
+  const endDate = dayjs().format("YYYY-MM-DD");
+  const log = useWalletLog({ type: "ALL", pageNumber: page, pageSize: 20, startDate: "2000-01-01", endDate });
+  return <WalletLogTable data={log.data} loading={log.isLoading} page={page} pageSize={20} onPage={setPage} />;
+}
