@@ -35,7 +35,15 @@ test.beforeAll(async ({ request }) => {
   const token = await apiToken(request, "admin");
   const res = await request.post("/agent_api/api/models", {
     headers: { authorization: `Bearer ${token}` },
-    data: { name: "测试模型", type: "LLM", baseUrl: `http://127.0.0.1:${LLM_PORT}/v1`, apiKey: "sk-test", modelId: "test-model", isDefault: true, allowPrivate: true },
+    data: {
+      name: "测试模型",
+      type: "LLM",
+      baseUrl: `http://127.0.0.1:${LLM_PORT}/v1`,
+      apiKey: "sk-test",
+      modelId: "test-model",
+      isDefault: true,
+      allowPrivate: true,
+    },
   });
   expect(res.ok()).toBe(true);
 });
@@ -170,7 +178,9 @@ test("create in the studio, release after a debug run, compare versions, submit 
 
   await page.getByTestId("studio-name").fill(NEW_AGENT);
   await page.getByTestId("studio-description").fill("按预算和天数规划国内自由行路线与每日行程。");
-  await page.getByTestId("studio-persona").fill("你是一名资深旅行规划师，熟悉国内热门城市的交通、住宿和美食，按用户的预算和天数给出每日行程。");
+  await page
+    .getByTestId("studio-persona")
+    .fill("你是一名资深旅行规划师，熟悉国内热门城市的交通、住宿和美食，按用户的预算和天数给出每日行程。");
   await page.getByTestId("studio-prologue").fill("你好，我是旅行规划师。告诉我出发地、目的地、天数和预算吧。");
   await page.getByRole("button", { name: "添加问题" }).click();
   await page.getByPlaceholder("用户可一键发送的问题").fill("成都三日游怎么安排？");
@@ -193,7 +203,9 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await page.getByRole("tab", { name: "本地上传" }).click();
   await page.locator(".ant-modal input[type=file]").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
   await expect(page.getByTestId("icon-uploads").locator("img")).toHaveCount(1);
-  await page.locator(".ant-modal input[type=file]").setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: Buffer.from("not an image") });
+  await page
+    .locator(".ant-modal input[type=file]")
+    .setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: Buffer.from("not an image") });
   await expect(page.getByText("文件格式不支持")).toBeVisible();
   await snap(page, "agents-icon-picker-upload");
   await page.locator(".ant-modal").getByRole("button", { name: ok }).click();

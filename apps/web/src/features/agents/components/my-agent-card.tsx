@@ -4,8 +4,8 @@ import { Button, Card, Dropdown, Popconfirm, Space, Tag, Tooltip, Typography } f
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { AgentIcon } from "../../../components/icon-picker/agent-icon";
+import { relativeTime } from "../../../components/relative-time";
 import { detailPath, executePath } from "./market-card";
-import { relativeTime } from "./relative-time";
 
 export interface MyAgentActions {
   onEdit: () => void;
@@ -63,7 +63,7 @@ export function MyAgentCard({ agent, showMenu, actions }: { agent: AgentCard; sh
         onClick={(e) => e.stopPropagation()}
       >
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          {t("agents.mine.lastModified", { time: relativeTime(t, agent.lastModifiedDate) })}
+          {t("agents.mine.lastModified", { time: relativeTime(agent.lastModifiedDate) })}
         </Typography.Text>
         <Space size={2}>
           {agent.agentType !== INSIGHT_AGENT_TYPE && (

@@ -1,0 +1,23 @@
+import { BUILTIN_ICON_COUNT, ICON_BACKGROUNDS } from "@agentfair/contracts";
+import { render } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { AgentIcon } from "./agent-icon";
+import { BUILTIN_ICONS } from "./builtin-icons";
+
+describe("AgentIcon", () => {
+  it("shows '#<id>' as the uploaded file, a number as a built-in icon, anything else as an emoji", () => {
+    const uploaded = render(<AgentIcon icon="#abc-123" background="#e8f3ff" />);
+    expect(uploaded.container.querySelector("img")?.getAttribute("src")).toBe("/agent_api/api/files/data/abc-123");
+    const builtin = render(<AgentIcon icon="12" background="#165dff" />);
+    expect(builtin.container.querySelector("svg")).not.toBeNull();
+    expect(builtin.container.querySelector("img")).toBeNull();
+    const emoji = render(<AgentIcon icon="robot" background="#fff7e8" />);
+    expect(emoji.container.textContent).toBe("🤖");
+  });
+
+  it("offers 55 built-in icons and 16 background presets", () => {
+    expect(BUILTIN_ICONS).toHaveLength(BUILTIN_ICON_COUNT);
+    expect(BUILTIN_ICON_COUNT).toBe(55);
+    expect(ICON_BACKGROUNDS).toHaveLength(16);
+  });
+});
