@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { loginAs, snap } from "./helpers";
+import { chooseLanguage, loginAs, snap } from "./helpers";
 
 test("login page shows the default branding and signs a demo user in", async ({ page }) => {
   await page.goto("/login");
@@ -62,8 +62,10 @@ test("logout revokes the session and returns to /login", async ({ page }) => {
   await loginAs(page, "free");
   const token = (await page.context().cookies()).find((c) => c.name === "Admin-Token")?.value;
   expect(token).toBeTruthy();
-  await page.getByTestId("user-menu").hover();
-  await page.getByText("退出登录").click();
+  await expect(async () => {
+    await page.getByTestId("user-menu").hover();
+    await page.getByText("退出登录").click({ timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
   await expect(page).toHaveURL(/\/login$/);
   expect((await page.context().cookies()).find((c) => c.name === "Admin-Token")?.value ?? "").toBe("");
   // The old token is dead on the server too.
@@ -86,18 +88,17 @@ test("a session revoked elsewhere warns that the user info expired and signs out
 
 test("the language switch turns the app to English and keeps it after a reload", async ({ page }) => {
   await loginAs(page, "member");
-  await page.getByTestId("language-switch").hover();
-  await page.getByRole("menuitem", { name: "English" }).click();
-  await expect(page.getByTestId("language-switch")).toContainText("English");
-  await page.getByTestId("user-menu").hover();
-  await expect(page.getByText("Log out")).toBeVisible();
+  await chooseLanguage(page, "English");
+  await expect(async () => {
+    await page.getByTestId("user-menu").hover();
+    await expect(page.getByText("Log out")).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
   await page.reload();
   await expect(page.getByTestId("language-switch")).toContainText("English");
   await page.goto("/login");
   await page.goto("/register");
   await expect(page.getByRole("button", { name: "Register" })).toBeVisible();
   await snap(page, "register-en");
-  await page.getByTestId("language-switch").hover();
-  await page.getByRole("menuitem", { name: "中文" }).click();
+  await chooseLanguage(page, "中文");
   await expect(page.getByRole("button", { name: "注 册" })).toBeVisible();
 });

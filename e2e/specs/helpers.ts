@@ -39,6 +39,15 @@ export async function readCheckCode(request: APIRequestContext, contact: string)
   return code as string;
 }
 
+/** Picks a language in the header switch (a hover menu: retried while the page still moves). */
+export async function chooseLanguage(page: Page, label: "中文" | "English") {
+  await expect(async () => {
+    await page.getByTestId("language-switch").hover();
+    await page.getByRole("menuitem", { name: label }).click({ timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(page.getByTestId("language-switch")).toContainText(label);
+}
+
 /** Screenshots land in .tmp/screens for people to look at. */
 export async function snap(page: Page, name: string) {
   await page.screenshot({ path: path.resolve(import.meta.dirname, `../../.tmp/screens/${name}.png`), fullPage: true });
