@@ -1,4 +1,5 @@
 import type { Order } from "@agentfair/contracts";
 import { API, http } from "../../../lib/http";
 
-export const cancelOrder = (orderId: string) => http.post<Order>(`${API.agent}/api/order/cancelOrder`, { orderId });
+export const cancelOrder = (orderId: string, opts?: { silent?: boolean }) =>
+  http.post<Order>(`${API.agent}/api/order/cancelOrder`, { orderId }, opts);

@@ -12,6 +12,7 @@ import { Form, Input, Modal, Radio, Select, Space, Typography } from "antd";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { buyMembers } from "../api/buy-members";
+import { cancelOrder } from "../api/cancel-order";
 import { createOrder } from "../api/create-order";
 import { useMonthConfigs } from "../api/month-config";
 import { PayQr } from "./pay-qr";
@@ -43,11 +44,13 @@ export function BuyDialog({
   const [order, setOrder] = useState<OrderCreated | null>(null);
   const [loading, setLoading] = useState(false);
   const session = useRef(randomKey());
+  const latest = useRef<OrderCreated | null>(null);
 
   useEffect(() => {
     if (open) {
       setPlanId(initialPlanId);
       setOrder(null);
+      latest.current = null;
       session.current = randomKey();
     }
   }, [open, initialPlanId]);
@@ -79,7 +82,13 @@ export function BuyDialog({
               idempotencyKey,
             })
           : await createOrder(plan.id, { renewUpgrade, configId: duration.id, idempotencyKey });
-        if (live) setOrder(created);
+        if (live) {
+          // The previous choice's order is no longer wanted: cancel it rather than leave it pending.
+          const previous = latest.current;
+          if (previous && previous.orderId !== created.orderId) cancelOrder(previous.orderId, { silent: true }).catch(() => undefined);
+          latest.current = created;
+          setOrder(created);
+        }
       } catch {
         if (live) setOrder(null);
       } finally {
