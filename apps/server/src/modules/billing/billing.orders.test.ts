@@ -262,11 +262,6 @@ describe("billing: catalogue, orders, sandbox payment", () => {
   });
 
   it("administrators manage plans, durations and top-up options; others may not", async () => {
-    const admin = await createUser(t, { username: "admin" }).catch(async () => {
-      const [u] = await t.platform.db.select().from(users).where(eq(users.username, "admin"));
-      return u;
-    });
-    void admin;
     const adm = caller(t, (await loginAdmin(t)).headers);
     const created = await adm.post("/admin/billing/plans", {
       category: "PERSONAL",
