@@ -88,7 +88,11 @@ export const resetPasswordRequest = z.object({
 });
 
 export const QR_STATUSES = ["WAITING", "CONFIRMED", "EXPIRED"] as const;
-export const qrTicket = z.object({ id: z.string(), url: z.string(), img: z.string(), expiresAt: z.string() });
+/**
+ * `key` stays on the waiting page: polling the status needs it, and the QR (which anyone near the
+ * screen can read) holds only the id, so only the page that asked can pick up the session.
+ */
+export const qrTicket = z.object({ id: z.string(), key: z.string(), url: z.string(), img: z.string(), expiresAt: z.string() });
 export const qrStatus = z.object({ status: z.enum(QR_STATUSES), token: z.string().optional(), reportToken: z.string().optional() });
 
 export const tenantInfo = z.object({

@@ -151,13 +151,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; platform: Pl
     {
       schema: {
         tags,
-        summary: "Poll a QR ticket; hands over the session once",
+        summary: "Poll a QR ticket with its key; hands over the session once",
         params: z.object({ id: z.uuid() }),
+        querystring: z.object({ key: z.string().min(1).max(128) }),
         response: { 200: envelope(qrStatus) },
       },
     },
     async (req, reply) => {
-      const status = await auth.qrStatus(req.params.id);
+      const status = await auth.qrStatus(req.params.id, req.query.key);
       if (status.status === "CONFIRMED" && "token" in status) setTokenCookies(reply, status);
       return ok(status);
     },

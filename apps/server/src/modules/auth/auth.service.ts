@@ -1,4 +1,4 @@
-import { createHash, randomInt, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
 import {
   CAPTCHA_TTL_SECONDS,
   CHECK_CODE_MAX_TRIES,
@@ -293,7 +293,11 @@ export class AuthService {
     const base = tenant.isDefault ? "" : `/${tenant.domain}`;
     const url = `${origin}${base}/qr-confirm?id=${ticket.id}`;
     const img = await QRCode.toDataURL(url, { margin: 1, width: 240 });
-    return { id: ticket.id, url, img, expiresAt: expiresAt.toISOString() };
+    return { id: ticket.id, key: this.qrKey(ticket.id), url, img, expiresAt: expiresAt.toISOString() };
+  }
+
+  private qrKey(id: string) {
+    return createHmac("sha256", this.platform.secret).update(`qr:${id}`).digest("base64url");
   }
 
   async confirmQrTicket(id: string, caller: Caller) {
@@ -315,7 +319,10 @@ export class AuthService {
   }
 
   /** The waiting page polls this; a confirmed ticket hands over one session, once. */
-  async qrStatus(id: string) {
+  async qrStatus(id: string, key: string) {
+    const expected = Buffer.from(this.qrKey(id));
+    const given = Buffer.from(key);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw notFound();
     const [ticket] = await this.db.select().from(qrTickets).where(eq(qrTickets.id, id)).limit(1);
     if (!ticket) throw notFound();
     if (ticket.consumedAt || ticket.expiresAt < new Date()) return { status: "EXPIRED" as const };

@@ -5,7 +5,8 @@ import { createTenant, createUser, randomIp } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 
 const QR = "/agent_api/api/appletLogin/qrcode";
-const status = (t: TestApp, id: string) => t.app.inject({ url: `${QR}/status/${id}` });
+type Ticket = { id: string; key: string; url: string; img: string; expiresAt: string };
+const status = (t: TestApp, q: Pick<Ticket, "id" | "key">) => t.app.inject({ url: `${QR}/status/${q.id}`, query: { key: q.key } });
 const confirm = (t: TestApp, id: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: "POST", url: `${QR}/${id}/confirm`, headers });
 const ticket = async (t: TestApp, domain?: string) => {
@@ -16,7 +17,7 @@ const ticket = async (t: TestApp, domain?: string) => {
     headers: { host: "agents.example.cn" },
   });
   expect(res.statusCode).toBe(200);
-  return res.json().data as { id: string; url: string; img: string; expiresAt: string };
+  return res.json().data as Ticket;
 };
 
 describe("QR login", () => {
@@ -42,13 +43,13 @@ describe("QR login", () => {
 
   it("waits, is confirmed by a signed-in user of the same tenant, hands the session over once, then expires", async () => {
     const q = await ticket(t);
-    expect((await status(t, q.id)).json()).toEqual({ code: 200, msg: "操作成功", data: { status: "WAITING" } });
+    expect((await status(t, q)).json()).toEqual({ code: 200, msg: "操作成功", data: { status: "WAITING" } });
     const phone = await createUser(t);
     const ok = await confirm(t, q.id, phone.headers);
     expect(ok.statusCode).toBe(200);
     expect(ok.json().msg).toBe("已确认登录");
 
-    const handed = await status(t, q.id);
+    const handed = await status(t, q);
     expect(handed.json().data.status).toBe("CONFIRMED");
     const { token, reportToken } = handed.json().data;
     expect(token).toBeTruthy();
@@ -58,10 +59,26 @@ describe("QR login", () => {
     const info = await t.app.inject({ url: "/agent_api/api/userinfo/findUserInfo", headers: { authorization: `Bearer ${token}` } });
     expect(info.json().data.username).toBe(phone.username);
 
-    const again = await status(t, q.id);
+    const again = await status(t, q);
     expect(again.json().data).toEqual({ status: "EXPIRED" });
     // A used ticket cannot be confirmed again.
     expect((await confirm(t, q.id, phone.headers)).statusCode).toBe(400);
+  });
+
+  it("hands the session only to the page that holds the key, not to whoever read the QR", async () => {
+    const q = await ticket(t);
+    expect(q.key).toMatch(/^[\w-]{20,}$/);
+    expect(q.url).not.toContain(q.key);
+    expect(q.img).not.toContain(q.key);
+    const user = await createUser(t);
+    expect((await confirm(t, q.id, user.headers)).statusCode).toBe(200);
+    for (const key of ["wrong-key", `${q.key}x`]) {
+      const stolen = await status(t, { id: q.id, key });
+      expect(stolen.statusCode).toBe(404);
+      expect(stolen.body).not.toContain('token"');
+    }
+    expect((await t.app.inject({ url: `${QR}/status/${q.id}` })).statusCode).toBe(400);
+    expect((await status(t, q)).json().data.status).toBe("CONFIRMED");
   });
 
   it("refuses a confirmation without sign-in", async () => {
@@ -69,7 +86,7 @@ describe("QR login", () => {
     const res = await confirm(t, q.id);
     expect(res.statusCode).toBe(403);
     expect(res.json().msg).toBe("token失效");
-    expect((await status(t, q.id)).json().data.status).toBe("WAITING");
+    expect((await status(t, q)).json().data.status).toBe("WAITING");
   });
 
   it("refuses a confirmation from another tenant's user, both ways", async () => {
@@ -78,13 +95,13 @@ describe("QR login", () => {
     const res = await confirm(t, q.id, acmeUser.headers);
     expect(res.statusCode).toBe(400);
     expect(res.json().msg).toBe("该二维码属于其他租户，请使用对应租户的账号确认");
-    expect((await status(t, q.id)).json().data).toEqual({ status: "WAITING" });
+    expect((await status(t, q)).json().data).toEqual({ status: "WAITING" });
 
     const acmeTicket = await ticket(t, "acme");
     const defaultUser = await createUser(t);
     expect((await confirm(t, acmeTicket.id, defaultUser.headers)).statusCode).toBe(400);
     expect((await confirm(t, acmeTicket.id, acmeUser.headers)).statusCode).toBe(200);
-    const handed = await status(t, acmeTicket.id);
+    const handed = await status(t, acmeTicket);
     const info = await t.app.inject({
       url: "/agent_api/api/userinfo/findUserInfo",
       headers: { authorization: `Bearer ${handed.json().data.token}` },
@@ -98,7 +115,7 @@ describe("QR login", () => {
       .update(qrTickets)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(qrTickets.id, q.id));
-    expect((await status(t, q.id)).json().data).toEqual({ status: "EXPIRED" });
+    expect((await status(t, q)).json().data).toEqual({ status: "EXPIRED" });
     const user = await createUser(t);
     const res = await confirm(t, q.id, user.headers);
     expect(res.statusCode).toBe(400);
@@ -113,16 +130,16 @@ describe("QR login", () => {
       .update(qrTickets)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(qrTickets.id, q.id));
-    const res = await status(t, q.id);
+    const res = await status(t, q);
     expect(res.json().data).toEqual({ status: "EXPIRED" });
     expect(res.cookies.length).toBe(0);
   });
 
   it("answers 404 for an unknown ticket and 400 for a malformed id", async () => {
-    const unknown = await status(t, crypto.randomUUID());
+    const unknown = await status(t, { id: crypto.randomUUID(), key: "x" });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().code).toBe(404);
-    expect((await status(t, "not-a-uuid")).statusCode).toBe(400);
+    expect((await status(t, { id: "not-a-uuid", key: "x" })).statusCode).toBe(400);
     const user = await createUser(t);
     expect((await confirm(t, "not-a-uuid", user.headers)).statusCode).toBe(400);
     expect((await confirm(t, crypto.randomUUID(), user.headers)).statusCode).toBe(400);

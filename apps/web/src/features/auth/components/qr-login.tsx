@@ -21,7 +21,7 @@ export function QrLogin() {
   useEffect(() => {
     if (!ticket || expired) return;
     const timer = setInterval(async () => {
-      const status = await qrStatus(ticket.id).catch(() => null);
+      const status = await qrStatus(ticket).catch(() => null);
       if (status?.status === "EXPIRED") setExpired(true);
       if (status?.status === "CONFIRMED" && status.token && status.reportToken) {
         clearInterval(timer);
