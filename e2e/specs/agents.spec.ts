@@ -92,7 +92,7 @@ test("browse and filter the marketplace", async ({ page }) => {
   await expect(cards(page).first()).toContainText("免费");
   await page.getByPlaceholder("搜索智能体").fill("没有这个智能体");
   await page.getByPlaceholder("搜索智能体").press("Enter");
-  await expect(page.getByText("暂无数据")).toBeVisible();
+  await expect(page.locator(".ant-empty-description")).toHaveText("暂无数据");
   await snap(page, "agents-marketplace-empty");
 });
 
@@ -100,7 +100,7 @@ test("a tenant's users also see their own tenant's listed agents", async ({ page
   await loginAs(page, "acme", { tenant: "acme" });
   await page.goto("/acme/index");
   await expect(cards(page)).toHaveCount(11);
-  await expect(page.getByText("Acme 制度问答")).toBeVisible();
+  await expect(page.getByText("Acme 制度问答").first()).toBeVisible();
 });
 
 test("agent detail shows what a hirer needs; start opens the execute page", async ({ page }) => {
@@ -109,8 +109,8 @@ test("agent detail shows what a hirer needs; start opens the execute page", asyn
   await cards(page).filter({ hasText: "公文写作助手" }).getByTestId("agent-name").click();
   await expect(page).toHaveURL(/\/agent-detail\?id=.+&price=0/);
   await expect(page.getByTestId("detail-name")).toHaveText("公文写作助手");
-  await expect(page.getByText("帮我写一份部门季度工作总结")).toBeVisible();
-  await expect(page.getByText("管理员")).toBeVisible();
+  await expect(page.getByText("帮我写一份部门季度工作总结").first()).toBeVisible();
+  await expect(page.getByText("管理员").first()).toBeVisible();
   await snap(page, "agents-detail");
   await page.getByTestId("detail-start").click();
   await expect(page).toHaveURL(/\/agent-execute\?id=.+&source=0/);
@@ -120,10 +120,10 @@ test("copy an agent and find it in My agents; copying again asks first", async (
   await loginAs(page, "member");
   await page.goto("/index");
   await cards(page).filter({ hasText: "公文写作助手" }).getByTestId("copy-agent").click();
-  await expect(page.getByText("确认复制此智能体")).toBeVisible();
+  await expect(page.locator(".ant-modal-confirm-title")).toHaveText("确认复制此智能体");
   await snap(page, "agents-copy-confirm");
   await page.getByRole("button", { name: ok }).click();
-  await expect(page.getByText("复制成功！")).toBeVisible();
+  await expect(page.getByText("复制成功！").first()).toBeVisible();
   await expect(page).toHaveURL(/\/home/);
   await expect(myCard(page, "公文写作助手")).toHaveCount(1);
   await expect(myCard(page, "公文写作助手")).toContainText("复制");
@@ -131,7 +131,7 @@ test("copy an agent and find it in My agents; copying again asks first", async (
 
   await page.goto("/index");
   await cards(page).filter({ hasText: "公文写作助手" }).getByTestId("copy-agent").click();
-  await expect(page.getByText("已经复制过，确认再次复制？")).toBeVisible();
+  await expect(page.locator(".ant-modal-confirm-title")).toHaveText("已经复制过，确认再次复制？");
   await snap(page, "agents-copy-again");
   await page.getByRole("button", { name: /取\s*消/ }).click();
 
@@ -151,24 +151,25 @@ test("rename with blank and too-long names, then delete", async ({ page }) => {
   const name = page.getByTestId("intro-name");
   await name.fill("   ");
   await page.getByRole("button", { name: ok }).click();
-  await expect(page.getByText("名称不能为空")).toBeVisible();
+  await expect(page.getByText("名称不能为空").first()).toBeVisible();
   await name.fill("一二三四五六七八九十一二三四五六");
   await page.getByRole("button", { name: ok }).click();
-  await expect(page.getByText("输入内容不能超过15个字符")).toBeVisible();
+  await expect(page.getByText("输入内容不能超过15个字符").first()).toBeVisible();
   await snap(page, "agents-rename-too-long");
   await name.fill("我的公文助手");
   await page.getByRole("button", { name: ok }).click();
   await expect(myCard(page, "我的公文助手")).toHaveCount(1);
 
   await myCard(page, "我的公文助手").getByTestId("delete-agent").click();
-  await expect(page.getByText("确认删除")).toBeVisible();
+  await expect(page.locator(".ant-popconfirm-title")).toHaveText("确认删除");
   await page.getByRole("button", { name: ok }).click();
-  await expect(page.getByText("删除成功")).toBeVisible();
+  await expect(page.getByText("删除成功").first()).toBeVisible();
   await expect(myCard(page, "我的公文助手")).toHaveCount(0);
-  await expect(page.getByText("去智能体广场添加智能体")).toBeVisible();
+  await expect(page.getByText("去智能体广场添加智能体").first()).toBeVisible();
 });
 
 test("create in the studio, release after a debug run, compare versions, submit for listing", async ({ page, request }) => {
+  test.setTimeout(120_000);
   await loginAs(page, "member");
   await page.goto("/home");
   await page.getByTestId("create-agent").click();
@@ -206,12 +207,12 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await page
     .locator(".ant-modal input[type=file]")
     .setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: Buffer.from("not an image") });
-  await expect(page.getByText("文件格式不支持")).toBeVisible();
+  await expect(page.getByText("文件格式不支持").first()).toBeVisible();
   await snap(page, "agents-icon-picker-upload");
   await page.locator(".ant-modal").getByRole("button", { name: ok }).click();
 
   await page.getByTestId("studio-save").click();
-  await expect(page.getByText("已保存")).toBeVisible();
+  await expect(page.getByText("已保存").first()).toBeVisible();
   await expect(page.getByTestId("studio-title")).toHaveText(NEW_AGENT);
   await page.getByTestId("studio-release").click();
   await expect(page.getByText("请先调试成功再发布").first()).toBeVisible();
@@ -220,22 +221,28 @@ test("create in the studio, release after a debug run, compare versions, submit 
 
   await debugRun(request, "member", agentId!);
   await page.reload();
-  await expect(page.getByText("当前草稿已调试成功，可以发布")).toBeVisible();
+  await expect(page.getByText("当前草稿已调试成功，可以发布").first()).toBeVisible();
   await page.getByTestId("studio-release").click();
   await page.getByTestId("release-notes").fill("首个版本");
-  await page.locator(".ant-modal").getByRole("button", { name: "发布" }).click();
-  await expect(page.getByText("已发布 v1")).toBeVisible();
+  await page
+    .locator(".ant-modal")
+    .getByRole("button", { name: /发\s*布/ })
+    .click();
+  await expect(page.getByText("已发布 v1").first()).toBeVisible();
 
   // Second version with a changed persona, then the diff between v1 and v2.
   await page.getByTestId("studio-persona").fill("你是一名资深旅行规划师，擅长亲子游和自驾游。");
   await page.getByTestId("studio-save").click();
-  await expect(page.getByText("已保存")).toBeVisible();
+  await expect(page.getByText("已保存").first()).toBeVisible();
   await debugRun(request, "member", agentId!);
   await page.reload();
   await page.getByTestId("studio-release").click();
   await page.getByTestId("release-notes").fill("侧重亲子游");
-  await page.locator(".ant-modal").getByRole("button", { name: "发布" }).click();
-  await expect(page.getByText("已发布 v2")).toBeVisible();
+  await page
+    .locator(".ant-modal")
+    .getByRole("button", { name: /发\s*布/ })
+    .click();
+  await expect(page.getByText("已发布 v2").first()).toBeVisible();
   await page.getByTestId("studio-versions").click();
   await expect(page.getByTestId("version-diff")).toContainText("persona");
   await expect(page.getByTestId("version-diff")).toContainText("亲子游");
@@ -248,7 +255,7 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await card.hover();
   await card.getByTestId("agent-more").hover();
   await page.getByRole("menuitem", { name: "上架" }).click();
-  await expect(page.getByText("确认上架")).toBeVisible();
+  await expect(page.locator(".ant-modal-confirm-title")).toHaveText("确认上架");
   await page.getByRole("button", { name: ok }).click();
   await expect(myCard(page, NEW_AGENT)).toContainText("审核中");
   await snap(page, "agents-home-pending");
@@ -273,7 +280,7 @@ test("the administrator approves; another user sees it in the marketplace", asyn
   await snap(page, "agents-review-queue");
   await row.getByTestId("review-approve").click();
   await page.getByRole("button", { name: ok }).click();
-  await expect(page.getByText("已通过，智能体已上架")).toBeVisible();
+  await expect(page.getByText("已通过，智能体已上架").first()).toBeVisible();
 
   await page.context().clearCookies();
   await loginAs(page, "free");
