@@ -46,7 +46,9 @@ export function SurveyModal() {
       cancelText={t("common.cancel")}
       onCancel={close}
       onOk={async () => {
-        const answer = await form.validateFields();
+        // Invalid answers show their messages under the fields and keep the modal open.
+        const answer = await form.validateFields().catch(() => null);
+        if (!answer) return;
         console.info("usage intent survey", answer);
         close();
       }}

@@ -1,0 +1,81 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { App as AntApp } from "antd";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import i18n from "../../../i18n";
+import { SurveyModal } from "./survey-modal";
+
+let first = true;
+beforeEach(async () => {
+  await i18n.changeLanguage("zh");
+  sessionStorage.clear();
+  first = true;
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(
+      async () =>
+        new Response(JSON.stringify({ code: 200, msg: "", data: { isFirstLogin: first } }), {
+          status: 200,
+          headers: { "content-type": "application/json" },
+        }),
+    ),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const show = () =>
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <AntApp>
+        <SurveyModal />
+      </AntApp>
+    </QueryClientProvider>,
+  );
+const submit = () => fireEvent.click(screen.getByRole("button", { name: /提\s*交/ }));
+
+describe("the usage-intent survey (doc 1 §5)", { timeout: 30_000 }, () => {
+  it("opens on the first sign-in and offers two identities and 11 goal directions, the last 'other'", async () => {
+    show();
+    expect(await screen.findByText("使用意向调查问卷")).toBeTruthy();
+    expect(screen.getAllByRole("radio")).toHaveLength(2);
+    const goals = screen.getAllByRole("checkbox");
+    expect(goals).toHaveLength(11);
+    expect(screen.getByText("其他")).toBeTruthy();
+  });
+
+  it("requires the identity and a goal direction", async () => {
+    show();
+    await screen.findByText("使用意向调查问卷");
+    submit();
+    expect(await screen.findByText("请选择您的身份")).toBeTruthy();
+    expect(await screen.findByText("请选择您的主要目标方向")).toBeTruthy();
+  });
+
+  it("requires the other text when 'other' is chosen, then closes on a valid answer", async () => {
+    const info = vi.spyOn(console, "info").mockImplementation(() => {});
+    show();
+    await screen.findByText("使用意向调查问卷");
+    fireEvent.click(screen.getByRole("radio", { name: "开发者" }));
+    fireEvent.click(screen.getByRole("checkbox", { name: "其他" }));
+    expect(await screen.findByPlaceholderText("请输入")).toBeTruthy();
+    submit();
+    expect(await screen.findByText("请输入")).toBeTruthy();
+    fireEvent.change(screen.getByPlaceholderText("请输入"), { target: { value: "知识库问答" } });
+    submit();
+    await waitFor(() =>
+      expect(info).toHaveBeenCalledWith("usage intent survey", { type: 2, directionalTarget: [11], other: "知识库问答" }),
+    );
+    await waitFor(() => expect(sessionStorage.length).toBe(1));
+    info.mockRestore();
+  });
+
+  it("stays closed when it is not the first sign-in", async () => {
+    first = false;
+    show();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByText("使用意向调查问卷")).toBeNull();
+  });
+});
