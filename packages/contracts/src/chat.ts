@@ -14,7 +14,22 @@ export const HEARTBEAT_SECONDS = 10;
 /** Chat attachments: 15 MB each. */
 export const CHAT_FILE_MAX_BYTES = 15 * 1024 * 1024;
 /** Upload types of doc 2 §5. */
-export const CHAT_UPLOAD_EXTENSIONS = ["jpeg", "jpg", "png", "doc", "docx", "xls", "xlsx", "pdf", "ppt", "pptx", "txt", "mp3", "wav", "zip"] as const;
+export const CHAT_UPLOAD_EXTENSIONS = [
+  "jpeg",
+  "jpg",
+  "png",
+  "doc",
+  "docx",
+  "xls",
+  "xlsx",
+  "pdf",
+  "ppt",
+  "pptx",
+  "txt",
+  "mp3",
+  "wav",
+  "zip",
+] as const;
 export const CHAT_UPLOAD_TYPES_MESSAGE = "请上传 image、word、excel、pdf、audio、zip 等类型文件";
 /** Speech to text: 16 kHz audio, recording ends after 5000 ms of silence. */
 export const SPEECH_SAMPLE_RATE = 16_000;

@@ -135,7 +135,14 @@ export function createSafeFetch(opts: SafeFetchOptions = {}): typeof fetch {
   return safeFetch as typeof fetch;
 }
 
-function send(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal | undefined, opts: SafeFetchOptions) {
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  signal: AbortSignal | undefined,
+  opts: SafeFetchOptions,
+) {
   return new Promise<http.IncomingMessage>((resolve, reject) => {
     const lib = url.protocol === "https:" ? https : http;
     const req = lib.request(

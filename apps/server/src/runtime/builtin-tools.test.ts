@@ -17,7 +17,19 @@ describe("calculator", () => {
 
 describe("safe fetch address rules", () => {
   it("blocks private, loopback, link-local and mapped addresses", () => {
-    for (const a of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "0.0.0.0", "::1", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "100.64.0.1"])
+    for (const a of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "0.0.0.0",
+      "::1",
+      "fe80::1",
+      "fd00::1",
+      "::ffff:127.0.0.1",
+      "100.64.0.1",
+    ])
       expect(isBlockedAddress(a), a).toBe(true);
     for (const a of ["8.8.8.8", "1.1.1.1", "2606:4700::1111"]) expect(isBlockedAddress(a), a).toBe(false);
   });

@@ -28,10 +28,15 @@ export function sniffType(data: Uint8Array, name: string): string | null {
     return zipTypes[ext] ?? null;
   }
   if (starts(0xd0, 0xcf, 0x11, 0xe0)) {
-    const ole: Record<string, string> = { doc: "application/msword", xls: "application/vnd.ms-excel", ppt: "application/vnd.ms-powerpoint" };
+    const ole: Record<string, string> = {
+      doc: "application/msword",
+      xls: "application/vnd.ms-excel",
+      ppt: "application/vnd.ms-powerpoint",
+    };
     return ole[ext] ?? null;
   }
-  if (head(4).toString("latin1") === "RIFF" && Buffer.from(data.subarray(8, 12)).toString("latin1") === "WAVE") return ext === "wav" ? "audio/wav" : null;
+  if (head(4).toString("latin1") === "RIFF" && Buffer.from(data.subarray(8, 12)).toString("latin1") === "WAVE")
+    return ext === "wav" ? "audio/wav" : null;
   if (head(3).toString("latin1") === "ID3" || (data[0] === 0xff && (data[1] & 0xe0) === 0xe0)) return ext === "mp3" ? "audio/mpeg" : null;
   if (ext === "txt") {
     const text = Buffer.from(data.subarray(0, 4096));
@@ -103,7 +108,12 @@ function cellText(v: unknown): string {
 }
 
 const decodeXml = (s: string) =>
-  s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+  s
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");
 
 /** One stored upload as an attachment for the prompt. */
 export async function toAttachment(file: { name: string; contentType: string; data: Uint8Array }): Promise<Attachment> {

@@ -27,7 +27,9 @@ export function systemPrompt(agent: RuntimeAgent, now = new Date()): string {
   const persona = agent.persona.replace(/\{\{\s*([\w\u4e00-\u9fff]+)\s*\}\}/g, (m, name: string) => vars.get(name) ?? m);
   const parts = [persona.trim() || `你是智能体「${agent.agentName}」。${agent.agentDescription}`.trim()];
   if (agent.variables.length)
-    parts.push(`变量：\n${agent.variables.map((v) => `- ${v.name}${v.description ? `（${v.description}）` : ""}：${v.default}`).join("\n")}`);
+    parts.push(
+      `变量：\n${agent.variables.map((v) => `- ${v.name}${v.description ? `（${v.description}）` : ""}：${v.default}`).join("\n")}`,
+    );
   parts.push(`当前时间：${now.toISOString()}。请使用用户提问的语言回答，必要时使用 Markdown。`);
   return parts.join("\n\n");
 }
@@ -50,7 +52,11 @@ export function assembleMessages(opts: {
   const system = systemPrompt(opts.agent);
   const docs = opts.attachments
     .filter((a) => a.kind === "text" || !opts.vision)
-    .map((a) => (a.kind === "text" ? `【附件：${a.name}】\n${(a.text ?? "").slice(0, ATTACHMENT_TEXT_MAX)}` : `【附件：${a.name}（图片，当前模型不支持识图）】`));
+    .map((a) =>
+      a.kind === "text"
+        ? `【附件：${a.name}】\n${(a.text ?? "").slice(0, ATTACHMENT_TEXT_MAX)}`
+        : `【附件：${a.name}（图片，当前模型不支持识图）】`,
+    );
   const questionText = [...docs, opts.query].filter(Boolean).join("\n\n");
   const content: UserContent = [{ type: "text", text: questionText }];
   if (opts.vision)

@@ -119,7 +119,12 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
           if (!info) break;
           const isError = part.type === "tool-error";
           info.result = isError ? stringify(String((part.error as Error)?.message ?? part.error)) : stringify(part.output);
-          emit({ type: "tool_call_end", toolCall: { id: info.id, function: info.function, metaInfo: info.metaInfo }, result: info.result, error: isError });
+          emit({
+            type: "tool_call_end",
+            toolCall: { id: info.id, function: info.function, metaInfo: info.metaInfo },
+            result: info.result,
+            error: isError,
+          });
           progress(3, 45);
           break;
         }

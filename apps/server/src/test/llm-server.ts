@@ -47,11 +47,7 @@ import { FOLLOW_UP_MARKER } from "../runtime/follow-ups.ts";
 
 type Msg = { role: string; content: unknown; tool_calls?: unknown };
 const textOf = (content: unknown): string =>
-  typeof content === "string"
-    ? content
-    : Array.isArray(content)
-      ? content.map((p: { text?: string }) => p.text ?? "").join("")
-      : "";
+  typeof content === "string" ? content : Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? "").join("") : "";
 
 /** The default behaviour when no script is queued. */
 export function defaultScript(body: Record<string, unknown>): LlmScript {
@@ -64,7 +60,8 @@ export function defaultScript(body: Record<string, unknown>): LlmScript {
   const tools = ((body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
   if (tools.includes("current_time") && /几点|time|时间/i.test(lastText)) return { toolCalls: [{ name: "current_time", arguments: "{}" }] };
   const expr = lastText.match(/(?:计算|calc(?:ulate)?)\s*([\d+\-*/(). ]+)/i);
-  if (tools.includes("calculator") && expr) return { toolCalls: [{ name: "calculator", arguments: JSON.stringify({ expression: expr[1].trim() }) }] };
+  if (tools.includes("calculator") && expr)
+    return { toolCalls: [{ name: "calculator", arguments: JSON.stringify({ expression: expr[1].trim() }) }] };
   if (/慢|long/i.test(lastText)) return { chunks: Array.from({ length: 300 }, (_, i) => `第${i + 1}段。`), delayMs: 50 };
   const answer = `你好！你的问题是：${lastText}`;
   return { chunks: answer.match(/.{1,4}/gsu) ?? [answer] };
@@ -103,7 +100,8 @@ export async function startLlmServer(opts: { port?: number; host?: string } = {}
       res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(data));
     };
 
-    if (req.method === "GET" && path.endsWith("/models")) return json(200, { object: "list", data: [{ id: "test-model", object: "model" }] });
+    if (req.method === "GET" && path.endsWith("/models"))
+      return json(200, { object: "list", data: [{ id: "test-model", object: "model" }] });
     if (path.endsWith("/audio/transcriptions")) {
       const next = queue.shift();
       const script = typeof next === "function" ? next(body) : next;
@@ -162,12 +160,21 @@ export async function startLlmServer(opts: { port?: number; host?: string } = {}
     }
     if (script.stallAfter !== undefined && sent >= script.stallAfter) return;
     if (script.toolCalls?.length) {
-      script.toolCalls.forEach((t, i) =>
-        chunk({ tool_calls: [{ index: i, id: `call_${Date.now()}_${i}`, type: "function", function: { name: t.name, arguments: t.arguments } }] }),
-      );
+      script.toolCalls.forEach((t, i) => {
+        chunk({
+          tool_calls: [{ index: i, id: `call_${Date.now()}_${i}`, type: "function", function: { name: t.name, arguments: t.arguments } }],
+        });
+      });
     }
     chunk({}, script.toolCalls?.length ? "tool_calls" : "stop");
-    send({ id, object: "chat.completion.chunk", created, model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+    send({
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model,
+      choices: [],
+      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    });
     res.write("data: [DONE]\n\n");
     log.finished = true;
     res.end();

@@ -22,6 +22,7 @@ export const APP_SEGMENTS = new Set([
   "share-page",
   "pay",
   "admin",
+  "models",
 ]);
 
 export function tenantDomainFromPath(pathname = window.location.pathname): string {

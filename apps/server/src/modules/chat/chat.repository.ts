@@ -68,7 +68,11 @@ export class ChatRepository {
   }
 
   messages(sessionId: string) {
-    return this.db.select().from(chatMessages).where(eq(chatMessages.sessionId, sessionId)).orderBy(asc(chatMessages.createdAt), asc(chatMessages.role));
+    return this.db
+      .select()
+      .from(chatMessages)
+      .where(eq(chatMessages.sessionId, sessionId))
+      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.role));
   }
 
   async insertMessage(row: NewMessageRow) {
@@ -93,15 +97,26 @@ export class ChatRepository {
   }
 
   async share(id: string) {
-    return (await this.db.select().from(chatShares).where(and(eq(chatShares.id, id), isNull(chatShares.revokedAt))))[0];
+    return (
+      await this.db
+        .select()
+        .from(chatShares)
+        .where(and(eq(chatShares.id, id), isNull(chatShares.revokedAt)))
+    )[0];
   }
 
   async revokeShares(sessionId: string) {
-    await this.db.update(chatShares).set({ revokedAt: new Date() }).where(and(eq(chatShares.sessionId, sessionId), isNull(chatShares.revokedAt)));
+    await this.db
+      .update(chatShares)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(chatShares.sessionId, sessionId), isNull(chatShares.revokedAt)));
   }
 
   /** Adds the seconds since the last heartbeat (at most one interval) to the user's usage row. */
-  async heartbeat(row: { userId: string; agentId: string; sessionId: string | null; types: string | null; tags: string | null; categorys: string | null }, maxSeconds: number) {
+  async heartbeat(
+    row: { userId: string; agentId: string; sessionId: string | null; types: string | null; tags: string | null; categorys: string | null },
+    maxSeconds: number,
+  ) {
     const where = and(
       eq(chatUsage.userId, row.userId),
       eq(chatUsage.agentId, row.agentId),

@@ -13,11 +13,20 @@ let bob: TestUser;
 let agentId: string;
 
 const R = "/agent/agent_runtime";
-const events = (payload: string) => payload.split("\n").map(parseChatEvent).filter((e): e is ChatEvent => !!e);
+const events = (payload: string) =>
+  payload
+    .split("\n")
+    .map(parseChatEvent)
+    .filter((e): e is ChatEvent => !!e);
 const types = (evs: ChatEvent[]) => evs.map((e) => e.type);
 
 async function newAgent(user: TestUser, name = "测试助手") {
-  const res = await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: user.headers, payload: { agentName: name } });
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/aiagent_api/agent/quick/add",
+    headers: user.headers,
+    payload: { agentName: name },
+  });
   expect(res.statusCode).toBe(200);
   return res.json().data.agentId as string;
 }
@@ -75,12 +84,18 @@ describe("POST /chat stream", () => {
     const order = types(evs);
     expect(order).toContain("tool_call_start");
     const end = evs.find((e) => e.type === "tool_call_end");
-    expect(end).toMatchObject({ type: "tool_call_end", error: false, toolCall: { function: { name: "calculator" }, metaInfo: { name: "计算器" } } });
+    expect(end).toMatchObject({
+      type: "tool_call_end",
+      error: false,
+      toolCall: { function: { name: "calculator" }, metaInfo: { name: "计算器" } },
+    });
     expect(end?.type === "tool_call_end" && JSON.parse(end.result).result).toBe(42);
     expect(order.indexOf("tool_call_start")).toBeLessThan(order.indexOf("tool_call_end"));
     expect(order.indexOf("tool_call_end")).toBeLessThan(order.indexOf("content"));
     // the tool result went back to the model in a second step
-    const toolTurn = llm.requests.filter((r) => r.path.endsWith("/chat/completions")).find((r) => JSON.stringify(r.body).includes('"role":"tool"'));
+    const toolTurn = llm.requests
+      .filter((r) => r.path.endsWith("/chat/completions"))
+      .find((r) => JSON.stringify(r.body).includes('"role":"tool"'));
     expect(toolTurn).toBeTruthy();
     const time = await chat(alice, { query: "现在几点了？" });
     expect(time.evs.find((e) => e.type === "tool_call_start")).toMatchObject({ toolCall: { function: { name: "current_time" } } });
@@ -162,9 +177,14 @@ describe("sessions", () => {
   it("lists, searches, renames (rules), exports and deletes", async () => {
     const { evs } = await chat(alice, { query: "天气怎么样" });
     const sid = evs[0].type === "session" ? evs[0].session_id : "";
-    const list = await t.app.inject({ method: "GET", url: `${R}/session_list?page_number=1&page_size=100&search=天气&schema_id=${agentId}`, headers: alice.headers });
+    const list = await t.app.inject({
+      method: "GET",
+      url: `${R}/session_list?page_number=1&page_size=100&search=天气&schema_id=${agentId}`,
+      headers: alice.headers,
+    });
     expect(list.json().data.list.map((s: { session_id: string }) => s.session_id)).toEqual([sid]);
-    const rename = (new_title: string) => t.app.inject({ method: "POST", url: `${R}/update_session_title`, headers: alice.headers, payload: { session_id: sid, new_title } });
+    const rename = (new_title: string) =>
+      t.app.inject({ method: "POST", url: `${R}/update_session_title`, headers: alice.headers, payload: { session_id: sid, new_title } });
     expect((await rename("  ")).json().msg).toBe("名称不能为空");
     expect((await rename("一二三四五六七八九十一二三四五六")).json().msg).toBe("输入内容不能超过15个字符");
     const ok = await rename("新的名字");
@@ -183,7 +203,9 @@ describe("sessions", () => {
   it("share token: read-only for other signed-in users, revocable, tamper-proof", async () => {
     const { evs } = await chat(alice, { query: "分享给朋友" });
     const sid = evs[0].type === "session" ? evs[0].session_id : "";
-    const tok = (await t.app.inject({ method: "POST", url: `${R}/share_token`, headers: alice.headers, payload: { session_id: sid } })).json().data.shareToken;
+    const tok = (
+      await t.app.inject({ method: "POST", url: `${R}/share_token`, headers: alice.headers, payload: { session_id: sid } })
+    ).json().data.shareToken;
     const view = await t.app.inject({ method: "GET", url: `${R}/share?shareToken=${encodeURIComponent(tok)}`, headers: bob.headers });
     expect(view.statusCode).toBe(200);
     expect(view.json().data.session).toMatchObject({ session_id: sid, readOnly: true });
@@ -195,11 +217,18 @@ describe("sessions", () => {
     const forged = `${tok.split(".")[0]}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
     expect((await t.app.inject({ method: "GET", url: `${R}/share?shareToken=${forged}`, headers: bob.headers })).statusCode).toBe(404);
     await t.app.inject({ method: "POST", url: `${R}/revoke_share`, headers: alice.headers, payload: { session_id: sid } });
-    expect((await t.app.inject({ method: "GET", url: `${R}/share?shareToken=${encodeURIComponent(tok)}`, headers: bob.headers })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: "GET", url: `${R}/share?shareToken=${encodeURIComponent(tok)}`, headers: bob.headers })).statusCode,
+    ).toBe(404);
   });
 
   it("heartbeat and agent info", async () => {
-    const hb = await t.app.inject({ method: "POST", url: `${R}/usage_heartbeat`, headers: alice.headers, payload: { agentId, sessionId: null, types: "1", tags: "", categorys: "" } });
+    const hb = await t.app.inject({
+      method: "POST",
+      url: `${R}/usage_heartbeat`,
+      headers: alice.headers,
+      payload: { agentId, sessionId: null, types: "1", tags: "", categorys: "" },
+    });
     expect(hb.statusCode).toBe(200);
     const info = await t.app.inject({ method: "GET", url: `${R}/agent_info?id=${agentId}&release=false`, headers: alice.headers });
     expect(info.json().data.skills).toEqual(["当前时间", "计算器"]);
@@ -213,20 +242,23 @@ describe("abort", () => {
     const port = (t.app.server.address() as AddressInfo).port;
     llm.script({ chunks: Array.from({ length: 200 }, (_, i) => `片段${i}`), delayMs: 30 });
     const sessionId = await new Promise<string>((resolve, reject) => {
-      const req = http.request({ host: "127.0.0.1", port, path: `${R}/chat`, method: "POST", headers: { "content-type": "application/json" } }, (res) => {
-        let buf = "";
-        let sid = "";
-        res.on("data", (c: Buffer) => {
-          buf += c.toString();
-          const evs = events(buf);
-          if (evs[0]?.type === "session") sid = evs[0].session_id;
-          if (evs.filter((e) => e.type === "content").length >= 3) {
-            req.destroy();
-            resolve(sid);
-          }
-        });
-        res.on("error", () => {});
-      });
+      const req = http.request(
+        { host: "127.0.0.1", port, path: `${R}/chat`, method: "POST", headers: { "content-type": "application/json" } },
+        (res) => {
+          let buf = "";
+          let sid = "";
+          res.on("data", (c: Buffer) => {
+            buf += c.toString();
+            const evs = events(buf);
+            if (evs[0]?.type === "session") sid = evs[0].session_id;
+            if (evs.filter((e) => e.type === "content").length >= 3) {
+              req.destroy();
+              resolve(sid);
+            }
+          });
+          res.on("error", () => {});
+        },
+      );
       req.on("error", () => {});
       req.end(JSON.stringify({ token: alice.token, schema_id: agentId, release: false, query: "长回答" }));
       setTimeout(() => reject(new Error("no content")), 5000);
@@ -250,12 +282,22 @@ describe("no model", () => {
     const bare = await createTestApp();
     try {
       const u = await createUser(bare, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
-      const id = (await bare.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: u.headers, payload: {} })).json().data.agentId;
-      const res = await bare.app.inject({ method: "POST", url: `${R}/chat`, payload: { token: u.token, schema_id: id, release: false, query: "hi" } });
+      const id = (await bare.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: u.headers, payload: {} })).json()
+        .data.agentId;
+      const res = await bare.app.inject({
+        method: "POST",
+        url: `${R}/chat`,
+        payload: { token: u.token, schema_id: id, release: false, query: "hi" },
+      });
       const evs = events(res.payload);
       expect(evs.find((e) => e.type === "error")).toMatchObject({ msg: expect.stringContaining("模型管理") });
       expect(evs.at(-1)).toMatchObject({ type: "stop", status: "failed" });
-      const en = await bare.app.inject({ method: "POST", url: `${R}/chat`, headers: { lang: "en" }, payload: { token: u.token, schema_id: id, release: false, query: "hi" } });
+      const en = await bare.app.inject({
+        method: "POST",
+        url: `${R}/chat`,
+        headers: { lang: "en" },
+        payload: { token: u.token, schema_id: id, release: false, query: "hi" },
+      });
       expect(events(en.payload).find((e) => e.type === "error")).toMatchObject({ msg: expect.stringContaining("Model management") });
     } finally {
       await bare.close();

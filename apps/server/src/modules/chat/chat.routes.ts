@@ -77,19 +77,40 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
 
   app.get(
     "/session_list",
-    { schema: { tags, summary: "The caller's sessions, newest first (page size 100)", querystring: sessionListQuery, response: { 200: envelope(sessionList) } } },
+    {
+      schema: {
+        tags,
+        summary: "The caller's sessions, newest first (page size 100)",
+        querystring: sessionListQuery,
+        response: { 200: envelope(sessionList) },
+      },
+    },
     async (req) => ok(await chat.list(requireUser(req), req.query)),
   );
 
   app.get(
     "/session/:id",
-    { schema: { tags, summary: "One session with its messages", params: z.object({ id: z.string().min(1).max(64) }), response: { 200: envelope(sessionDetail) } } },
+    {
+      schema: {
+        tags,
+        summary: "One session with its messages",
+        params: z.object({ id: z.string().min(1).max(64) }),
+        response: { 200: envelope(sessionDetail) },
+      },
+    },
     async (req) => ok(await chat.detail(requireUser(req), req.params.id)),
   );
 
   app.post(
     "/update_session_title",
-    { schema: { tags, summary: "Rename a session (not blank, at most 15 characters)", body: updateSessionTitleRequest, response: { 200: envelope(z.null()) } } },
+    {
+      schema: {
+        tags,
+        summary: "Rename a session (not blank, at most 15 characters)",
+        body: updateSessionTitleRequest,
+        response: { 200: envelope(z.null()) },
+      },
+    },
     async (req) => {
       await chat.rename(requireUser(req), req.body.session_id, req.body.new_title);
       return ok(null, "修改成功");
@@ -128,7 +149,14 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
 
   app.post(
     "/share_token",
-    { schema: { tags, summary: "A signed, revocable share token: read-only access to one session", body: shareTokenRequest, response: { 200: envelope(shareTokenResponse) } } },
+    {
+      schema: {
+        tags,
+        summary: "A signed, revocable share token: read-only access to one session",
+        body: shareTokenRequest,
+        response: { 200: envelope(shareTokenResponse) },
+      },
+    },
     async (req) => ok(await chat.shareToken(requireUser(req), req.body.session_id)),
   );
 
@@ -166,7 +194,14 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
 
   app.post(
     "/usage_heartbeat",
-    { schema: { tags, summary: "Usage heartbeat, every 10 s while the chat page is open", body: heartbeatRequest, response: { 200: envelope(z.object({ seconds: z.number() })) } } },
+    {
+      schema: {
+        tags,
+        summary: "Usage heartbeat, every 10 s while the chat page is open",
+        body: heartbeatRequest,
+        response: { 200: envelope(z.object({ seconds: z.number() })) },
+      },
+    },
     async (req) => ok(await chat.heartbeat(requireUser(req), req.body)),
   );
 

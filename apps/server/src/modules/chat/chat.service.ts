@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import {
   type ChatAgentInfo,
   type ChatEvent,
@@ -47,11 +47,16 @@ interface Prepared {
   caller: Caller;
   agent: RuntimeAgent;
   session: SessionRow;
+  /** The session row is not written yet. */
+  isNew: boolean;
   query: string;
   files: ChatFileRef[];
   attachments: Attachment[];
   reload: boolean;
 }
+
+/** Longest wait before the question is written when no token has come yet. */
+const WRITE_DELAY_MS = 300;
 
 const titleOf = (query: string, files: ChatFileRef[]) => (query.trim() || files[0]?.name || "").slice(0, SESSION_TITLE_MAX);
 
@@ -94,13 +99,18 @@ export class ChatService {
     if (!req.query.trim() && !files.length && !req.reload) throw badRequest("chatQueryEmpty");
     const agent = await this.agents().runtimeAgent(caller, req.schema_id, { release: req.release });
     let session: SessionRow;
+    let isNew = false;
     if (req.session_id) {
       const found = await this.repo.session(req.session_id);
       // Appending is for the owner only, even for administrators; a foreign id is not found.
       if (!found || found.userId !== caller.userId || found.agentId !== agent.agentId) throw notFound();
       session = found;
     } else {
-      session = await this.repo.createSession({
+      // Written in the background once the model call is under way (see run).
+      isNew = true;
+      const now = new Date();
+      session = {
+        id: randomUUID(),
         userId: caller.userId,
         tenantId: caller.tenantId,
         agentId: agent.agentId,
@@ -108,40 +118,55 @@ export class ChatService {
         agentName: agent.agentName,
         agentIcon: agent.agentIcon,
         agentIconBackground: agent.agentIconBackground,
-      });
+        title: "",
+        titled: false,
+        createdAt: now,
+        updatedAt: now,
+      };
     }
     // Loaded before the stream: another user's file id is a plain not-found.
     const attachments = files.length ? ((await this.deps.attachments()?.load(caller, files)) ?? []) : [];
-    return { caller, agent, session, query: req.query.trim(), files, attachments, reload: !!req.reload };
+    return { caller, agent, session, isNew, query: req.query.trim(), files, attachments, reload: !!req.reload };
   }
 
   /** Runs one reply, writing events; never throws. The reply is saved once, as done, stopped or failed. */
-  async run(p: Prepared, lang: Language, signal: AbortSignal, emit: (e: ChatEvent) => void) {
+  async run(p: Prepared, lang: Language, signal: AbortSignal, emitEvent: (e: ChatEvent) => void) {
     const { caller, agent, session } = p;
-    const history = await this.repo.messages(session.id);
+    const history = p.isNew ? [] : await this.repo.messages(session.id);
     let query = p.query;
     let files = p.files;
-    if (p.reload) {
-      // Retry: drop the last reply and ask its question again.
-      const lastBot = [...history].reverse().find((m) => m.role === "bot");
-      if (lastBot) await this.repo.deleteMessage(lastBot.id);
-      const lastUser = [...history].reverse().find((m) => m.role === "user");
-      query ||= lastUser?.content ?? "";
-      files = files.length ? files : ((lastUser?.files as ChatFileRef[]) ?? []);
+    const lastUser = [...history].reverse().find((m) => m.role === "user");
+    const lastBot = [...history].reverse().find((m) => m.role === "bot");
+    const retry = p.reload && !!lastUser;
+    if (retry) {
+      // Retry: the last reply is replaced and its question asked again.
+      query ||= lastUser.content;
+      files = files.length ? files : ((lastUser.files as ChatFileRef[]) ?? []);
     }
-    const question =
-      p.reload && history.some((m) => m.role === "user")
-        ? [...history].reverse().find((m) => m.role === "user")!
-        : await this.repo.insertMessage({ sessionId: session.id, role: "user", content: query, files });
-    await this.repo.titleIfUntitled(session.id, titleOf(query, files));
-    const replyId = crypto.randomUUID();
-    emit({
-      type: "session",
-      session_id: session.id,
-      title: session.titled ? session.title : titleOf(query, files),
-      question_uuid: question.id,
-      uuid: replyId,
+    const questionId = retry ? lastUser.id : randomUUID();
+    const title = session.titled ? session.title : titleOf(query, files);
+    const replyId = randomUUID();
+    // Writes the model call need not wait for: the session row, the question, the title. They
+    // start once the first token is out (or after a moment), so they never delay it.
+    let startWrites: () => void = () => undefined;
+    const writesGate = new Promise<void>((resolve) => {
+      startWrites = resolve;
     });
+    const gateTimer = setTimeout(() => startWrites(), WRITE_DELAY_MS);
+    const writes = (async () => {
+      await writesGate;
+      clearTimeout(gateTimer);
+      if (p.isNew) await this.repo.createSession(session);
+      if (retry && lastBot) await this.repo.deleteMessage(lastBot.id);
+      if (!retry) await this.repo.insertMessage({ id: questionId, sessionId: session.id, role: "user", content: query, files });
+      if (!session.titled) await this.repo.titleIfUntitled(session.id, title);
+    })();
+    writes.catch(() => undefined);
+    const emit = (e: ChatEvent) => {
+      emitEvent(e);
+      if (e.type === "content" || e.type === "tool_call_start" || e.type === "error" || e.type === "stop") startWrites();
+    };
+    emit({ type: "session", session_id: session.id, title, question_uuid: questionId, uuid: replyId });
 
     const bot = {
       content: "",
@@ -157,24 +182,33 @@ export class ChatService {
       emit({ type: "error", msg, code });
     };
     try {
-      const billing = this.deps.billing();
+      const modelLookup = this.deps.models.usable(caller.tenantId, "LLM", agent.model.modelId);
+      modelLookup.catch(() => undefined);
       try {
-        await billing?.checkChat(caller, { agentId: agent.agentId, agentName: agent.agentName, priceCents: agent.priceCents, ownerId: agent.ownerId }, session.id);
+        await this.deps
+          .billing()
+          ?.checkChat(
+            caller,
+            { agentId: agent.agentId, agentName: agent.agentName, priceCents: agent.priceCents, ownerId: agent.ownerId },
+            session.id,
+          );
       } catch (err) {
         if (err instanceof AppError) return fail(translate(err.key, lang, err.params), err.code);
         throw err;
       }
-      const model = await this.deps.models.usable(caller.tenantId, "LLM", agent.model.modelId);
+      const model = await modelLookup;
       if (!model) return fail(translate("noModel", lang), 503);
 
-      const attachments = p.attachments.length || !files.length ? p.attachments : ((await this.deps.attachments()?.load(caller, files)) ?? []);
+      const attachments =
+        p.attachments.length || !files.length ? p.attachments : ((await this.deps.attachments()?.load(caller, files)) ?? []);
       const priorHistory = history
-        .filter((m) => m.id !== question.id && (m.role === "user" || m.status === "done" || m.status === "stopped"))
+        .filter((m) => m.id !== lastBot?.id || !retry)
+        .filter((m) => m.role === "user" || m.status === "done" || m.status === "stopped")
         .map((m) => ({ role: m.role as "user" | "bot", content: m.content }));
       const maxOutputTokens = Math.max(64, Math.min(agent.model.maxTokens || 2048, Math.floor(model.row.contextWindow / 2)));
       const prompt = assembleMessages({
         agent,
-        history: p.reload ? priorHistory.slice(0, -1) : priorHistory,
+        history: retry ? priorHistory.slice(0, priorHistory.map((m) => m.role).lastIndexOf("user")) : priorHistory,
         query,
         attachments,
         contextWindow: model.row.contextWindow,
@@ -206,7 +240,13 @@ export class ChatService {
         idleTimeoutMs: this.platform.config.CHAT_IDLE_TIMEOUT_MS,
         emit,
       });
-      Object.assign(bot, { content: result.content, status: result.status, step: result.step, toolCalls: result.toolCalls, usage: result.usage });
+      Object.assign(bot, {
+        content: result.content,
+        status: result.status,
+        step: result.step,
+        toolCalls: result.toolCalls,
+        usage: result.usage,
+      });
       await this.deps.models.record(model, result.usage).catch(() => {});
       if (result.status === "failed") {
         this.platform.log.warn({ err: result.error, timedOut: result.timedOut }, "chat reply failed");
@@ -217,7 +257,12 @@ export class ChatService {
         emit({ type: "progress", stage: 5, percent: PROGRESS_MAX });
         bot.step = 5;
         try {
-          const questions = await followUpQuestions(chatModelOf(model), query, result.content, AbortSignal.any([signal, AbortSignal.timeout(20_000)]));
+          const questions = await followUpQuestions(
+            chatModelOf(model),
+            query,
+            result.content,
+            AbortSignal.any([signal, AbortSignal.timeout(20_000)]),
+          );
           bot.questions = questions.slice(0, FOLLOW_UP_COUNT);
           if (bot.questions.length) emit({ type: "questions", questions: bot.questions });
         } catch (err) {
@@ -232,6 +277,8 @@ export class ChatService {
       fail(translate("internal", lang));
     } finally {
       if (signal.aborted && bot.status !== "failed") bot.status = "stopped";
+      startWrites();
+      await writes.catch((err) => this.platform.log.error({ err }, "saving the question failed"));
       await this.saveReply(session.id, replyId, bot).catch((err) => this.platform.log.error({ err }, "saving the reply failed"));
       emit({ type: "stop", status: bot.status, usage: bot.usage });
       await this.afterReply(caller, agent, bot.status).catch((err) => this.platform.log.warn({ err }, "after-reply bookkeeping failed"));
@@ -241,7 +288,15 @@ export class ChatService {
   private async saveReply(
     sessionId: string,
     id: string,
-    bot: { content: string; status: string; error: string | null; step: number; toolCalls: unknown[]; questions: string[]; usage: { inputTokens: number; outputTokens: number } },
+    bot: {
+      content: string;
+      status: string;
+      error: string | null;
+      step: number;
+      toolCalls: unknown[];
+      questions: string[];
+      usage: { inputTokens: number; outputTokens: number };
+    },
   ) {
     await this.repo.insertMessage({
       id,
@@ -269,7 +324,13 @@ export class ChatService {
   // ---- sessions --------------------------------------------------------------------------------
 
   private toItem(s: SessionRow): SessionItem {
-    return { session_id: s.id, title: s.title, create_time: s.createdAt.toISOString(), update_time: s.updatedAt.toISOString(), schema_id: s.agentId };
+    return {
+      session_id: s.id,
+      title: s.title,
+      create_time: s.createdAt.toISOString(),
+      update_time: s.updatedAt.toISOString(),
+      schema_id: s.agentId,
+    };
   }
 
   private toMessage(m: MessageRow): ChatMessage {
@@ -342,7 +403,8 @@ export class ChatService {
     const lines = [`# ${detail.title || "对话"}`, "", `- 会话：${detail.session_id}`, `- 创建时间：${detail.create_time}`, ""];
     for (const m of detail.messages) {
       lines.push(`## ${m.role === "user" ? "用户" : "智能体"}（${m.time}）`, "");
-      for (const call of m.function_call) lines.push(`> 工具调用：${call.metaInfo.name}（${call.function.arguments}）→ ${call.result ?? ""}`, "");
+      for (const call of m.function_call)
+        lines.push(`> 工具调用：${call.metaInfo.name}（${call.function.arguments}）→ ${call.result ?? ""}`, "");
       lines.push(m.content || (m.error ? `*${m.error}*` : ""), "");
       if (m.questions.length) lines.push("推荐提问：", ...m.questions.map((q) => `- ${q}`), "");
     }
@@ -396,11 +458,19 @@ export class ChatService {
     const messages = await this.repo.messages(session.id);
     return {
       session: { ...this.toItem(session), messages: messages.map((m) => this.toMessage(m)), readOnly: true },
-      agent: { id: session.agentId, agentName: session.agentName, agentIcon: session.agentIcon, agentIconBackground: session.agentIconBackground },
+      agent: {
+        id: session.agentId,
+        agentName: session.agentName,
+        agentIcon: session.agentIcon,
+        agentIconBackground: session.agentIconBackground,
+      },
     };
   }
 
-  async heartbeat(caller: Caller, body: { sessionId?: string | null; agentId: string; types?: string | null; tags?: string | null; categorys?: string | null }) {
+  async heartbeat(
+    caller: Caller,
+    body: { sessionId?: string | null; agentId: string; types?: string | null; tags?: string | null; categorys?: string | null },
+  ) {
     if (body.sessionId) await this.ownSession(caller, body.sessionId, "write");
     const seconds = await this.repo.heartbeat(
       {

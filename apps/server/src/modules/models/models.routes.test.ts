@@ -39,7 +39,12 @@ describe("Model management", () => {
   });
 
   it("stores the API key encrypted and never returns it", async () => {
-    const res = await t.app.inject({ method: "POST", url: "/agent_api/api/models", headers: admin.headers, payload: body({ allowPrivate: true }) });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/agent_api/api/models",
+      headers: admin.headers,
+      payload: body({ allowPrivate: true }),
+    });
     expect(res.statusCode).toBe(200);
     const model = res.json().data;
     expect(model.hasApiKey).toBe(true);
@@ -54,13 +59,23 @@ describe("Model management", () => {
     expect(test.json().data.ok).toBe(true);
     expect(llm.requests.at(-1)?.authorization).toBe("Bearer sk-secret-123");
     // an edit with an empty key keeps the stored one
-    const edit = await t.app.inject({ method: "PUT", url: `/agent_api/api/models/${model.id}`, headers: admin.headers, payload: body({ apiKey: "", allowPrivate: true, rpmLimit: 3 }) });
+    const edit = await t.app.inject({
+      method: "PUT",
+      url: `/agent_api/api/models/${model.id}`,
+      headers: admin.headers,
+      payload: body({ apiKey: "", allowPrivate: true, rpmLimit: 3 }),
+    });
     expect(edit.json().data).toMatchObject({ hasApiKey: true, rpmLimit: 3 });
   });
 
   it("refuses a private base URL unless allow-listed (SSRF)", async () => {
     for (const baseUrl of [llm.url, "http://169.254.169.254/latest", "http://[::1]:9/v1", "http://10.0.0.1/v1", "http://localhost:9/v1"]) {
-      const res = await t.app.inject({ method: "POST", url: "/agent_api/api/models", headers: admin.headers, payload: body({ baseUrl, allowPrivate: false }) });
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/agent_api/api/models",
+        headers: admin.headers,
+        payload: body({ baseUrl, allowPrivate: false }),
+      });
       const id = res.json().data.id;
       const before = llm.requests.length;
       const test = await t.app.inject({ method: "POST", url: `/agent_api/api/models/${id}/test`, headers: admin.headers, payload: {} });
@@ -72,9 +87,19 @@ describe("Model management", () => {
   });
 
   it("validates input at the boundary", async () => {
-    const res = await t.app.inject({ method: "POST", url: "/agent_api/api/models", headers: admin.headers, payload: body({ baseUrl: "file:///etc/passwd" }) });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/agent_api/api/models",
+      headers: admin.headers,
+      payload: body({ baseUrl: "file:///etc/passwd" }),
+    });
     expect(res.statusCode).toBe(400);
-    const neg = await t.app.inject({ method: "POST", url: "/agent_api/api/models", headers: admin.headers, payload: body({ rpmLimit: -1 }) });
+    const neg = await t.app.inject({
+      method: "POST",
+      url: "/agent_api/api/models",
+      headers: admin.headers,
+      payload: body({ rpmLimit: -1 }),
+    });
     expect(neg.statusCode).toBe(400);
     const missing = await t.app.inject({ method: "PUT", url: "/agent_api/api/models/nope", headers: admin.headers, payload: body() });
     expect(missing.statusCode).toBe(404);
@@ -83,11 +108,20 @@ describe("Model management", () => {
 
 describe("Model seed from the environment", () => {
   it("seeds MODEL_BASE_URL / MODEL_NAME / AUDIO_MODEL once, private URL allowed", async () => {
-    const app = await createTestApp({ MODEL_BASE_URL: llm.url, MODEL_API_KEY: "env-key", MODEL_NAME: "env-model", AUDIO_MODEL: "whisper", ADMIN_USERNAMES: "boss" });
+    const app = await createTestApp({
+      MODEL_BASE_URL: llm.url,
+      MODEL_API_KEY: "env-key",
+      MODEL_NAME: "env-model",
+      AUDIO_MODEL: "whisper",
+      ADMIN_USERNAMES: "boss",
+    });
     try {
       const boss = await createUser(app, { username: "boss" });
       const list = (await app.app.inject({ method: "GET", url: "/agent_api/api/models", headers: boss.headers })).json().data;
-      expect(list.map((m: { type: string; modelId: string }) => `${m.type}:${m.modelId}`).sort()).toEqual(["AUDIO:whisper", "LLM:env-model"]);
+      expect(list.map((m: { type: string; modelId: string }) => `${m.type}:${m.modelId}`).sort()).toEqual([
+        "AUDIO:whisper",
+        "LLM:env-model",
+      ]);
       expect(list.every((m: { allowPrivate: boolean; hasApiKey: boolean }) => m.allowPrivate && m.hasApiKey)).toBe(true);
       await app.services.chat.models.seedFromEnv();
       const again = (await app.app.inject({ method: "GET", url: "/agent_api/api/models", headers: boss.headers })).json().data;

@@ -23,7 +23,15 @@ export const modelsRoutes: FastifyPluginAsyncZod<{ models: ModelsService }> = as
   );
   app.put(
     "/api/models/:id",
-    { schema: { tags, summary: "Edit a model; an empty apiKey keeps the stored one", params: idParams, body: modelInput, response: { 200: envelope(modelInfo) } } },
+    {
+      schema: {
+        tags,
+        summary: "Edit a model; an empty apiKey keeps the stored one",
+        params: idParams,
+        body: modelInput,
+        response: { 200: envelope(modelInfo) },
+      },
+    },
     async (req) => ok(await models.update(requireUser(req), req.params.id, req.body)),
   );
   app.delete(

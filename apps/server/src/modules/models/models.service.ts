@@ -13,6 +13,9 @@ const minuteWindow = (now = Date.now()) => new Date(Math.floor(now / 60_000) * 6
 /** Model management and the one way the runtime gets a usable model. */
 export class ModelsService {
   private readonly repo: ModelsRepository;
+  /** Enabled models per tenant scope, cached briefly: every reply asks, edits are rare. */
+  private readonly cache = new Map<string, { at: number; rows: Promise<ModelRow[]> }>();
+  private static readonly CACHE_MS = 5_000;
 
   constructor(private readonly platform: Platform) {
     this.repo = new ModelsRepository(platform.db);
@@ -65,6 +68,7 @@ export class ModelsService {
 
   async create(caller: Caller, input: ModelInput) {
     this.assertManager(caller);
+    this.cache.clear();
     const data = modelInput.parse(input);
     const row = await this.repo.insert({
       tenantId: null,
@@ -83,11 +87,13 @@ export class ModelsService {
       allowPrivate: data.allowPrivate,
     });
     if (row.isDefault) await this.repo.clearDefault(row.type, row.tenantId, row.id);
+    this.cache.clear();
     return this.toInfo(row);
   }
 
   async update(caller: Caller, id: string, input: ModelInput) {
     this.assertManager(caller);
+    this.cache.clear();
     const existing = await this.repo.get(id);
     if (!existing) throw notFound();
     const data = modelInput.parse(input);
@@ -108,13 +114,16 @@ export class ModelsService {
       allowPrivate: data.allowPrivate,
     });
     if (row.isDefault) await this.repo.clearDefault(row.type, row.tenantId, row.id);
+    this.cache.clear();
     return this.toInfo(row);
   }
 
   async remove(caller: Caller, id: string) {
     this.assertManager(caller);
+    this.cache.clear();
     if (!(await this.repo.get(id))) throw notFound();
     await this.repo.remove(id);
+    this.cache.clear();
   }
 
   private resolve(row: ModelRow): ResolvedModel {
@@ -133,9 +142,18 @@ export class ModelsService {
    * (the tenant's own before the platform's), else any enabled one. null when none is usable.
    */
   async usable(tenantId: string | null, type: ModelType, preferredId?: string | null): Promise<ResolvedModel | null> {
-    const rows = (await this.repo.list(tenantId)).filter((r) => r.enabled);
+    const key = tenantId ?? "";
+    let hit = this.cache.get(key);
+    if (!hit || Date.now() - hit.at > ModelsService.CACHE_MS) {
+      hit = { at: Date.now(), rows: this.repo.list(tenantId) };
+      this.cache.set(key, hit);
+      hit.rows.catch(() => this.cache.delete(key));
+    }
+    const rows = (await hit.rows).filter((r) => r.enabled);
     const ofType = (t: ModelType) => rows.filter((r) => r.type === t);
-    const preferred = preferredId ? rows.find((r) => r.id === preferredId && (r.type === type || (type === "LLM" && r.type === "VISION"))) : undefined;
+    const preferred = preferredId
+      ? rows.find((r) => r.id === preferredId && (r.type === type || (type === "LLM" && r.type === "VISION")))
+      : undefined;
     const candidates = ofType(type);
     const pick =
       preferred ??
@@ -165,8 +183,10 @@ export class ModelsService {
   /** Counts the tokens a finished call used toward the minute's limits. */
   async record(model: ResolvedModel, usage: { inputTokens: number; outputTokens: number }) {
     const window = minuteWindow();
-    if (model.row.inputTpmLimit > 0 && usage.inputTokens > 0) await this.repo.addToWindow(`model:${model.row.id}:in`, window, usage.inputTokens);
-    if (model.row.outputTpmLimit > 0 && usage.outputTokens > 0) await this.repo.addToWindow(`model:${model.row.id}:out`, window, usage.outputTokens);
+    if (model.row.inputTpmLimit > 0 && usage.inputTokens > 0)
+      await this.repo.addToWindow(`model:${model.row.id}:in`, window, usage.inputTokens);
+    if (model.row.outputTpmLimit > 0 && usage.outputTokens > 0)
+      await this.repo.addToWindow(`model:${model.row.id}:out`, window, usage.outputTokens);
   }
 
   /** "Test connection": one tiny real call to the model. */

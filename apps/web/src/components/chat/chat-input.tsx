@@ -127,7 +127,10 @@ export function ChatInput(props: {
       {files.map((f) => (
         <span key={f.key} className="chat-file-chip">
           {f.uploading ? <LoadingOutlined /> : <FileOutlined />} {f.name}
-          <CloseOutlined style={{ marginLeft: 4, cursor: "pointer" }} onClick={() => setFiles((list) => list.filter((x) => x.key !== f.key))} />
+          <CloseOutlined
+            style={{ marginLeft: 4, cursor: "pointer" }}
+            onClick={() => setFiles((list) => list.filter((x) => x.key !== f.key))}
+          />
         </span>
       ))}
     </Space>
@@ -153,7 +156,13 @@ export function ChatInput(props: {
         header={header}
         prefix={
           <Space size={0}>
-            <Upload beforeUpload={beforeUpload} showUploadList={false} multiple disabled={props.disabled} accept={CHAT_UPLOAD_EXTENSIONS.map((e) => `.${e}`).join(",")}>
+            <Upload
+              beforeUpload={beforeUpload}
+              showUploadList={false}
+              multiple
+              disabled={props.disabled}
+              accept={CHAT_UPLOAD_EXTENSIONS.map((e) => `.${e}`).join(",")}
+            >
               <Tooltip title={t("chat.upload")}>
                 <Button type="text" icon={<PaperClipOutlined />} aria-label={t("chat.upload")} disabled={props.disabled} />
               </Tooltip>
@@ -161,7 +170,12 @@ export function ChatInput(props: {
             {props.onClear && (
               <Popconfirm title={t("chat.clearConfirm")} onConfirm={props.onClear} disabled={props.disabled || props.pending}>
                 <Tooltip title={t("chat.clearHistory")}>
-                  <Button type="text" icon={<ClearOutlined />} aria-label={t("chat.clearHistory")} disabled={props.disabled || props.pending} />
+                  <Button
+                    type="text"
+                    icon={<ClearOutlined />}
+                    aria-label={t("chat.clearHistory")}
+                    disabled={props.disabled || props.pending}
+                  />
                 </Tooltip>
               </Popconfirm>
             )}

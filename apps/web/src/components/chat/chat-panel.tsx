@@ -1,6 +1,6 @@
 import type { ChatFileRef, ReplyStatus } from "@agentfair/contracts";
 import { App } from "antd";
-import { useEffect, useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import "./chat.css";
 import { ChatInput } from "./chat-input";
@@ -30,20 +30,38 @@ export function ChatPanel(props: {
   const { message } = App.useApp();
   const ownBus = useMemo(() => createBus<ChatBusEvents>(), []);
   const bus = props.bus ?? ownBus;
+  const ownSession = useRef<string | null>(null);
+  const applied = useRef<string | null | undefined>(undefined);
   const chat = useChat({
     agentId: props.agentId,
     release: props.release,
     sessionId: props.sessionId,
-    onSession: props.onSession,
+    onSession: (sid, title) => {
+      ownSession.current = sid;
+      props.onSession?.(sid, title);
+    },
     onFinish: props.onFinish,
     requestErrorText: t("chat.requestError"),
     onRequestError: (msg) => message.error(msg),
   });
   const { setMessages, send } = chat;
 
+  // The local messages are the truth for a session this panel created or is streaming into;
+  // otherwise (another session chosen, a share view) the server's history is shown.
   useEffect(() => {
-    if (!chat.pending) setMessages(props.history ?? []);
-  }, [props.history]);
+    if (chat.pending) return;
+    if (props.sessionId && props.sessionId === ownSession.current) {
+      applied.current = props.sessionId;
+      return;
+    }
+    ownSession.current = null;
+    if (props.history === undefined) {
+      if (applied.current !== props.sessionId) setMessages([]);
+      return;
+    }
+    applied.current = props.sessionId;
+    setMessages(props.history);
+  }, [props.sessionId, props.history]);
 
   useEffect(() => {
     const off = bus.on("send-plugins-button", (e) => {

@@ -87,7 +87,11 @@ export function ChatView(props: {
         const isLast = index === messageList.length - 1;
         const stopped = m.status === "stopped";
         return (
-          <div key={m.uuid} className={`chat-row ${isUser ? "chat-row-user" : "chat-row-bot"}`} data-testid={isUser ? "msg-user" : "msg-bot"}>
+          <div
+            key={m.uuid}
+            className={`chat-row ${isUser ? "chat-row-user" : "chat-row-bot"}`}
+            data-testid={isUser ? "msg-user" : "msg-bot"}
+          >
             <Bubble
               placement={isUser ? "end" : "start"}
               variant={isUser ? "filled" : "outlined"}
@@ -122,7 +126,12 @@ export function ChatView(props: {
                           aria-label={t("chat.retry")}
                           onClick={() => {
                             const prev = messageList[index - 1];
-                            bus.emit("send-plugins-button", { title: "retry", content: prev?.content ?? "", index: index - 1, reload: true });
+                            bus.emit("send-plugins-button", {
+                              title: "retry",
+                              content: prev?.content ?? "",
+                              index: index - 1,
+                              reload: true,
+                            });
                           }}
                         />
                       </Tooltip>

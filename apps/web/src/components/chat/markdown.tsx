@@ -22,7 +22,6 @@ function Mermaid({ code }: { code: string }) {
     };
   }, [code, id]);
   if (failed || !svg) return <pre className="chat-code">{code}</pre>;
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: mermaid's strict mode output (sanitised SVG, no scripts or clicks)
   return <div className="chat-mermaid" dangerouslySetInnerHTML={{ __html: svg }} />;
 }
 
@@ -43,7 +42,11 @@ export function Markdown({ text, streaming }: { text: string; streaming?: boolea
             const lang = /language-(\w+)/.exec(className ?? "")?.[1];
             const code = String(children ?? "").replace(/\n$/, "");
             if (lang === "mermaid" && !streaming) return <Mermaid code={code} />;
-            return lang ? <code className={`chat-code-block ${className}`}>{code}</code> : <code className="chat-inline-code">{children}</code>;
+            return lang ? (
+              <code className={`chat-code-block ${className}`}>{code}</code>
+            ) : (
+              <code className="chat-inline-code">{children}</code>
+            );
           },
         }}
       >

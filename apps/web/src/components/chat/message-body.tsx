@@ -21,7 +21,9 @@ const isCollapse = (v: unknown): v is { title: string; content: string }[] =>
 
 const menuOptions = (w: unknown): { label: string; value?: string }[] | null => {
   const options = (w as { options?: unknown })?.options;
-  return Array.isArray(options) && options.every((o) => typeof o?.label === "string") ? (options as { label: string; value?: string }[]) : null;
+  return Array.isArray(options) && options.every((o) => typeof o?.label === "string")
+    ? (options as { label: string; value?: string }[])
+    : null;
 };
 
 /** The message's render type: audio, tool, collapse, menu, json or plain text. */
@@ -73,11 +75,19 @@ export function MessageBody({ message, bus }: { message: UiMessage; bus: ChatBus
   let body: React.ReactNode;
   switch (type) {
     case "audio":
-      body = message.audio ? <audio controls src={message.audio.url} style={{ minWidth: 80 }} /> : <span>{message.loading ? t("chat.waitingAudio") : message.content}</span>;
+      body = message.audio ? (
+        <audio controls src={message.audio.url} style={{ minWidth: 80 }}>
+          <track kind="captions" />
+        </audio>
+      ) : (
+        <span>{message.loading ? t("chat.waitingAudio") : message.content}</span>
+      );
       break;
     case "collapse": {
       const items = parseJson(message.content) as { title: string; content: string }[];
-      body = <Collapse size="small" items={items.map((i, k) => ({ key: k, label: i.title, children: <Markdown text={String(i.content)} /> }))} />;
+      body = (
+        <Collapse size="small" items={items.map((i, k) => ({ key: k, label: i.title, children: <Markdown text={String(i.content)} /> }))} />
+      );
       break;
     }
     case "json":
@@ -89,7 +99,13 @@ export function MessageBody({ message, bus }: { message: UiMessage; bus: ChatBus
           {message.content && <Markdown text={message.content} />}
           <Space wrap>
             {menuOptions(message.widgetData)?.map((o) => (
-              <Button key={o.label} shape="round" type="primary" ghost onClick={() => bus.emit("send-msg-button", { text: o.value ?? o.label })}>
+              <Button
+                key={o.label}
+                shape="round"
+                type="primary"
+                ghost
+                onClick={() => bus.emit("send-msg-button", { text: o.value ?? o.label })}
+              >
                 {o.label}
               </Button>
             ))}
@@ -106,14 +122,23 @@ export function MessageBody({ message, bus }: { message: UiMessage; bus: ChatBus
       );
       break;
     default:
-      body = message.role === 1 ? <div className="chat-user-text">{message.content}</div> : <Markdown text={message.content} streaming={message.writable} />;
+      body =
+        message.role === 1 ? (
+          <div className="chat-user-text">{message.content}</div>
+        ) : (
+          <Markdown text={message.content} streaming={message.writable} />
+        );
   }
   return (
     <div className="chat-message-body">
       {files}
       {body}
       {media}
-      {message.error && <div className="chat-error" role="alert">{message.error}</div>}
+      {message.error && (
+        <div className="chat-error" role="alert">
+          {message.error}
+        </div>
+      )}
     </div>
   );
 }

@@ -1,15 +1,39 @@
-import { BulbOutlined, CheckCircleOutlined, FileSearchOutlined, LineChartOutlined, SearchOutlined, StopOutlined, ThunderboltOutlined } from "@ant-design/icons";
+import {
+  BulbOutlined,
+  CheckCircleOutlined,
+  FileSearchOutlined,
+  LineChartOutlined,
+  SearchOutlined,
+  StopOutlined,
+  ThunderboltOutlined,
+} from "@ant-design/icons";
 import { Progress } from "antd";
 import { useTranslation } from "react-i18next";
 
-const ICONS = [<BulbOutlined key="0" />, <SearchOutlined key="1" />, <FileSearchOutlined key="2" />, <LineChartOutlined key="3" />, <ThunderboltOutlined key="4" />];
+const ICONS = [
+  <BulbOutlined key="0" />,
+  <SearchOutlined key="1" />,
+  <FileSearchOutlined key="2" />,
+  <LineChartOutlined key="3" />,
+  <ThunderboltOutlined key="4" />,
+];
 
 /**
  * Agent progress: steps 0–4 (thinking, searching information, analyzing, generating result,
  * reflected deeply), each with an icon, a step text and a bar by percent; with no step number the
  * text is "thinking"; a stopped reply shows "conversation terminated".
  */
-export function ProgressSteps({ stepNum, percent, stopped, done }: { stepNum?: number; percent?: number; stopped?: boolean; done?: boolean }) {
+export function ProgressSteps({
+  stepNum,
+  percent,
+  stopped,
+  done,
+}: {
+  stepNum?: number;
+  percent?: number;
+  stopped?: boolean;
+  done?: boolean;
+}) {
   const { t } = useTranslation();
   const steps = t("chat.steps", { returnObjects: true }) as string[];
   const step = stepNum === undefined ? undefined : Math.max(0, Math.min(4, stepNum));

@@ -81,7 +81,18 @@ export function useChat(opts: UseChatOptions) {
     setPending(true);
     let botId = localId();
     const userMsg: UiMessage = { uuid: localId(), role: 1, content: query, toolCalls: [], question: [], files, media: [] };
-    const bot: UiMessage = { uuid: botId, role: 2, content: "", loading: true, writable: true, toolCalls: [], question: [], files: [], media: [], processLoading: 0 };
+    const bot: UiMessage = {
+      uuid: botId,
+      role: 2,
+      content: "",
+      loading: true,
+      writable: true,
+      toolCalls: [],
+      question: [],
+      files: [],
+      media: [],
+      processLoading: 0,
+    };
     setMessages((list) => {
       const base = o.reload ? list.slice(0, list.length - (list.at(-1)?.role === 2 ? 1 : 0)) : [...list, userMsg];
       return [...base.map((m) => ({ ...m, question: [] })), bot];
@@ -93,7 +104,9 @@ export function useChat(opts: UseChatOptions) {
           const old = botId;
           botId = e.uuid;
           sessionRef.current = e.session_id;
-          setMessages((list) => list.map((m) => (m.uuid === old ? { ...m, uuid: e.uuid } : m.uuid === userMsg.uuid ? { ...m, uuid: e.question_uuid } : m)));
+          setMessages((list) =>
+            list.map((m) => (m.uuid === old ? { ...m, uuid: e.uuid } : m.uuid === userMsg.uuid ? { ...m, uuid: e.question_uuid } : m)),
+          );
           optsRef.current.onSession?.(e.session_id, e.title);
           break;
         }
@@ -128,13 +141,26 @@ export function useChat(opts: UseChatOptions) {
           break;
         case "stop":
           status = e.status;
-          patch(botId, (m) => ({ ...m, loading: false, writable: false, status: e.status, processLoading: e.status === "done" ? 100 : m.processLoading }));
+          patch(botId, (m) => ({
+            ...m,
+            loading: false,
+            writable: false,
+            status: e.status,
+            processLoading: e.status === "done" ? 100 : m.processLoading,
+          }));
           break;
       }
     };
     try {
       await streamChat(
-        { session_id: sessionRef.current, query, schema_id: optsRef.current.agentId, release: optsRef.current.release, files, reload: o.reload },
+        {
+          session_id: sessionRef.current,
+          query,
+          schema_id: optsRef.current.agentId,
+          release: optsRef.current.release,
+          files,
+          reload: o.reload,
+        },
         { signal: controller.signal, onEvent },
       );
     } catch (err) {

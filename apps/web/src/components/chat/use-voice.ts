@@ -5,7 +5,9 @@ import { useCallback, useRef, useState } from "react";
 function encodeWav(samples: Float32Array, rate: number) {
   const buffer = new ArrayBuffer(44 + samples.length * 2);
   const v = new DataView(buffer);
-  const str = (o: number, s: string) => [...s].forEach((c, i) => v.setUint8(o + i, c.charCodeAt(0)));
+  const str = (o: number, s: string) => {
+    for (let i = 0; i < s.length; i++) v.setUint8(o + i, s.charCodeAt(i));
+  };
   str(0, "RIFF");
   v.setUint32(4, 36 + samples.length * 2, true);
   str(8, "WAVE");
@@ -19,7 +21,7 @@ function encodeWav(samples: Float32Array, rate: number) {
   v.setUint16(34, 16, true);
   str(36, "data");
   v.setUint32(40, samples.length * 2, true);
-  samples.forEach((s, i) => v.setInt16(44 + i * 2, Math.max(-1, Math.min(1, s)) * 0x7fff, true));
+  for (let i = 0; i < samples.length; i++) v.setInt16(44 + i * 2, Math.max(-1, Math.min(1, samples[i])) * 0x7fff, true);
   return new Blob([buffer], { type: "audio/wav" });
 }
 

@@ -8,7 +8,9 @@ export async function exportSession(session_id: string, format: "markdown" | "js
   });
   if (!res.ok) throw new Error(String(res.status));
   const blob = await res.blob();
-  const name = decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? `chat.${format === "json" ? "json" : "md"}`);
+  const name = decodeURIComponent(
+    /filename\*=UTF-8''([^;]+)/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? `chat.${format === "json" ? "json" : "md"}`,
+  );
   const a = document.createElement("a");
   a.href = URL.createObjectURL(blob);
   a.download = name;

@@ -15,7 +15,11 @@ export function shareLinkOf(agentId: string, sessionId: string, shareToken: stri
 }
 
 /** Header: back (hidden in share mode), share popover (hidden in share mode), agent details. */
-export function ExecuteHeader(props: { agent: Pick<ChatAgentInfo, "id" | "agentName" | "agentIcon" | "agentIconBackground"> & Partial<ChatAgentInfo>; sessionId: string | null; share: boolean }) {
+export function ExecuteHeader(props: {
+  agent: Pick<ChatAgentInfo, "id" | "agentName" | "agentIcon" | "agentIconBackground"> & Partial<ChatAgentInfo>;
+  sessionId: string | null;
+  share: boolean;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
@@ -107,7 +111,11 @@ export function ExecuteHeader(props: { agent: Pick<ChatAgentInfo, "id" | "agentN
           </div>
           <div>
             <Typography.Title level={5}>{t("chat.skills")}</Typography.Title>
-            {agent.skills?.length ? agent.skills.map((s) => <Tag key={s}>{s}</Tag>) : <Typography.Text type="secondary">{t("chat.noSkills")}</Typography.Text>}
+            {agent.skills?.length ? (
+              agent.skills.map((s) => <Tag key={s}>{s}</Tag>)
+            ) : (
+              <Typography.Text type="secondary">{t("chat.noSkills")}</Typography.Text>
+            )}
           </div>
           <div>
             <Typography.Title level={5}>{t("chat.chatCount")}</Typography.Title>

@@ -63,7 +63,11 @@ export function SessionSidebar(props: {
       </Button>
       <Conversations
         data-testid="session-list"
-        items={props.sessions.map((s) => ({ key: s.session_id, label: s.title || t("chat.newChatTitle"), group: groupLabel[sessionGroup(s.update_time)] }))}
+        items={props.sessions.map((s) => ({
+          key: s.session_id,
+          label: s.title || t("chat.newChatTitle"),
+          group: groupLabel[sessionGroup(s.update_time)],
+        }))}
         activeKey={props.activeId ?? undefined}
         onActiveChange={(key) => props.onSelect(String(key))}
         groupable
@@ -92,7 +96,12 @@ export function SessionSidebar(props: {
             name="title"
             rules={[
               { validator: (_, v: string) => (v?.trim() ? Promise.resolve() : Promise.reject(new Error(t("chat.titleEmpty")))) },
-              { validator: (_, v: string) => ([...(v?.trim() ?? "")].length <= SESSION_TITLE_MAX ? Promise.resolve() : Promise.reject(new Error(t("chat.titleTooLong")))) },
+              {
+                validator: (_, v: string) =>
+                  [...(v?.trim() ?? "")].length <= SESSION_TITLE_MAX
+                    ? Promise.resolve()
+                    : Promise.reject(new Error(t("chat.titleTooLong"))),
+              },
             ]}
           >
             <Input autoFocus onPressEnter={saveTitle} />

@@ -1,7 +1,27 @@
 import { ApiOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from "@ant-design/icons";
 import { type ModelInfo, type ModelInput, modelModes, modelTypes } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { App, Button, Card, Checkbox, Col, Empty, Form, Input, InputNumber, Modal, Popconfirm, Row, Select, Space, Switch, Table, Tag, Tooltip, Typography } from "antd";
+import {
+  App,
+  Button,
+  Card,
+  Checkbox,
+  Col,
+  Empty,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Popconfirm,
+  Row,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+} from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { deleteModel } from "../api/delete-model";
@@ -86,16 +106,25 @@ export function ModelsPage() {
             { title: t("models.type"), dataIndex: "type", render: (v: ModelInfo["type"]) => <Tag>{t(`models.types.${v}`)}</Tag> },
             { title: t("models.modelId"), dataIndex: "modelId" },
             { title: t("models.baseUrl"), dataIndex: "baseUrl", ellipsis: true },
-            { title: t("models.apiKey"), dataIndex: "hasApiKey", render: (v: boolean) => (v ? t("models.apiKeyStored") : t("models.apiKeyNone")) },
+            {
+              title: t("models.apiKey"),
+              dataIndex: "hasApiKey",
+              render: (v: boolean) => (v ? t("models.apiKeyStored") : t("models.apiKeyNone")),
+            },
             {
               title: t("models.limits"),
               render: (_, m) => (
                 <Typography.Text style={{ fontSize: 12 }}>
-                  {t("models.rpm")} {limit(m.rpmLimit)} · {t("models.inputTpm")} {limit(m.inputTpmLimit)} · {t("models.outputTpm")} {limit(m.outputTpmLimit)}
+                  {t("models.rpm")} {limit(m.rpmLimit)} · {t("models.inputTpm")} {limit(m.inputTpmLimit)} · {t("models.outputTpm")}{" "}
+                  {limit(m.outputTpmLimit)}
                 </Typography.Text>
               ),
             },
-            { title: t("models.status"), dataIndex: "enabled", render: (v: boolean) => (v ? <Tag color="green">{t("models.on")}</Tag> : <Tag>{t("models.off")}</Tag>) },
+            {
+              title: t("models.status"),
+              dataIndex: "enabled",
+              render: (v: boolean) => (v ? <Tag color="green">{t("models.on")}</Tag> : <Tag>{t("models.off")}</Tag>),
+            },
             {
               title: t("models.actions"),
               fixed: "right",
@@ -103,7 +132,13 @@ export function ModelsPage() {
               render: (_, m) => (
                 <Space size={0}>
                   <Tooltip title={t("models.test")}>
-                    <Button type="text" icon={<ApiOutlined />} loading={testing === m.id} onClick={() => test(m.id)} aria-label={t("models.test")} />
+                    <Button
+                      type="text"
+                      icon={<ApiOutlined />}
+                      loading={testing === m.id}
+                      onClick={() => test(m.id)}
+                      aria-label={t("models.test")}
+                    />
                   </Tooltip>
                   <Tooltip title={t("models.edit")}>
                     <Button type="text" icon={<EditOutlined />} onClick={() => open(m)} aria-label={t("models.edit")} />
@@ -124,15 +159,36 @@ export function ModelsPage() {
           ]}
         />
       </Card>
-      <Modal open={!!editing} title={editing === "new" ? t("models.add") : t("models.edit")} onOk={save} onCancel={() => setEditing(null)} width={640} destroyOnHidden>
+      <Modal
+        open={!!editing}
+        title={editing === "new" ? t("models.add") : t("models.edit")}
+        onOk={save}
+        onCancel={() => setEditing(null)}
+        width={640}
+        destroyOnHidden
+      >
         <Form
           form={form}
           layout="vertical"
-          initialValues={{ type: "LLM", defaultMode: "balanced", contextWindow: 32000, rpmLimit: 0, inputTpmLimit: 0, outputTpmLimit: 0, enabled: true, isDefault: false, allowPrivate: false }}
+          initialValues={{
+            type: "LLM",
+            defaultMode: "balanced",
+            contextWindow: 32000,
+            rpmLimit: 0,
+            inputTpmLimit: 0,
+            outputTpmLimit: 0,
+            enabled: true,
+            isDefault: false,
+            allowPrivate: false,
+          }}
         >
           <Row gutter={16}>
             <Col span={12}>
-              <Form.Item name="name" label={t("models.name")} rules={[{ required: true, whitespace: true, message: t("models.required", { field: t("models.name") }) }]}>
+              <Form.Item
+                name="name"
+                label={t("models.name")}
+                rules={[{ required: true, whitespace: true, message: t("models.required", { field: t("models.name") }) }]}
+              >
                 <Input maxLength={64} />
               </Form.Item>
             </Col>
@@ -155,11 +211,18 @@ export function ModelsPage() {
           <Row gutter={16}>
             <Col span={12}>
               <Form.Item name="apiKey" label={t("models.apiKey")}>
-                <Input.Password autoComplete="new-password" placeholder={editing !== "new" && editing?.hasApiKey ? t("models.apiKeyKeep") : "sk-..."} />
+                <Input.Password
+                  autoComplete="new-password"
+                  placeholder={editing !== "new" && editing?.hasApiKey ? t("models.apiKeyKeep") : "sk-..."}
+                />
               </Form.Item>
             </Col>
             <Col span={12}>
-              <Form.Item name="modelId" label={t("models.modelId")} rules={[{ required: true, whitespace: true, message: t("models.required", { field: t("models.modelId") }) }]}>
+              <Form.Item
+                name="modelId"
+                label={t("models.modelId")}
+                rules={[{ required: true, whitespace: true, message: t("models.required", { field: t("models.modelId") }) }]}
+              >
                 <Input placeholder="deepseek-chat" />
               </Form.Item>
             </Col>
