@@ -5,6 +5,7 @@ import { Alert, App, Button, Card, Col, Empty, Form, Input, Modal, Row, Space, S
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
+import { ChatPanel } from "../../../components/chat/chat-panel";
 import { draftKey, useDraft } from "../api/draft";
 import { quickAdd } from "../api/quick-add";
 import { releaseAgent } from "../api/release";
@@ -48,6 +49,7 @@ export function StudioPage() {
   const [releaseOpen, setReleaseOpen] = useState(false);
   const [versionsOpen, setVersionsOpen] = useState(false);
   const [notes, setNotes] = useState("");
+  const [debugSession, setDebugSession] = useState<string | null>(null);
   const name = Form.useWatch("agentName", form);
 
   useEffect(() => {
@@ -163,13 +165,29 @@ export function StudioPage() {
           <StudioForm form={form} onChange={() => setDirty(true)} />
         </Col>
         <Col xs={24} lg={10}>
-          {/*
-            DEBUG PANE: the chat issue plugs its reusable chat view (components/chat) in here, running
-            the current draft (release: false). A successful run calls markDebugSucceeded for
-            d.revision on the server; refetch the draft afterwards so `debugSucceeded` turns true.
-          */}
+          {/* Debug pane: the reusable chat view runs the saved draft (release: false); a reply that ends
+              done marks this revision debugged on the server, so the draft is refetched to unlock release. */}
           <Card title={t("agents.studio.debug")} style={{ position: "sticky", top: 16 }} data-testid="studio-debug-pane">
-            <Alert type="info" showIcon title={t("agents.studio.debugPending")} style={{ marginBottom: 16 }} />
+            <div
+              style={{
+                height: 480,
+                display: "flex",
+                flexDirection: "column",
+                border: "1px solid #f0f0f0",
+                borderRadius: 8,
+                marginBottom: 12,
+              }}
+            >
+              <ChatPanel
+                key={agentId}
+                agentId={agentId}
+                release={false}
+                agent={{ ...d.draft, prologue: d.draft.chatOption.prologue, presetQuestions: d.draft.chatOption.presetQuestions }}
+                sessionId={debugSession}
+                onSession={(sid) => setDebugSession(sid)}
+                onFinish={(status) => status === "done" && void queryClient.invalidateQueries({ queryKey: draftKey(agentId) })}
+              />
+            </div>
             <Space direction="vertical">
               {d.debugSucceeded ? (
                 <Alert type="success" showIcon title={t("agents.studio.debugOk")} />
