@@ -192,6 +192,7 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await page.getByTestId("studio-save").click();
   await expect(page.getByText("变量名重复").first()).toBeVisible();
   await page.getByTestId("variable-name").nth(1).fill("budget");
+  await expect(page.getByText("变量名重复")).toHaveCount(0);
   await page.getByTestId("studio-tags").click();
   await page.getByTitle("营销").click();
   await page.keyboard.press("Escape");
@@ -244,7 +245,7 @@ test("create in the studio, release after a debug run, compare versions, submit 
     .click();
   await expect(page.getByText("已发布 v2").first()).toBeVisible();
   await page.getByTestId("studio-versions").click();
-  await expect(page.getByTestId("version-diff")).toContainText("persona");
+  await expect(page.getByTestId("version-diff")).toContainText("人设与回复逻辑");
   await expect(page.getByTestId("version-diff")).toContainText("亲子游");
   await snap(page, "agents-versions-diff");
   await page.keyboard.press("Escape");

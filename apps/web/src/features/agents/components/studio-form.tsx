@@ -89,6 +89,13 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
         const nextMode = changed.model?.mode;
         if (nextMode && nextMode !== "custom")
           form.setFieldsValue({ model: { ...form.getFieldValue("model"), ...AGENT_MODE_PRESETS[nextMode] } });
+        // A name's duplicate error depends on the other names: re-check the ones that show an error.
+        if (changed.variables) {
+          const stale = ((form.getFieldValue("variables") ?? []) as unknown[])
+            .map((_, i) => ["variables", i, "name"] as ["variables", number, "name"])
+            .filter((path) => form.getFieldError(path).length > 0);
+          if (stale.length) setTimeout(() => form.validateFields(stale).catch(() => undefined));
+        }
         onChange();
       }}
       data-testid="studio-form"

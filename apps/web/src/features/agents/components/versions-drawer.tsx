@@ -6,6 +6,29 @@ import { useTranslation } from "react-i18next";
 import { useVersion } from "../api/version";
 import { useVersions } from "../api/versions";
 
+const FIELD_LABELS: Record<string, string> = {
+  agentName: "agents.studio.name",
+  agentDescription: "agents.studio.description",
+  agentIcon: "agents.studio.icon",
+  agentIconBackground: "agents.icon.background",
+  price: "agents.detail.price",
+  persona: "agents.studio.persona",
+  "model.modelId": "agents.studio.modelId",
+  "model.mode": "agents.studio.mode",
+  "model.temperature": "agents.studio.temperature",
+  "model.topP": "agents.studio.topP",
+  "model.presencePenalty": "agents.studio.presencePenalty",
+  "model.frequencyPenalty": "agents.studio.frequencyPenalty",
+  "model.maxTokens": "agents.studio.maxTokens",
+  usageGuide: "agents.studio.usageGuide",
+  "chatOption.prologue": "agents.studio.prologue",
+  "chatOption.presetQuestions": "agents.studio.presetQuestions",
+  variables: "agents.studio.variables",
+  example: "agents.studio.example",
+  launchTags: "agents.studio.launchTags",
+  labelId: "agents.studio.label",
+};
+
 /** Version history and a field-by-field comparison of two versions. */
 export function VersionsDrawer({ agentId, open, onClose }: { agentId: string; open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -65,7 +88,13 @@ export function VersionsDrawer({ agentId, open, onClose }: { agentId: string; op
                 dataSource={diff}
                 data-testid="version-diff"
                 columns={[
-                  { title: t("agents.studio.field"), dataIndex: "field", width: 160 },
+                  {
+                    title: t("agents.studio.field"),
+                    dataIndex: "field",
+                    width: 160,
+                    render: (f: string) =>
+                      FIELD_LABELS[f] ? t(FIELD_LABELS[f]) : `${t("agents.studio.skills")} · ${f.replace("bindings.", "")}`,
+                  },
                   {
                     title: `${t("agents.studio.before")} v${from}`,
                     dataIndex: "before",
