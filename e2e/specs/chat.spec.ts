@@ -188,3 +188,16 @@ test("chat from the marketplace: streaming, follow-up, stop, rename, delete, upl
   await expect(page.getByText("删除成功")).toBeVisible();
   await expect(page.getByTestId("session-list")).not.toContainText("奶茶文案");
 });
+
+test("the studio debug pane chats with the draft and unlocks release", async ({ page }) => {
+  await loginAs(page, "member");
+  await page.goto("/studio");
+  await page.getByTestId("studio-create").click();
+  const pane = page.getByTestId("studio-debug-pane");
+  await expect(pane.getByTestId("studio-debug-needed")).toBeVisible();
+  await pane.locator(".ant-sender textarea").fill("调试一下");
+  await pane.locator(".ant-sender textarea").press("Enter");
+  await expect(pane.getByTestId("msg-bot").last()).toContainText("你好！你的问题是：调试一下");
+  await expect(pane.getByTestId("studio-debug-needed")).toHaveCount(0);
+  await snap(page, "studio-debug");
+});
