@@ -98,3 +98,15 @@ test("forget password resets through a check code", async ({ page, request }) =>
   await page.getByRole("button", { name: "登 录" }).click();
   await expect(page.getByTestId("user-menu")).toContainText(`fg_${stamp}`);
 });
+
+test("sign in with a check code from the outbox", async ({ page, request }) => {
+  await page.goto("/login");
+  await page.getByRole("tab", { name: "验证码登录" }).click();
+  await page.getByPlaceholder("邮箱 / 手机号", { exact: true }).fill("free@agentfair.local");
+  await page.getByRole("button", { name: "获取验证码" }).click();
+  await expect(page.getByText("验证码已发送，请查收")).toBeVisible();
+  await page.getByPlaceholder("验证码", { exact: true }).fill(await readCheckCode(request, "free@agentfair.local"));
+  await page.getByRole("tabpanel").getByRole("button", { name: "登 录" }).click();
+  await expect(page).toHaveURL(/\/index$/);
+  await expect(page.getByTestId("user-menu")).toContainText("免费用户");
+});
