@@ -155,6 +155,13 @@ describe("billing: catalogue, orders, sandbox payment", () => {
     expect(foreign.json().msg).toBe("团队不存在");
   });
 
+  it("a tenant user's sandbox pay page lives under the tenant's route base", async () => {
+    const u = await createUser(t, { domain: "paytenant" });
+    const o = (await caller(t, u.headers).post(`/order/${plans.MONTHLY.id}/create`, {})).json().data;
+    expect(new URL(o.payUrl).pathname).toBe("/paytenant/pay/sandbox");
+    expect((await paySandbox(t, o.payUrl)).json().data.orderStatus).toBe("PAID");
+  });
+
   it("an idempotency key returns the same order, also under parallel requests", async () => {
     const u = await createUser(t);
     const api = caller(t, u.headers);

@@ -78,6 +78,8 @@ export class BillingService implements Billing, FeeTemplateSource {
       wechatpay: channel === "wechatpay" ? new WechatPayProvider(wechatPaySettings(platform.config)) : null,
     };
     this.orders = new OrdersService(platform, this.catalog, providers, channel);
+    if (channel === "sandbox")
+      platform.log.warn("PAYMENT_PROVIDER=sandbox: payments are confirmed on the built-in pay page (evaluation only)");
     this.quotas = new Quotas(platform, this.catalog);
     this.benefits = new Benefits(platform, this.catalog);
     platform.jobs.schedule("billing.expire-members", "* * * * *", () => this.expireMembers());

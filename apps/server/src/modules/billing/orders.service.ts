@@ -20,6 +20,9 @@ import { type PaymentProvider, PaymentVerificationError, type VerifiedPayment } 
 
 type OrderRow = typeof orders.$inferSelect;
 
+/** The web route base of the caller: tenant users' pages live under /{domain}. */
+const basePath = (caller: Caller) => (caller.tenantIsDefault ? "" : `/${encodeURIComponent(caller.tenantDomain)}`);
+
 const newOrderNo = () => {
   const d = new Date(Date.now() + 8 * 3600_000).toISOString().replace(/\D/g, "").slice(0, 14);
   return `AF${d}${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
@@ -109,7 +112,13 @@ export class OrdersService {
     }
     try {
       const { payUrl } = await this.provider(row.payChannel).create(
-        { orderNo: row.orderNo, amountCents: row.amountCents, description: row.title, expiresAt: this.expiresAt(row) },
+        {
+          orderNo: row.orderNo,
+          amountCents: row.amountCents,
+          description: row.title,
+          expiresAt: this.expiresAt(row),
+          basePath: basePath(caller),
+        },
         origin,
       );
       [row] = await this.db.update(orders).set({ payUrl }).where(eq(orders.id, row.id)).returning();
@@ -218,7 +227,13 @@ export class OrdersService {
     }
     if (row.payUrl) return created(row);
     const { payUrl } = await this.provider(row.payChannel).create(
-      { orderNo: row.orderNo, amountCents: row.amountCents, description: row.title, expiresAt: this.expiresAt(row) },
+      {
+        orderNo: row.orderNo,
+        amountCents: row.amountCents,
+        description: row.title,
+        expiresAt: this.expiresAt(row),
+        basePath: basePath(caller),
+      },
       origin,
     );
     const [updated] = await this.db.update(orders).set({ payUrl }).where(eq(orders.id, row.id)).returning();

@@ -14,6 +14,8 @@ export interface PaymentOrder {
   amountCents: number;
   description: string;
   expiresAt: Date;
+  /** The buyer's web route base ("" or "/{tenant domain}"), for pages of this platform. */
+  basePath: string;
 }
 
 /**

@@ -35,7 +35,7 @@ export class SandboxProvider implements PaymentProvider {
 
   async create(order: PaymentOrder, origin: string) {
     const q = new URLSearchParams({ orderNo: order.orderNo, t: this.scanToken(order.orderNo) });
-    return { payUrl: `${origin}/pay/sandbox?${q}` };
+    return { payUrl: `${origin}${order.basePath}/pay/sandbox?${q}` };
   }
 
   /** The notification the sandbox "bank" sends when the payer confirms: headers and raw body. */
