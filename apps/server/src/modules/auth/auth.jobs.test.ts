@@ -1,6 +1,6 @@
 import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authSessions, captchas, checkCodes, qrTickets, rateCounters } from "../../db/schema/index.ts";
+import { authSessions, captchas, checkCodes, outbox, qrTickets, rateCounters } from "../../db/schema/index.ts";
 import { createUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 
@@ -54,6 +54,10 @@ describe("the auth.purge-expired job on pg-boss", () => {
       ])
       .returning();
     await db.insert(rateCounters).values({ key: "old", windowStart: new Date(Date.now() - 3 * 86400_000), count: 3 });
+    await db.insert(outbox).values([
+      { recipient: "old@example.com", subject: "s", body: "b", createdAt: new Date(Date.now() - 8 * 86400_000) },
+      { recipient: "new@example.com", subject: "s", body: "b" },
+    ]);
 
     const id = await t.platform.jobs.enqueue("auth.purge-expired");
     expect(id).toBeTruthy();
@@ -79,6 +83,7 @@ describe("the auth.purge-expired job on pg-boss", () => {
     expect(await ids(qrTickets)).toEqual([newTicket.id]);
     expect(await ids(qrTickets)).not.toContain(oldTicket.id);
     expect((await db.select().from(rateCounters)).map((r) => r.key)).not.toContain("old");
+    expect((await db.select().from(outbox)).map((r) => r.recipient)).toEqual(["new@example.com"]);
   }, 60_000);
 
   it("a revoked session is purged too", async () => {

@@ -12,7 +12,7 @@ import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 import svgCaptcha from "svg-captcha";
 import type { Platform } from "../../platform/platform.ts";
-import { authSessions, captchas, checkCodes, qrTickets, users } from "../../db/schema/index.ts";
+import { authSessions, captchas, checkCodes, outbox, qrTickets, users } from "../../db/schema/index.ts";
 import { hashToken, newToken, type Caller } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
 import { translate } from "../../platform/messages.ts";
@@ -343,6 +343,8 @@ export class AuthService {
     await this.db.delete(captchas).where(lt(captchas.expiresAt, now));
     await this.db.delete(checkCodes).where(lt(checkCodes.expiresAt, now));
     await this.db.delete(qrTickets).where(lt(qrTickets.expiresAt, now));
+    // Outbox mail holds codes that expired long ago: an administrator needs only the last week.
+    await this.db.delete(outbox).where(lt(outbox.createdAt, new Date(now.getTime() - 7 * 24 * 60 * 60 * 1000)));
     await this.limiter.purge(new Date(now.getTime() - 2 * 24 * 60 * 60 * 1000));
   }
 }
