@@ -55,7 +55,7 @@ export function SurveyModal() {
       width={640}
       destroyOnHidden
     >
-      <Form form={form} layout="vertical" requiredMark>
+      <Form form={form} layout="vertical" requiredMark style={{ marginTop: 16 }}>
         <Form.Item name="type" label={t("auth.survey.identity")} rules={[{ required: true, message: t("auth.survey.identityRequired") }]}>
           <Radio.Group
             options={[
