@@ -67,3 +67,7 @@ export type ModelInput = z.input<typeof modelInput>;
 
 export const modelTestResult = z.object({ ok: z.boolean(), message: z.string(), latencyMs: z.number() });
 export type ModelTestResult = z.infer<typeof modelTestResult>;
+
+/** What anyone building an agent may pick from: enabled chat models, without their settings. */
+export const modelOption = z.object({ id: z.string(), name: z.string(), type: modelType, isDefault: z.boolean() });
+export type ModelOption = z.infer<typeof modelOption>;

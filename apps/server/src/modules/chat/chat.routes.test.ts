@@ -101,6 +101,21 @@ describe("POST /chat stream", () => {
     expect(time.evs.find((e) => e.type === "tool_call_start")).toMatchObject({ toolCall: { function: { name: "current_time" } } });
   });
 
+  it("retry (reload) replaces the last reply instead of asking again", async () => {
+    const first = await chat(alice, { query: "重试测试" });
+    const sid = first.evs[0].type === "session" ? first.evs[0].session_id : "";
+    llm.script({ chunks: ["第二次回答"] });
+    const again = await chat(alice, { query: "", session_id: sid, reload: true });
+    expect(again.evs.at(-1)).toMatchObject({ type: "stop", status: "done" });
+    const msgs = (await t.app.inject({ method: "GET", url: `${R}/session/${sid}`, headers: alice.headers })).json().data.messages;
+    expect(msgs.map((m: { role: string; content: string }) => `${m.role}:${m.content}`)).toEqual(["user:重试测试", "bot:第二次回答"]);
+    // the model saw the question once, as the last message
+    const body = llm.requests.filter((r) => r.path.endsWith("/chat/completions") && r.body.stream === true).at(-1)?.body as {
+      messages: { content: unknown }[];
+    };
+    expect(JSON.stringify(body.messages).match(/重试测试/g)?.length).toBe(1);
+  });
+
   it("stops at the step limit when the model keeps calling tools", async () => {
     const loop = { toolCalls: [{ name: "current_time", arguments: "{}" }] };
     llm.script(loop, loop, loop, loop, loop, loop, loop);

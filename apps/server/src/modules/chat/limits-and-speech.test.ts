@@ -68,17 +68,30 @@ describe("speech to text", () => {
 describe("per-minute model limits", () => {
   it("refuses replies over the request limit with an error event; 0 disables", async () => {
     const model = (await addModel({ type: "LLM", rpmLimit: 2 })).json().data;
-    const agentId = (await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: user.headers, payload: {} })).json().data.agentId;
+    const agentId = (await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: user.headers, payload: {} })).json()
+      .data.agentId;
     const ask = async () => {
-      const res = await t.app.inject({ method: "POST", url: "/agent/agent_runtime/chat", payload: { token: user.token, schema_id: agentId, release: false, query: "hi" } });
-      return res.payload.split("\n").map(parseChatEvent).filter((e): e is ChatEvent => !!e);
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/agent/agent_runtime/chat",
+        payload: { token: user.token, schema_id: agentId, release: false, query: "hi" },
+      });
+      return res.payload
+        .split("\n")
+        .map(parseChatEvent)
+        .filter((e): e is ChatEvent => !!e);
     };
     expect((await ask()).at(-1)).toMatchObject({ type: "stop", status: "done" });
     expect((await ask()).at(-1)).toMatchObject({ type: "stop", status: "done" });
     const third = await ask();
     expect(third.find((e) => e.type === "error")).toMatchObject({ msg: "模型调用超过每分钟限额，请稍后再试" });
     // 0 disables the limit
-    await t.app.inject({ method: "PUT", url: `/agent_api/api/models/${model.id}`, headers: admin.headers, payload: { name: "m", type: "LLM", baseUrl: llm.url, modelId: "test-model", allowPrivate: true, isDefault: true, rpmLimit: 0 } });
+    await t.app.inject({
+      method: "PUT",
+      url: `/agent_api/api/models/${model.id}`,
+      headers: admin.headers,
+      payload: { name: "m", type: "LLM", baseUrl: llm.url, modelId: "test-model", allowPrivate: true, isDefault: true, rpmLimit: 0 },
+    });
     expect((await ask()).at(-1)).toMatchObject({ type: "stop", status: "done" });
   });
 });

@@ -54,6 +54,10 @@ describe("Model management", () => {
     expect(row.apiKeyEnc).not.toContain("sk-secret-123");
     const list = await t.app.inject({ method: "GET", url: "/agent_api/api/models", headers: admin.headers });
     expect(JSON.stringify(list.json())).not.toContain("sk-secret-123");
+    // builders see enabled chat models by name only
+    const options = await t.app.inject({ method: "GET", url: "/agent_api/api/models/options", headers: user.headers });
+    expect(options.json().data).toContainEqual({ id: model.id, name: "Test LLM", type: "LLM", isDefault: false });
+    expect(JSON.stringify(options.json())).not.toContain("baseUrl");
     // test connection: one real call, with the decrypted key as bearer
     const test = await t.app.inject({ method: "POST", url: `/agent_api/api/models/${model.id}/test`, headers: admin.headers });
     expect(test.json().data.ok).toBe(true);

@@ -1,4 +1,4 @@
-import { envelope, modelInfo, modelInput, modelTestResult } from "@agentfair/contracts";
+import { envelope, modelInfo, modelInput, modelOption, modelTestResult } from "@agentfair/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUser } from "../../platform/auth.ts";
@@ -15,6 +15,17 @@ export const modelsRoutes: FastifyPluginAsyncZod<{ models: ModelsService }> = as
     "/api/models",
     { schema: { tags, summary: "List models (API keys are never returned)", response: { 200: envelope(z.array(modelInfo)) } } },
     async (req) => ok(await models.list(requireUser(req))),
+  );
+  app.get(
+    "/api/models/options",
+    {
+      schema: {
+        tags,
+        summary: "Enabled chat models to choose for an agent (any signed-in user; names only)",
+        response: { 200: envelope(z.array(modelOption)) },
+      },
+    },
+    async (req) => ok(await models.options(requireUser(req))),
   );
   app.post(
     "/api/models",

@@ -66,6 +66,14 @@ export class ModelsService {
     return (await this.repo.listAll()).map((r) => this.toInfo(r));
   }
 
+  /** Enabled chat models (LLM, vision) of the caller's scope, names only: for the studio's model choice. */
+  async options(caller: Caller) {
+    const rows = await this.repo.list(caller.tenantIsDefault ? null : caller.tenantId);
+    return rows
+      .filter((r) => r.enabled && (r.type === "LLM" || r.type === "VISION"))
+      .map((r) => ({ id: r.id, name: r.name, type: r.type as ModelType, isDefault: r.isDefault }));
+  }
+
   async create(caller: Caller, input: ModelInput) {
     this.assertManager(caller);
     this.cache.clear();

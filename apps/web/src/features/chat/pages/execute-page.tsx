@@ -1,17 +1,19 @@
 import type { ReplyStatus } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Result, Spin } from "antd";
+import { App, Button, Result, Spin } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import { ChatPanel } from "../../../components/chat/chat-panel";
+import { copyText } from "../../../components/chat/chat-view";
 import { fromServer } from "../../../components/chat/use-chat";
 import { useAgentInfo } from "../api/agent-info";
 import { clearSession } from "../api/clear-session";
 import { useHeartbeat } from "../api/heartbeat";
 import { sessionKey, useSession } from "../api/session";
 import { sessionListKey, useSessionList } from "../api/session-list";
-import { ExecuteHeader } from "../components/execute-header";
+import { getShareToken } from "../api/share-token";
+import { ExecuteHeader, shareLinkOf } from "../components/execute-header";
 import { SessionSidebar } from "../components/session-sidebar";
 import { SharedView } from "./share-page";
 import "./execute.css";
@@ -29,6 +31,7 @@ function ExecuteChat({ agentId }: { agentId: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const { message } = App.useApp();
   const info = useAgentInfo(agentId, true);
   const sessions = useSessionList(agentId, info.isSuccess);
   const [activeId, setActiveId] = useState<string | null>(null);
@@ -73,6 +76,12 @@ function ExecuteChat({ agentId }: { agentId: string }) {
             agent={{ ...agent, prologue: agent.chatOption.prologue, presetQuestions: agent.chatOption.presetQuestions }}
             sessionId={activeId}
             history={history}
+            onShare={async () => {
+              if (!activeId) return;
+              const { shareToken } = await getShareToken(activeId);
+              if (await copyText(shareLinkOf(agentId, activeId, shareToken))) message.success(t("chat.copyLinkOk"));
+              else message.warning(t("chat.copyLinkManual"));
+            }}
             onSession={(sid) => {
               if (sid !== activeId) setActiveId(sid);
               void refreshList();

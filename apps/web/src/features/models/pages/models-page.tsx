@@ -96,6 +96,7 @@ export function ModelsPage() {
             {
               title: t("models.name"),
               dataIndex: "name",
+              width: 200,
               render: (v: string, m) => (
                 <Space>
                   <Typography.Text strong>{v}</Typography.Text>
@@ -105,20 +106,16 @@ export function ModelsPage() {
             },
             { title: t("models.type"), dataIndex: "type", render: (v: ModelInfo["type"]) => <Tag>{t(`models.types.${v}`)}</Tag> },
             { title: t("models.modelId"), dataIndex: "modelId" },
-            { title: t("models.baseUrl"), dataIndex: "baseUrl", ellipsis: true },
+            { title: t("models.baseUrl"), dataIndex: "baseUrl", ellipsis: true, width: 220 },
             {
               title: t("models.apiKey"),
               dataIndex: "hasApiKey",
               render: (v: boolean) => (v ? t("models.apiKeyStored") : t("models.apiKeyNone")),
             },
             {
-              title: t("models.limits"),
-              render: (_, m) => (
-                <Typography.Text style={{ fontSize: 12 }}>
-                  {t("models.rpm")} {limit(m.rpmLimit)} · {t("models.inputTpm")} {limit(m.inputTpmLimit)} · {t("models.outputTpm")}{" "}
-                  {limit(m.outputTpmLimit)}
-                </Typography.Text>
-              ),
+              title: t("models.limitsShort"),
+              width: 200,
+              render: (_, m) => `${limit(m.rpmLimit)} / ${limit(m.inputTpmLimit)} / ${limit(m.outputTpmLimit)}`,
             },
             {
               title: t("models.status"),
