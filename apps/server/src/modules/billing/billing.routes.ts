@@ -152,7 +152,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
     async (req) => {
       const caller = assertMayRecharge(req);
       const option = await billing.catalog.rechargeOption(req.params.id);
-      if (!option || !option.enabled) throw badRequest("rechargeOptionNotFound");
+      if (!option?.enabled) throw badRequest("rechargeOptionNotFound");
       return ok(await orders.createRecharge(caller, option.amountCents, idemKey(req, req.body), originOf(billing, req)));
     },
   );
@@ -270,7 +270,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
     },
     async (req) => {
       const row = await orders.byOrderNo(req.params.orderNo);
-      if (!row || row.payChannel !== "sandbox" || !billing.sandbox.checkScanToken(row.orderNo, req.query.t)) throw notFound();
+      if (row?.payChannel !== "sandbox" || !billing.sandbox.checkScanToken(row.orderNo, req.query.t)) throw notFound();
       return ok({
         orderNo: row.orderNo,
         subject: row.title,
@@ -293,7 +293,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
     },
     async (req) => {
       const row = await orders.byOrderNo(req.params.orderNo);
-      if (!row || row.payChannel !== "sandbox" || !billing.sandbox.checkScanToken(row.orderNo, req.body.t)) throw notFound();
+      if (row?.payChannel !== "sandbox" || !billing.sandbox.checkScanToken(row.orderNo, req.body.t)) throw notFound();
       if (row.status !== "PENDING") throw badRequest("orderNotPending");
       if (req.body.decision === "confirm") {
         const n = billing.sandbox.signedNotification({ orderNo: row.orderNo, amountCents: row.amountCents });

@@ -144,11 +144,11 @@ export class OrdersService {
     origin: string,
   ) {
     const plan = await this.catalog.plan(templateId);
-    if (!plan || !plan.enabled) throw badRequest("planNotFound");
+    if (!plan?.enabled) throw badRequest("planNotFound");
     if (plan.memberLevel === "FREE" || plan.monthlyCents <= 0) throw badRequest("freePlanNotForSale");
     const durations = await this.catalog.durations();
     const duration = body.configId ? await this.catalog.duration(body.configId) : (durations[0] ?? null);
-    if (body.configId && (!duration || !duration.enabled)) throw badRequest("durationNotFound");
+    if (body.configId && !duration?.enabled) throw badRequest("durationNotFound");
     const monthNum = duration?.monthNum ?? 1;
     const priceDiscount = duration?.priceDiscount ?? 1;
     const kind = purchaseKind({ level: caller.memberLevel, endAt: caller.memberEndAt }, plan.memberLevel as MemberLevel);
