@@ -25,7 +25,7 @@ export function ChatInput(props: {
   pending: boolean;
   disabled?: boolean;
   bus: ChatBus;
-  onSend: (query: string, files: ChatFileRef[]) => void;
+  onSend: (query: string, files: ChatFileRef[], audioUrl?: string) => void;
   onStop: () => void;
   onClear?: () => void;
 }) {
@@ -39,14 +39,14 @@ export function ChatInput(props: {
   const filesRef = useRef(files);
   filesRef.current = files;
 
-  const submit = (text: string) => {
+  const submit = (text: string, audioUrl?: string) => {
     if (props.disabled) return;
     if (props.pending) return;
     if (filesRef.current.some((f) => f.uploading)) return void message.warning(t("chat.uploading"));
     const ready = filesRef.current.filter((f) => f.id).map((f) => ({ id: f.id!, name: f.name, type: f.type }));
     if (!text.trim() && !ready.length) return void message.warning(t("chat.needInput"));
     if (new TextEncoder().encode(text).length > CHAT_INPUT_MAX_BYTES) return void message.warning(t("chat.inputTooLong"));
-    props.onSend(text.trim(), ready);
+    props.onSend(text.trim(), ready, audioUrl);
     setValue("");
     setFiles([]);
   };
@@ -92,7 +92,7 @@ export function ChatInput(props: {
       setRecognizing(true);
       const { text } = await speechToText(wav);
       if (!text.trim()) return void message.warning(t("chat.noSpeech"));
-      submitRef.current(text);
+      submitRef.current(text, URL.createObjectURL(wav));
     } catch (err) {
       if ((err as Error)?.name === "NotAllowedError" || (err as Error)?.name === "NotFoundError") message.error(t("chat.micFailed"));
     } finally {

@@ -90,7 +90,7 @@ export function ChatPanel(props: {
         <ChatInput
           pending={chat.pending}
           bus={bus}
-          onSend={(q: string, files: ChatFileRef[]) => void send(q, files)}
+          onSend={(q: string, files: ChatFileRef[], audioUrl?: string) => void send(q, files, { audioUrl })}
           onStop={chat.stop}
           onClear={
             props.onClear

@@ -7,6 +7,7 @@ import { messageType } from "./message-body";
 import type { UiMessage } from "./use-chat";
 
 const msg = (over: Partial<UiMessage>): UiMessage => ({
+  docs: [],
   uuid: "1",
   role: 2,
   content: "",

@@ -76,9 +76,12 @@ export function MessageBody({ message, bus }: { message: UiMessage; bus: ChatBus
   switch (type) {
     case "audio":
       body = message.audio ? (
-        <audio controls src={message.audio.url} style={{ minWidth: 80 }}>
-          <track kind="captions" />
-        </audio>
+        <>
+          <audio controls src={message.audio.url} style={{ minWidth: 80 }}>
+            <track kind="captions" />
+          </audio>
+          {message.content && <div className="chat-user-text">{message.content}</div>}
+        </>
       ) : (
         <span>{message.loading ? t("chat.waitingAudio") : message.content}</span>
       );
@@ -134,6 +137,23 @@ export function MessageBody({ message, bus }: { message: UiMessage; bus: ChatBus
       {files}
       {body}
       {media}
+      {message.docs.length > 0 && (
+        <div className="chat-docs">
+          <div className="chat-suggestions-title">{t("chat.docs")}</div>
+          {message.docs.map((d) => (
+            <div key={d.title + d.content.slice(0, 20)} className="chat-file-chip">
+              <FileOutlined />{" "}
+              {d.url ? (
+                <a href={d.url} target="_blank" rel="noopener noreferrer">
+                  {d.title}
+                </a>
+              ) : (
+                d.title
+              )}
+            </div>
+          ))}
+        </div>
+      )}
       {message.error && (
         <div className="chat-error" role="alert">
           {message.error}

@@ -24,6 +24,7 @@ export interface UiMessage {
   status?: ReplyStatus | null;
   files: ChatFileRef[];
   media: ChatMedia[];
+  docs: { title: string; content: string; url?: string }[];
   widgetData?: unknown;
   audio?: { url: string; duration?: number };
   hideCopy?: boolean;
@@ -41,6 +42,7 @@ export const fromServer = (m: ChatMessage): UiMessage => ({
   status: m.status,
   files: m.files,
   media: m.media,
+  docs: m.docs,
   widgetData: m.widgetData,
 });
 
@@ -74,13 +76,23 @@ export function useChat(opts: UseChatOptions) {
 
   const patch = (uuid: string, fn: (m: UiMessage) => UiMessage) => setMessages((list) => list.map((m) => (m.uuid === uuid ? fn(m) : m)));
 
-  const send = useCallback(async (query: string, files: ChatFileRef[] = [], o: { reload?: boolean } = {}) => {
+  const send = useCallback(async (query: string, files: ChatFileRef[] = [], o: { reload?: boolean; audioUrl?: string } = {}) => {
     if (abort.current) return;
     const controller = new AbortController();
     abort.current = controller;
     setPending(true);
     let botId = localId();
-    const userMsg: UiMessage = { uuid: localId(), role: 1, content: query, toolCalls: [], question: [], files, media: [] };
+    const userMsg: UiMessage = {
+      uuid: localId(),
+      role: 1,
+      content: query,
+      toolCalls: [],
+      question: [],
+      files,
+      media: [],
+      docs: [],
+      ...(o.audioUrl ? { type: "audio" as const, audio: { url: o.audioUrl } } : {}),
+    };
     const bot: UiMessage = {
       uuid: botId,
       role: 2,
@@ -91,6 +103,7 @@ export function useChat(opts: UseChatOptions) {
       question: [],
       files: [],
       media: [],
+      docs: [],
       processLoading: 0,
     };
     setMessages((list) => {
@@ -132,6 +145,7 @@ export function useChat(opts: UseChatOptions) {
           patch(botId, (m) => ({ ...m, widgetData: e.widgetData }));
           break;
         case "docs":
+          patch(botId, (m) => ({ ...m, docs: [...m.docs, ...e.docs] }));
           break;
         case "questions":
           patch(botId, (m) => ({ ...m, question: e.questions }));

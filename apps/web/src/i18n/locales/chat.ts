@@ -73,6 +73,7 @@ export const chat = defineArea(
     copyLinkOk: "复制成功！",
     copyLinkManual: "该浏览器不支持自动复制，请手动复制！",
     files: "附件",
+    docs: "参考资料",
   },
   {
     back: "Back",
@@ -146,5 +147,6 @@ export const chat = defineArea(
     copyLinkOk: "copied successfully!",
     copyLinkManual: "this browser does not support automatic copy, please copy manually!",
     files: "Attachments",
+    docs: "References",
   },
 );
