@@ -41,7 +41,11 @@ export function WalletLogTable({
         },
         { title: t("billing.wallet.balanceAfter"), dataIndex: "balanceAfter", render: (a: number) => a.toFixed(2) },
         { title: t("billing.wallet.agent"), dataIndex: "agentName", render: (v: string | null) => v ?? "-" },
-        { title: t("billing.wallet.note"), dataIndex: "note", render: (v: string, r) => r.orderNo ?? (v || "-") },
+        {
+          title: t("billing.wallet.note"),
+          dataIndex: "note",
+          render: (v: string, r) => [v, r.orderNo].filter((x, i, all) => x && all.indexOf(x) === i).join(" · ") || "-",
+        },
       ]}
     />
   );
