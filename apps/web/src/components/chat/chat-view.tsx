@@ -56,6 +56,17 @@ export function ChatView(props: {
   useEffect(() => {
     bottom.current?.scrollIntoView({ block: "end" });
   }, [messageList.length, last?.content, last?.toolCalls.length, last?.question.length, last?.error]);
+  // Content that grows later (diagrams, images) keeps the view at the bottom when it was there.
+  useEffect(() => {
+    const view = bottom.current?.parentElement;
+    const scroller = view?.parentElement;
+    if (!view || !scroller || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 240) bottom.current?.scrollIntoView({ block: "end" });
+    });
+    observer.observe(view);
+    return () => observer.disconnect();
+  }, []);
 
   const copy = async (m: UiMessage) => {
     if (await copyText(m.content)) message.success(t("chat.copied"));
