@@ -336,6 +336,7 @@ CREATE TABLE "orders" (
 	"transaction_id" text,
 	"granted_level" text,
 	"granted_end_at" timestamp with time zone,
+	"refund_state" text,
 	"paid_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,

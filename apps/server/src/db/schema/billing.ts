@@ -71,6 +71,8 @@ export const orders = pgTable(
     /** What settlement granted, so a freeze or refund can revoke it and a release restore it. */
     grantedLevel: text("granted_level"),
     grantedEndAt: timestamp("granted_end_at", { withTimezone: true }),
+    /** Money back to the payer through the provider: REQUESTED, then DONE (retried by reconciliation). */
+    refundState: text("refund_state"),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

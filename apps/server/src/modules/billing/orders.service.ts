@@ -343,7 +343,7 @@ export class OrdersService {
    * (a top-up's amount, only while the balance covers it; a membership's level); release gives it back.
    */
   async adminTransition(orderId: string, to: "REFUNDED" | "FROZEN" | "PAID") {
-    return this.db.transaction(async (tx) => {
+    const result = await this.db.transaction(async (tx) => {
       const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
       if (!order) throw notFound();
       const from = order.status as OrderStatus;
@@ -376,9 +376,34 @@ export class OrdersService {
           note: order.orderNo,
         });
       }
-      const [updated] = await tx.update(orders).set({ status: to }).where(eq(orders.id, order.id)).returning();
-      return orderWire(updated);
+      const [updated] = await tx
+        .update(orders)
+        .set({ status: to, ...(to === "REFUNDED" ? { refundState: "REQUESTED" } : {}) })
+        .where(eq(orders.id, order.id))
+        .returning();
+      return updated;
     });
+    // The money goes back through the provider after the commit (never inside the transaction);
+    // a failed call stays REQUESTED and the reconciliation job tries again.
+    if (to === "REFUNDED") await this.sendRefund(result);
+    return orderWire(result);
+  }
+
+  private async sendRefund(order: OrderRow) {
+    const provider = this.providers[order.payChannel as PayChannel];
+    if (!provider) return;
+    try {
+      await provider.refund({
+        orderNo: order.orderNo,
+        refundNo: `R${order.orderNo}`,
+        amountCents: order.amountCents,
+        totalCents: order.amountCents,
+        reason: order.title,
+      });
+      await this.db.update(orders).set({ refundState: "DONE" }).where(eq(orders.id, order.id));
+    } catch (err) {
+      this.platform.log.error({ err, orderNo: order.orderNo }, "refund through the provider failed; will retry");
+    }
   }
 
   /** The sandbox pay page: the order as the payer sees it. */
@@ -393,6 +418,12 @@ export class OrdersService {
    */
   async reconcile() {
     const quiet = new Date(Date.now() - 60_000);
+    const refunds = await this.db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.status, "REFUNDED"), eq(orders.refundState, "REQUESTED"), lt(orders.updatedAt, quiet)))
+      .limit(100);
+    for (const row of refunds) await this.sendRefund(row);
     const pending = await this.db
       .select()
       .from(orders)

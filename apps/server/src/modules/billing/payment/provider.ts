@@ -32,6 +32,8 @@ export interface PaymentProvider {
   query(orderNo: string): Promise<VerifiedPayment>;
   /** Closes an unpaid payment so it can no longer be paid (cancel and expiry). */
   close(orderNo: string): Promise<void>;
+  /** Returns a paid order's money to the payer; idempotent by `refundNo`. */
+  refund(payment: { orderNo: string; refundNo: string; amountCents: number; totalCents: number; reason: string }): Promise<void>;
 }
 
 export class PaymentVerificationError extends Error {}

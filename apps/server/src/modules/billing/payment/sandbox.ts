@@ -88,4 +88,7 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async close(_orderNo: string) {}
+
+  /** Sandbox money is not real: nothing to send back. */
+  async refund(_payment: { orderNo: string; refundNo: string; amountCents: number; totalCents: number; reason: string }) {}
 }

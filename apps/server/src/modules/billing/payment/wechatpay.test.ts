@@ -27,6 +27,8 @@ class FakeWechatPay {
   platformCertPem = "";
   orders = new Map<string, { total: number; state: string; transactionId: string }>();
   closed: string[] = [];
+  refunds: { out_trade_no: string; out_refund_no: string; amount: { refund: number; total: number } }[] = [];
+  failRefunds = false;
   requests: { method: string; url: string; authOk: boolean }[] = [];
   forgeAnswers = false;
   server = http.createServer((req, res) => this.handle(req, res));
@@ -159,6 +161,13 @@ class FakeWechatPay {
         this.closed.push(c[1]);
         return answer(204);
       }
+      if (req.method === "POST" && url.pathname === "/v3/refund/domestic/refunds") {
+        if (this.failRefunds) return answer(500, { code: "SYSTEM_ERROR", message: "系统繁忙" });
+        const b = JSON.parse(body);
+        if (this.orders.get(b.out_trade_no)?.state !== "SUCCESS") return answer(400, { code: "INVALID_REQUEST" });
+        this.refunds.push(b);
+        return answer(200, { refund_id: `50000${Date.now()}`, out_refund_no: b.out_refund_no, status: "PROCESSING", amount: b.amount });
+      }
       answer(404, { code: "NOT_FOUND" });
     });
   }
@@ -287,6 +296,38 @@ describe("WeChat Pay API v3 (Native) against a local v3 server", () => {
     expect((await api.post("/order/cancelOrder", { orderNo: b.orderNo })).statusCode).toBe(400);
     expect((await api.get(`/order/${b.orderId}/status`)).json().data.orderStatus).toBe("PAID");
     expect((await balanceOf(t, u.id)).balanceCents).toBe(1100);
+  });
+
+  it("an administrator's refund sends the money back through WeChat Pay, retried by reconciliation when it fails", async () => {
+    const u = await createUser(t, { memberLevel: "MONTHLY" });
+    const admin = caller(t, (await createUser(t, { username: "admin" })).headers);
+    const pay = async (amount: number) => {
+      const o = (await caller(t, u.headers).post("/order/recharge/amount", { amount })).json().data;
+      wx.orders.get(o.orderNo)!.state = "SUCCESS";
+      const body = wx.notification(o.orderNo);
+      expect((await notify(body, wx.signHeaders(body))).statusCode).toBe(204);
+      return o;
+    };
+    const a = await pay(12);
+    expect((await admin.post(`/admin/billing/orders/${a.orderId}/refund`)).json().data.orderStatus).toBe("REFUNDED");
+    expect(wx.refunds.find((r) => r.out_trade_no === a.orderNo)).toMatchObject({
+      out_refund_no: `R${a.orderNo}`,
+      amount: { refund: 1200, total: 1200 },
+    });
+    expect(wx.requests.at(-1)).toMatchObject({ url: "/v3/refund/domestic/refunds", authOk: true });
+    expect((await t.platform.db.select().from(orders).where(eq(orders.orderNo, a.orderNo)))[0].refundState).toBe("DONE");
+    const b = await pay(13);
+    wx.failRefunds = true;
+    expect((await admin.post(`/admin/billing/orders/${b.orderId}/refund`)).json().data.orderStatus).toBe("REFUNDED");
+    expect((await t.platform.db.select().from(orders).where(eq(orders.orderNo, b.orderNo)))[0].refundState).toBe("REQUESTED");
+    wx.failRefunds = false;
+    await t.platform.db
+      .update(orders)
+      .set({ updatedAt: new Date(Date.now() - 5 * 60_000) })
+      .where(eq(orders.orderNo, b.orderNo));
+    await t.platform.jobs.runNow("billing.reconcile-orders");
+    expect((await t.platform.db.select().from(orders).where(eq(orders.orderNo, b.orderNo)))[0].refundState).toBe("DONE");
+    expect((await balanceOf(t, u.id)).balanceCents).toBe(0);
   });
 
   it("answers with a forged signature are not trusted: the order is not opened", async () => {

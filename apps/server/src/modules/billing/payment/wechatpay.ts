@@ -221,4 +221,16 @@ export class WechatPayProvider implements PaymentProvider {
     const res = await this.call("POST", `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderNo)}/close`, { mchid: this.s.mchid });
     if (res.status !== 204 && res.status !== 200) throw new Error(`close failed: ${res.status}`);
   }
+
+  async refund(payment: { orderNo: string; refundNo: string; amountCents: number; totalCents: number; reason: string }) {
+    const res = await this.call("POST", "/v3/refund/domestic/refunds", {
+      out_trade_no: payment.orderNo,
+      out_refund_no: payment.refundNo,
+      reason: payment.reason.slice(0, 80),
+      amount: { refund: payment.amountCents, total: payment.totalCents, currency: "CNY" },
+    });
+    const status = String(res.json.status ?? "");
+    if (res.status !== 200 || !["SUCCESS", "PROCESSING"].includes(status))
+      throw new Error(`refund failed: ${res.status} ${String(res.json.code ?? status)}`);
+  }
 }
