@@ -56,7 +56,14 @@ const cards = (page: Page) => page.getByTestId("market-card");
 const myCard = (page: Page, name: string) => page.getByTestId("my-agent-card").filter({ hasText: name });
 const ok = /确\s*定/;
 
-/** One debug run of the studio's current draft through the chat runtime (release: false). */
+/** Opens the release dialog from the top of the page (the header's user menu must not cover the button). */
+async function clickRelease(page: Page) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.mouse.move(10, 400);
+  await page.getByTestId("studio-release").click();
+}
+
+/** One debug run of the studio's current draft through the chat runtime API (release: false). */
 async function debugRun(request: APIRequestContext, username: string, agentId: string) {
   const token = await apiToken(request, username);
   const res = await request.post("/agent/agent_runtime/chat", {
@@ -215,15 +222,18 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await page.getByTestId("studio-save").click();
   await expect(page.getByText("已保存").first()).toBeVisible();
   await expect(page.getByTestId("studio-title")).toHaveText(NEW_AGENT);
-  await page.getByTestId("studio-release").click();
+  await clickRelease(page);
   await expect(page.getByText("请先调试成功再发布").first()).toBeVisible();
-  await expect(page.getByTestId("studio-debug-pane")).toContainText("调试对话需要对话运行时");
+  await expect(page.getByTestId("studio-debug-needed")).toBeVisible();
   await snap(page, "agents-studio");
 
-  await debugRun(request, "member", agentId!);
-  await page.reload();
-  await expect(page.getByText("当前草稿已调试成功，可以发布").first()).toBeVisible();
-  await page.getByTestId("studio-release").click();
+  // Debug in the studio's chat pane (the chat runtime, draft revision): that unlocks release.
+  const debugInput = page.getByTestId("studio-debug-pane").locator(".ant-sender textarea");
+  await debugInput.fill("你好，请自我介绍");
+  await debugInput.press("Enter");
+  await expect(page.getByText("当前草稿已调试成功，可以发布").first()).toBeVisible({ timeout: 20_000 });
+  await snap(page, "agents-studio-debugged");
+  await clickRelease(page);
   await page.getByTestId("release-notes").fill("首个版本");
   await page
     .locator(".ant-modal")
@@ -237,7 +247,7 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await expect(page.getByText("已保存").first()).toBeVisible();
   await debugRun(request, "member", agentId!);
   await page.reload();
-  await page.getByTestId("studio-release").click();
+  await clickRelease(page);
   await page.getByTestId("release-notes").fill("侧重亲子游");
   await page
     .locator(".ant-modal")
