@@ -13,7 +13,8 @@ let llm: ChildProcess | undefined;
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  llm = spawn("npx", ["tsx", "apps/server/src/test/llm-server.ts"], {
+  // node itself (not npx), so killing it in afterAll ends the server too.
+  llm = spawn(process.execPath, ["--import", "tsx", "apps/server/src/test/llm-server.ts"], {
     cwd: path.resolve(import.meta.dirname, "../.."),
     env: { ...process.env, LLM_PORT: String(LLM_PORT) },
     stdio: "ignore",
