@@ -29,7 +29,11 @@ test.beforeAll(async () => {
   throw new Error("the test model server did not start");
 });
 
-test.afterAll(() => {
+test.afterAll(async ({ request }) => {
+  // Leave the shared e2e platform as it was: no model pointing at the stopped test server.
+  const auth = { authorization: `Bearer ${await apiToken(request, "admin")}` };
+  const models = (await (await request.get("/agent_api/api/models", { headers: auth })).json()).data as { id: string; name: string }[];
+  for (const m of models.filter((x) => x.name === "本地测试模型")) await request.delete(`/agent_api/api/models/${m.id}`, { headers: auth });
   llm?.kill();
 });
 
