@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatChargeFlags, users } from "../../db/schema/index.ts";
+import { chatChargeFlags, freeChatUsage, users } from "../../db/schema/index.ts";
 import { type Caller, resolveCaller } from "../../platform/auth.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
@@ -229,6 +229,23 @@ describe("billing: fees, quotas, chat checks, benefit codes, wallet log, expiry"
     const row = await balanceOf(t, u.id);
     expect(row.memberLevel).toBe("FREE");
     expect(row.memberEndAt).toBeNull();
+  });
+
+  it("the daily cleanup removes stale charging flags and old free-chat counters only", async () => {
+    const u = await createUser(t);
+    await t.platform.db.insert(freeChatUsage).values([
+      { userId: u.id, day: "2020-01-01", count: 5 },
+      { userId: u.id, day: shanghaiDay(), count: 3 },
+    ]);
+    await t.platform.db.insert(chatChargeFlags).values([
+      { userId: u.id, sessionId: "old", agentId: "a", lastActivityAt: new Date(Date.now() - 3 * 86_400_000), chargedAt: new Date() },
+      { userId: u.id, sessionId: "new", agentId: "a", lastActivityAt: new Date(), chargedAt: new Date() },
+    ]);
+    await t.platform.jobs.runNow("billing.cleanup");
+    expect((await t.platform.db.select().from(freeChatUsage).where(eq(freeChatUsage.userId, u.id))).map((r) => r.count)).toEqual([3]);
+    expect((await t.platform.db.select().from(chatChargeFlags).where(eq(chatChargeFlags.userId, u.id))).map((r) => r.sessionId)).toEqual([
+      "new",
+    ]);
   });
 
   it("user info carries the fee template of the caller's level", async () => {

@@ -2,7 +2,15 @@ import type { DurationConfig, PayChannel, PlanCategory, PlanTemplate, RechargeOp
 import { and, eq, lt, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { durationConfigInput, planTemplateInput, rechargeOptionInput } from "@agentfair/contracts";
-import { durationConfigs, planTemplates, rechargeOptions, transferRequests, users } from "../../db/schema/index.ts";
+import {
+  chatChargeFlags,
+  durationConfigs,
+  freeChatUsage,
+  planTemplates,
+  rechargeOptions,
+  transferRequests,
+  users,
+} from "../../db/schema/index.ts";
 import type { Caller } from "../../platform/auth.ts";
 import { badRequest, notFound } from "../../platform/errors.ts";
 import type { Platform } from "../../platform/platform.ts";
@@ -14,7 +22,7 @@ import { OrdersService } from "./orders.service.ts";
 import type { PaymentProvider } from "./payment/provider.ts";
 import { SandboxProvider } from "./payment/sandbox.ts";
 import { WechatPayProvider, wechatPaySettings } from "./payment/wechatpay.ts";
-import { Quotas } from "./quotas.ts";
+import { Quotas, shanghaiDay } from "./quotas.ts";
 import { walletLog } from "./wallet.ts";
 
 const ENTERPRISE_LEVELS = new Set(["ENT_ADVANCED_MONTHLY", "ENT_FLAGSHIP_MONTHLY"]);
@@ -84,6 +92,7 @@ export class BillingService implements Billing, FeeTemplateSource {
     this.benefits = new Benefits(platform, this.catalog);
     platform.jobs.schedule("billing.expire-members", "* * * * *", () => this.expireMembers());
     platform.jobs.schedule("billing.reconcile-orders", "*/2 * * * *", () => this.orders.reconcile());
+    platform.jobs.schedule("billing.cleanup", "17 3 * * *", () => this.cleanup());
   }
 
   /** The agents module registers how to look an agent up (price, name) for the fee calls. */
@@ -185,6 +194,13 @@ export class BillingService implements Billing, FeeTemplateSource {
       .update(users)
       .set({ memberLevel: "FREE", memberEndAt: null })
       .where(and(ne(users.memberLevel, "FREE"), lt(users.memberEndAt, sql`now()`)));
+  }
+
+  /** Old charging flags and free-chat counters are no longer needed: both only look at today. */
+  async cleanup() {
+    const db = this.platform.db;
+    await db.delete(chatChargeFlags).where(lt(chatChargeFlags.lastActivityAt, sql`now() - interval '2 days'`));
+    await db.delete(freeChatUsage).where(lt(freeChatUsage.day, shanghaiDay(new Date(Date.now() - 7 * 86_400_000))));
   }
 
   // ---- bank transfer -----------------------------------------------------------------------
