@@ -20,6 +20,7 @@ test("the acme user signs in at /acme/login and stays under /acme", async ({ pag
   await expect(page).toHaveURL(/\/acme\/index$/);
   await expect(page.getByTestId("user-menu")).toContainText("Acme 员工");
   await expect(page.getByRole("banner")).toContainText("Acme 智能科技");
+  await snap(page, "layout-acme");
 });
 
 test("the acme user cannot sign in at the default tenant, nor a default user at acme", async ({ page }) => {
