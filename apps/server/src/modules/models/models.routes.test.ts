@@ -91,12 +91,26 @@ describe("Model management", () => {
   });
 
   it("a chat through a model with a blocked base URL gets an error event; the address is never reached", async () => {
-    const created = await t.app.inject({ method: "POST", url: "/agent_api/api/models", headers: admin.headers, payload: body({ allowPrivate: false, isDefault: true, name: "blocked" }) });
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/agent_api/api/models",
+      headers: admin.headers,
+      payload: body({ allowPrivate: false, isDefault: true, name: "blocked" }),
+    });
     const member = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
-    const agentId = (await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: member.headers, payload: {} })).json().data.agentId;
+    const agentId = (
+      await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: member.headers, payload: {} })
+    ).json().data.agentId;
     const before = llm.requests.length;
-    const res = await t.app.inject({ method: "POST", url: "/agent/agent_runtime/chat", payload: { token: member.token, schema_id: agentId, release: false, query: "hi" } });
-    const lines = res.payload.trim().split("\n").map((l) => JSON.parse(l));
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/agent/agent_runtime/chat",
+      payload: { token: member.token, schema_id: agentId, release: false, query: "hi" },
+    });
+    const lines = res.payload
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.find((e) => e.type === "error")?.msg).toContain("内网");
     expect(lines.at(-1)).toMatchObject({ type: "stop", status: "failed" });
     expect(llm.requests.length).toBe(before);
