@@ -13,7 +13,13 @@ import { NotFound } from "./not-found";
  * inside the layout (header, footer), `standalone` ones fill the screen. A route's `handle`
  * may say `{ public: true }` (no sign-in needed) or `{ membership: true }` (membership gate).
  */
-const features: { pages?: RouteObject[]; standalone?: RouteObject[] }[] = [authRoutes, chatRoutes, modelsRoutes, agentsRoutes, billingRoutes];
+const features: { pages?: RouteObject[]; standalone?: RouteObject[] }[] = [
+  authRoutes,
+  chatRoutes,
+  modelsRoutes,
+  agentsRoutes,
+  billingRoutes,
+];
 
 export function createAppRouter(basename: string) {
   return createBrowserRouter(
