@@ -237,6 +237,24 @@ describe("sessions", () => {
     ).toBe(404);
   });
 
+  it("every finished reply counts toward the agent's task count; failed ones do not", async () => {
+    const count = async () =>
+      (
+        await t.app.inject({
+          method: "POST",
+          url: `${R}/schema_use_count_by_schema_ids`,
+          headers: alice.headers,
+          payload: { schema_ids: [agentId] },
+        })
+      ).json().data[0]?.count ?? 0;
+    const before = await count();
+    await chat(alice, { query: "计数" });
+    expect(await count()).toBe(before + 1);
+    llm.script({ status: 500 });
+    await chat(alice, { query: "失败不计数" });
+    expect(await count()).toBe(before + 1);
+  });
+
   it("heartbeat and agent info", async () => {
     const hb = await t.app.inject({
       method: "POST",
