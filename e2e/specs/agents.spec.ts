@@ -200,6 +200,8 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await expect(page.getByText("变量名重复").first()).toBeVisible();
   await page.getByTestId("variable-name").nth(1).fill("budget");
   await expect(page.getByText("变量名重复")).toHaveCount(0);
+  await page.getByTestId("studio-model").click();
+  await page.getByTitle(/测试模型/).click();
   await page.getByTestId("studio-tags").click();
   await page.getByTitle("营销").click();
   await page.keyboard.press("Escape");

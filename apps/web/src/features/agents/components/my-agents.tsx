@@ -58,7 +58,7 @@ export function MyAgents() {
   // Creating needs a sign-in (doc 1 §5); the studio it opens is membership-gated, so check that first.
   const create = async () => {
     if (!gates.requireMembership()) return;
-    const { agentId } = await quickAdd({});
+    const { agentId } = await quickAdd({ agentName: t("agents.studio.defaultName") });
     await refresh();
     openStudio(agentId);
   };

@@ -34,6 +34,7 @@ import {
 import { useTranslation } from "react-i18next";
 import { IconPickerButton } from "../../../components/icon-picker/icon-picker";
 import { useLabels } from "../api/labels";
+import { useModelOptions } from "../api/model-options";
 
 const BINDING_KINDS = ["plugins", "externalPlugins", "workflows", "knowledgeBases", "rules"] as const;
 
@@ -74,6 +75,7 @@ function SliderField({
 export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>; onChange: () => void }) {
   const { t } = useTranslation();
   const labels = useLabels();
+  const models = useModelOptions();
   const persona = Form.useWatch("persona", form) ?? "";
   const mode = Form.useWatch(["model", "mode"], form);
   const icon = Form.useWatch("agentIcon", form) ?? "1";
@@ -160,7 +162,14 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
 
       <Card title={t("agents.studio.model")} style={{ marginBottom: 16 }}>
         <Form.Item name={["model", "modelId"]} label={t("agents.studio.modelId")} extra={t("agents.studio.modelHint")}>
-          <Input placeholder={t("agents.studio.modelIdPlaceholder")} maxLength={64} allowClear />
+          <Select
+            allowClear
+            placeholder={t("agents.studio.modelIdPlaceholder")}
+            options={(models.data ?? [])
+              .filter((m) => m.type === "LLM")
+              .map((m) => ({ value: m.id, label: m.isDefault ? `${m.name}（${t("agents.studio.defaultModel")}）` : m.name }))}
+            data-testid="studio-model"
+          />
         </Form.Item>
         <Form.Item name={["model", "mode"]} label={t("agents.studio.mode")}>
           <Radio.Group optionType="button" options={MODEL_MODES_LIST.map((m) => ({ value: m, label: t(`agents.studio.modes.${m}`) }))} />

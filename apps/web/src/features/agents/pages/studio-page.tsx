@@ -109,7 +109,7 @@ export function StudioPage() {
   };
 
   const create = async () => {
-    const { agentId: id } = await quickAdd({});
+    const { agentId: id } = await quickAdd({ agentName: t("agents.studio.defaultName") });
     setStudioAgentId(id);
     setAgentId(id);
   };

@@ -1,0 +1,7 @@
+import type { ModelOption } from "@agentfair/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { API, http } from "../../../lib/http";
+
+/** GET /api/models/options: enabled chat models of Model management an agent may use. */
+export const fetchModelOptions = () => http.get<ModelOption[]>(`${API.agent}/api/models/options`, undefined, { silent: true });
+export const useModelOptions = () => useQuery({ queryKey: ["agents", "modelOptions"], queryFn: fetchModelOptions, staleTime: 60_000 });
