@@ -14,7 +14,7 @@ import svgCaptcha from "svg-captcha";
 import type { Platform } from "../../platform/platform.ts";
 import { authSessions, captchas, checkCodes, outbox, qrTickets, users } from "../../db/schema/index.ts";
 import { hashToken, newToken, type Caller } from "../../platform/auth.ts";
-import { AppError, badRequest, notFound } from "../../platform/errors.ts";
+import { AppError, badRequest, notFound, tooMany } from "../../platform/errors.ts";
 import { translate } from "../../platform/messages.ts";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "../../platform/passwords.ts";
 import type { Tenant, TenantsService } from "../tenants/tenants.service.ts";
@@ -160,6 +160,15 @@ export class AuthService {
     const contact = normaliseContact(input.contact);
     const tenant = await this.tenants.byDomain(input.domain);
     await this.limiter.consume(`code:ip:${ip}`, LIMITS.codeSendPerIp.limit, LIMITS.codeSendPerIp.window);
+    // One code a minute per contact, counted from the last code sent (the web's resend countdown).
+    const [last] = await this.db
+      .select({ createdAt: checkCodes.createdAt })
+      .from(checkCodes)
+      .where(and(eq(checkCodes.tenantId, tenant.id), eq(checkCodes.contact, contact)))
+      .orderBy(desc(checkCodes.createdAt))
+      .limit(1);
+    const wait = last ? Math.ceil((last.createdAt.getTime() + LIMITS.codeSendPerContact.window * 1000 - Date.now()) / 1000) : 0;
+    if (wait > 0) throw tooMany(wait);
     const key = `code:contact:${tenant.id}:${contact}`;
     await this.limiter.consume(key, LIMITS.codeSendPerContact.limit, LIMITS.codeSendPerContact.window);
     await this.limiter.consume(`${key}:day`, LIMITS.codeSendPerContactDaily.limit, LIMITS.codeSendPerContactDaily.window);
@@ -175,6 +184,7 @@ export class AuthService {
       contact,
       purpose: input.purpose,
       codeHash: this.secretHash(`${id}:${code}`),
+      createdAt: new Date(),
       expiresAt: new Date(Date.now() + CHECK_CODE_TTL_SECONDS * 1000),
     });
     const minutes = CHECK_CODE_TTL_SECONDS / 60;

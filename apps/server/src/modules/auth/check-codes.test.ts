@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkCodes, users } from "../../db/schema/index.ts";
 import { alignClock, restoreClock } from "../../test/clock.ts";
 import { createTenant, createUser, insertUser, lastCheckCode, outboxCount, randomIp, TEST_PASSWORD } from "../../test/factories.ts";
@@ -99,14 +99,20 @@ describe("send-check-code", () => {
     expect(await outboxCount(t, email)).toBe(0);
   });
 
-  it("limits sends per contact: one a minute", async () => {
+  it("limits sends per contact: one a minute, counted from the last code", async () => {
     alignClock();
+    const start = Date.now();
     const contact = newEmail();
     expect((await send(contact)).statusCode).toBe(200);
-    const again = await send(contact);
+    const again = await send(contact, "login");
     expect(again.statusCode).toBe(429);
-    expect(again.json().msg).toMatch(/^操作过于频繁，请\d+秒后再试$/);
+    expect(again.json().msg).toMatch(/^操作过于频繁，请(59|60)秒后再试$/);
+    vi.setSystemTime(start + 45_000);
+    expect((await send(contact)).json().msg).toMatch(/^操作过于频繁，请1[45]秒后再试$/);
     expect(await outboxCount(t, contact)).toBe(1);
+    vi.setSystemTime(start + 61_000);
+    expect((await send(contact)).statusCode).toBe(200);
+    expect(await outboxCount(t, contact)).toBe(2);
   });
 
   it("limits sends per IP", async () => {
