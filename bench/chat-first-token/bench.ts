@@ -11,8 +11,10 @@ const RUNS = Number(process.env.RUNS ?? 60);
 const WARMUP = 8;
 const ANSWER = { chunks: ["你好", "，", "世界"] };
 
+/** Time to the first matching line; resolves once the whole answer is in, so replies never overlap the next run. */
 function firstLine(port: number, path: string, body: unknown, headers: Record<string, string>, isFirst: (line: string) => boolean) {
   return new Promise<number>((resolve, reject) => {
+    let first = 0;
     const started = process.hrtime.bigint();
     const req = http.request(
       { host: "127.0.0.1", port, path, method: "POST", headers: { "content-type": "application/json", ...headers } },
@@ -26,12 +28,12 @@ function firstLine(port: number, path: string, body: unknown, headers: Record<st
           for (const line of buf.split("\n")) {
             if (isFirst(line)) {
               done = true;
-              resolve(Number(process.hrtime.bigint() - started) / 1e6);
+              first = Number(process.hrtime.bigint() - started) / 1e6;
               break;
             }
           }
         });
-        res.on("end", () => (done ? undefined : reject(new Error(`no first token: ${buf.slice(0, 300)}`))));
+        res.on("end", () => (done ? resolve(first) : reject(new Error(`no first token: ${buf.slice(0, 300)}`))));
       },
     );
     req.on("error", reject);
