@@ -168,7 +168,6 @@ export const agents = defineArea(
       launchTags: "行业标签",
       label: "分类",
       debug: "调试",
-      debugPending: "调试对话需要对话运行时。对话功能上线后，这里会出现调试窗口：对当前草稿调试成功后才能发布。",
       debugOk: "当前草稿已调试成功，可以发布",
       debugNeeded: "当前草稿尚未调试成功",
       revision: "草稿修订号 {{revision}}",
@@ -384,8 +383,6 @@ export const agents = defineArea(
       launchTags: "Industry tags",
       label: "Label",
       debug: "Debug",
-      debugPending:
-        "Debugging needs the chat runtime. Once chat is available a debug window appears here; an agent is released only after a successful debug of its current draft.",
       debugOk: "The current draft was debugged successfully and can be released",
       debugNeeded: "The current draft has not been debugged successfully yet",
       revision: "Draft revision {{revision}}",

@@ -42,8 +42,8 @@ export function AgentDetailPage() {
     );
 
   const a = d.agent;
-  const priceParam = Number(params.get("price"));
-  const price = Number.isFinite(priceParam) && params.get("price") !== null ? priceParam : a.price;
+  // The price shown is the server's: the ?price= of the link is informative only and never trusted.
+  const price = a.price;
   const skills = [
     ...a.plugins.map((p) => ({ kind: t("agents.detail.plugins"), id: p })),
     ...a.workflows.map((p) => ({ kind: t("agents.detail.workflows"), id: p })),
