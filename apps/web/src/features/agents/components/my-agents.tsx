@@ -12,6 +12,7 @@ import { deleteAgent } from "../api/delete-agent";
 import { useMinePage } from "../api/mine-page";
 import { quickAdd } from "../api/quick-add";
 import { saveApply } from "../api/save-apply";
+import { stepBackPage } from "../paging";
 import { setStudioAgentId } from "../studio-session";
 import { IntroModal } from "./intro-modal";
 import { MyAgentCard } from "./my-agent-card";
@@ -42,8 +43,9 @@ export function MyAgents() {
 
   // Lists step back a page when the current last page becomes empty (doc 1 §4).
   useEffect(() => {
-    if (query.isSuccess && !query.isPlaceholderData && list.length === 0 && page > 1)
-      setPage(Math.max(1, Math.ceil(total / AGENT_PAGE_SIZE)));
+    if (!query.isSuccess || query.isPlaceholderData) return;
+    const back = stepBackPage(page, list.length, total, AGENT_PAGE_SIZE);
+    if (back !== null) setPage(back);
   }, [query.isSuccess, query.isPlaceholderData, list.length, page, total]);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["agents"] });
