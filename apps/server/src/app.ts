@@ -39,7 +39,15 @@ import { loadSecret } from "./platform/secret.ts";
 export interface BuiltApp {
   app: FastifyInstance;
   platform: Platform;
-  services: { auth: AuthService; tenants: TenantsService; users: UsersService; billing: BillingService; chat: ChatModule; agents: AgentsService; files: FilesService };
+  services: {
+    auth: AuthService;
+    tenants: TenantsService;
+    users: UsersService;
+    billing: BillingService;
+    chat: ChatModule;
+    agents: AgentsService;
+    files: FilesService;
+  };
 }
 
 export async function buildApp(config: Config, database: Database): Promise<BuiltApp> {
