@@ -117,7 +117,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   const users = new UsersService(db, billing);
   const agents = new AgentsService(db, billing, tenants);
   billing.useAgents(agents);
-  const files = new FilesService(db, createFileStore(config), tenants);
+  const files = new FilesService(db, createFileStore(config), tenants, platform.rateLimiter);
   const auth = new AuthService(platform, tenants);
   platform.jobs.schedule("auth.purge-expired", "*/10 * * * *", () => auth.purgeExpired());
   const chat = await createChatModule(platform, { agents: () => agents, billing: () => billing, files: () => files });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveCaller } from "../../platform/auth.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { ICON_UPLOADS_PER_HOUR } from "./files.service.ts";
 
 let t: TestApp;
 let owner: TestUser;
@@ -141,5 +142,13 @@ describe("icon upload", () => {
     expect(res.headers["content-disposition"]).toMatch(/^attachment/);
     expect((await get(other, file.id)).statusCode).toBe(404);
     expect((await get(null, file.id)).statusCode).toBe(404);
+  });
+
+  it("limits accepted uploads per user and hour", async () => {
+    const u = await createUser(t);
+    for (let i = 0; i < ICON_UPLOADS_PER_HOUR; i++) expect((await upload(u, `n${i}.png`, PNG)).statusCode).toBe(200);
+    const over = await upload(u, "over.png", PNG);
+    expect(over.statusCode).toBe(429);
+    expect((await upload(other, "fine.png", PNG)).statusCode).toBe(200);
   });
 });

@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { type Caller, requireAccess } from "../../platform/auth.ts";
 import { badRequest } from "../../platform/errors.ts";
 import type { FileStore } from "../../platform/files.ts";
+import type { RateLimiter } from "../../platform/rate-limit.ts";
 import type { TenantsService } from "../tenants/tenants.service.ts";
 import { FilesRepository, type FileRow } from "./files.repository.ts";
 
@@ -16,6 +17,9 @@ export function sniffImage(data: Buffer): "image/png" | "image/jpeg" | "image/gi
   if (head === "GIF87a" || head === "GIF89a") return "image/gif";
   return null;
 }
+
+/** Accepted icon uploads per user and hour. */
+export const ICON_UPLOADS_PER_HOUR = 60;
 
 const INLINE_TYPES = new Set(["image/png", "image/jpeg", "image/gif"]);
 /** Only sniffed images are served inline with their own type; everything else downloads as bytes. */
@@ -37,6 +41,7 @@ export class FilesService {
     db: Db,
     readonly store: FileStore,
     private readonly tenants: TenantsService,
+    private readonly limiter?: RateLimiter,
   ) {
     this.repo = new FilesRepository(db);
   }
@@ -64,6 +69,8 @@ export class FilesService {
     if (file.data.length > ICON_MAX_BYTES) throw badRequest("fileTooLarge", { size: `${ICON_MAX_BYTES / 1024 / 1024}MB` });
     const type = sniffImage(file.data);
     if (!type) throw badRequest("fileFormatNotSupported");
+    // Uploads fill the disk: a per-user hourly budget, counted only for accepted files.
+    await this.limiter?.consume(`icon-upload:${caller.userId}`, ICON_UPLOADS_PER_HOUR, 3600);
     const row = await this.saveFile(caller, { kind: "icon", name: file.name, contentType: type, data: file.data });
     return { id: row.id };
   }
