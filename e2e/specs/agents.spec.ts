@@ -305,3 +305,43 @@ test("the administrator approves; another user sees it in the marketplace", asyn
   await expect(cards(page).first().getByTestId("agent-icon").locator("img")).toBeVisible();
   await snap(page, "agents-marketplace-new-listing");
 });
+
+test("the administrator rejects with a reason; the owner sees it on the card", async ({ page, request }) => {
+  // A released agent submitted for listing, prepared through the calls themselves.
+  const token = await apiToken(request, "member");
+  const auth = { authorization: `Bearer ${token}` };
+  const created = await request.post("/aiagent_api/agent/quick/add", { headers: auth, data: { agentName: "待驳回助手" } });
+  const agentId = (await created.json()).data.agentId as string;
+  const draft = (await (await request.get(`/aiagent_api/agent/draft/${agentId}`, { headers: auth })).json()).data.draft;
+  expect((await request.put(`/aiagent_api/agent/draft/${agentId}`, { headers: auth, data: { ...draft, persona: "简短人设" } })).ok()).toBe(
+    true,
+  );
+  await debugRun(request, "member", agentId);
+  expect((await request.post(`/aiagent_api/agent/release/${agentId}`, { headers: auth, data: { notes: "v1" } })).ok()).toBe(true);
+  expect((await request.post("/agent_api/api/agentApply/saveInfo", { headers: auth, data: { agentId } })).ok()).toBe(true);
+
+  await loginAs(page, "admin");
+  await page.goto("/admin/agent-review");
+  const row = page.locator("tr", { hasText: "待驳回助手" });
+  await row.getByTestId("review-reject").click();
+  await page
+    .locator(".ant-modal")
+    .getByRole("button", { name: /驳\s*回/ })
+    .click();
+  await expect(page.getByText("请输入驳回原因").first()).toBeVisible();
+  await page.getByTestId("reject-reason").fill("人设过于简单，请补充能力说明");
+  await snap(page, "agents-review-reject");
+  await page
+    .locator(".ant-modal")
+    .getByRole("button", { name: /驳\s*回/ })
+    .click();
+  await expect(page.getByText("已驳回").first()).toBeVisible();
+  await page.getByTestId("review-status").getByText("已驳回").click();
+  await expect(page.locator("tr", { hasText: "待驳回助手" })).toContainText("人设过于简单");
+
+  await page.context().clearCookies();
+  await loginAs(page, "member");
+  await page.goto("/home");
+  await expect(myCard(page, "待驳回助手")).toContainText("已驳回");
+  await expect(myCard(page, "待驳回助手")).toContainText("未上架");
+});
