@@ -24,6 +24,8 @@ test.beforeAll(async ({ request }) => {
     cwd: path.resolve(import.meta.dirname, "../.."),
     env: { ...process.env, LLM_PORT: String(LLM_PORT) },
     stdio: "ignore",
+    // Its own process group, so the whole npx -> tsx -> node chain stops afterwards.
+    detached: true,
   });
   for (let i = 0; i < 60; i++) {
     try {
@@ -49,7 +51,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test.afterAll(() => {
-  llm?.kill();
+  if (llm?.pid) process.kill(-llm.pid, "SIGTERM");
 });
 
 const cards = (page: Page) => page.getByTestId("market-card");
