@@ -202,6 +202,11 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await expect(page.getByText("变量名重复").first()).toBeVisible();
   await page.getByTestId("variable-name").nth(1).fill("budget");
   await expect(page.getByText("变量名重复")).toHaveCount(0);
+  // Leaving with unsaved changes asks first; cancelling stays in the studio.
+  await page.getByRole("link", { name: "我的空间" }).click();
+  await expect(page.locator(".ant-modal-confirm-title")).toHaveText("有未保存的修改，确定离开吗？");
+  await page.getByRole("button", { name: /取\s*消/ }).click();
+  await expect(page).toHaveURL(/\/studio/);
   await page.getByTestId("studio-model").click();
   await page.getByTitle(/测试模型/).click();
   await page.getByTestId("studio-tags").click();

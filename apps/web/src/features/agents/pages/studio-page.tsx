@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Card, Col, Empty, Form, Input, Modal, Row, Space, Spin, Tag, Tooltip, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate, useSearchParams } from "react-router";
+import { useBlocker, useNavigate, useSearchParams } from "react-router";
 import { ChatPanel } from "../../../components/chat/chat-panel";
 import { draftKey, useDraft } from "../api/draft";
 import { quickAdd } from "../api/quick-add";
@@ -37,7 +37,7 @@ function normalise(values: AgentDraft): AgentDraft {
 /** /studio: the agent editor. The agent id is kept in session storage (doc 1 §2). */
 export function StudioPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
@@ -60,6 +60,19 @@ export function StudioPage() {
       setParams({}, { replace: true });
     }
   }, [params]);
+
+  // Leaving the studio with unsaved changes asks first.
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (blocker.state !== "blocked") return;
+    modal.confirm({
+      title: t("agents.studio.leaveUnsaved"),
+      okText: t("common.confirm"),
+      cancelText: t("common.cancel"),
+      onOk: () => blocker.proceed(),
+      onCancel: () => blocker.reset(),
+    });
+  }, [blocker.state]);
 
   const loaded = draft.data?.agentId;
   useEffect(() => {
