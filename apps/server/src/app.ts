@@ -115,7 +115,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   const billing = new BillingService(platform);
   const tenants = new TenantsService(db);
   const users = new UsersService(db, billing);
-  const agents = new AgentsService(db, billing, tenants);
+  const agents = new AgentsService(db, billing, tenants, platform.rateLimiter);
   billing.useAgents(agents);
   const files = new FilesService(db, createFileStore(config), tenants, platform.rateLimiter);
   const auth = new AuthService(platform, tenants);

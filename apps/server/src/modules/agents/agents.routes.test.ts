@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { agentSteps } from "./agents.fixtures.ts";
+import { AGENT_CREATES_PER_HOUR } from "./agents.service.ts";
 
 let t: TestApp;
 let s: ReturnType<typeof agentSteps>;
@@ -349,5 +350,16 @@ describe("marketplace scope and hirer view", () => {
     expect((await add(null)).statusCode).toBe(403);
     const hidden = await s.create(owner);
     expect((await s.call(other, "POST", "/agent_api/api/agentSession/addCounts", { agentId: hidden })).statusCode).toBe(404);
+  });
+});
+
+describe("limits", () => {
+  it("refuses more than the hourly budget of new agents per user", async () => {
+    const u = await createUser(t);
+    for (let i = 0; i < AGENT_CREATES_PER_HOUR; i++) await s.create(u, `批量${i}`);
+    const over = await s.call(u, "POST", "/aiagent_api/agent/quick/add", { agentName: "再来一个" });
+    expect(over.statusCode).toBe(429);
+    expect((await s.mine(u)).total).toBe(AGENT_CREATES_PER_HOUR);
+    expect((await s.call(other, "POST", "/aiagent_api/agent/quick/add", { agentName: "别人的" })).statusCode).toBe(200);
   });
 });

@@ -17,6 +17,7 @@ import {
 import type { Db } from "../../db/client.ts";
 import { type Caller, requireAccess } from "../../platform/auth.ts";
 import { badRequest, forbidden, notFound } from "../../platform/errors.ts";
+import type { RateLimiter } from "../../platform/rate-limit.ts";
 import type { Billing } from "../billing/billing.seam.ts";
 import type { TenantsService } from "../tenants/tenants.service.ts";
 import { AgentsRepository, type AgentRow } from "./agents.repository.ts";
@@ -24,6 +25,8 @@ import { cents, defaultConfig, draftOf, snapshotOf, splitDraft, toCard, toPublic
 import type { AgentsForRuntime, RuntimeAgent } from "./runtime-agent.ts";
 
 const isoDay = (d = new Date()) => d.toISOString().slice(0, 10);
+/** New agents (created or copied) per user and hour: a flood of rows is refused. */
+export const AGENT_CREATES_PER_HOUR = 100;
 
 /**
  * Agents: drafts, releases, lists, copies, listing review. Every access decision goes through
@@ -37,6 +40,7 @@ export class AgentsService implements AgentsForRuntime {
     private readonly db: Db,
     private readonly billing: Billing,
     private readonly tenants: TenantsService,
+    private readonly limiter?: RateLimiter,
   ) {
     this.repo = new AgentsRepository(db);
   }
@@ -93,6 +97,7 @@ export class AgentsService implements AgentsForRuntime {
     const name = body.agentName?.trim() || "未命名智能体";
     const err = renameError(name);
     if (err) throw badRequest(err === "blank" ? "agentNameBlank" : "agentNameTooLong");
+    await this.limiter?.consume(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
     const row = await this.repo.insert(this.db, {
       tenantId: caller.tenantId,
       ownerId: caller.userId,
@@ -299,6 +304,7 @@ export class AgentsService implements AgentsForRuntime {
   async copy(caller: Caller, id: string) {
     const source = await this.readableAgent(caller, id);
     const { snap } = await this.releasedSnapshot(caller, source);
+    await this.limiter?.consume(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
     if (source.priceCents > 0 && !this.isOwner(caller, source)) {
       await this.billing.chargeAgentCopy(caller, { agentId: source.id, agentName: source.agentName, priceCents: source.priceCents });
     }
