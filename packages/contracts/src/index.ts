@@ -3,6 +3,6 @@ export * from "./common.ts";
 export * from "./chat.ts";
 export * from "./chat-stream.ts";
 export * from "./models.ts";
+export * from "./billing.ts";
 export * from "./agents.ts";
 export * from "./files.ts";
-export * from "./billing.ts";
