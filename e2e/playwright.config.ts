@@ -4,11 +4,15 @@ import { defineConfig } from "@playwright/test";
 const root = path.resolve(import.meta.dirname, "..");
 
 /**
- * e2e against the started platform: fresh PGlite data, demo seed, CAPTCHA=off on the main
- * server; a second server keeps the captcha on for the one test that needs it.
+ * e2e against started platforms, each on fresh PGlite data with the demo seed:
+ * - PORT: CAPTCHA off, shared by the specs (they configure models, buy plans, ...);
+ * - CAPTCHA_PORT: the captcha on, for the one test that needs it;
+ * - BARE_PORT: CAPTCHA off and never configured by any spec (e.g. no model), for tests that need
+ *   the state of a new installation while other specs change the shared one in parallel.
  */
 export const PORT = Number(process.env.E2E_PORT ?? 8190);
 export const CAPTCHA_PORT = PORT + 1;
+export const BARE_PORT = PORT + 2;
 
 const server = (port: number, captcha: "on" | "off") => ({
   command: `node scripts/e2e-server.mjs`,
@@ -48,5 +52,5 @@ export default defineConfig({
       ],
     },
   },
-  webServer: [server(PORT, "off"), server(CAPTCHA_PORT, "on")],
+  webServer: [server(PORT, "off"), server(CAPTCHA_PORT, "on"), server(BARE_PORT, "off")],
 });

@@ -4,12 +4,15 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 
 const dataDir = process.env.E2E_DATA ?? ".tmp/e2e";
-const webDist = `${dataDir}-web`;
+// npm test builds the web app once for all servers (E2E_WEB_DIST); a lone run builds its own copy.
+const webDist = process.env.E2E_WEB_DIST ?? `${dataDir}-web`;
 fs.rmSync(dataDir, { recursive: true, force: true });
-execFileSync("npx", ["vite", "build", "--outDir", `../../${webDist}`, "--emptyOutDir", "--logLevel", "warn"], {
-  cwd: "apps/web",
-  stdio: "inherit",
-});
+if (!process.env.E2E_WEB_DIST) {
+  execFileSync("npx", ["vite", "build", "--outDir", `../../${webDist}`, "--emptyOutDir", "--logLevel", "warn"], {
+    cwd: "apps/web",
+    stdio: "inherit",
+  });
+}
 const child = spawn("npx", ["tsx", "apps/server/src/main.ts"], {
   stdio: "inherit",
   env: {

@@ -12,10 +12,10 @@ fs.mkdirSync(".tmp/screens", { recursive: true });
 let passed = 0;
 let failed = 0;
 const results = [];
-const step = (name, cmd, args, env = {}) => {
+const step = (name, cmd, args, env = {}, cwd = ".") => {
   console.log(`\n> ${name}: ${cmd} ${args.join(" ")}`);
   const started = Date.now();
-  const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  const r = spawnSync(cmd, args, { stdio: "inherit", cwd, env: { ...process.env, ...env } });
   results.push({ name, ok: r.status === 0, seconds: Math.round((Date.now() - started) / 1000) });
   return r.status === 0;
 };
@@ -50,7 +50,16 @@ else console.log("\n> no PostgreSQL on 127.0.0.1:5432: the PostgreSQL run of the
 
 const e2eOut = ".tmp/e2e-report.json";
 fs.rmSync(e2eOut, { force: true });
-const e2eOk = step("e2e (Chromium)", "npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"]);
+const webDist = ".tmp/e2e-web";
+const built = step(
+  "web build",
+  "npx",
+  ["vite", "build", "--outDir", `../../${webDist}`, "--emptyOutDir", "--logLevel", "warn"],
+  {},
+  "apps/web",
+);
+counted(built);
+const e2eOk = built && step("e2e (Chromium)", "npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"], { E2E_WEB_DIST: webDist });
 const e2e = fromJson(e2eOut, (j) => [j.stats.expected + j.stats.flaky, j.stats.unexpected]);
 if (e2e) {
   passed += e2e[0];

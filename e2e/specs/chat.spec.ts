@@ -48,15 +48,6 @@ async function openMarketAgent(page: Page, name: string) {
   await expect(page.getByTestId("chat-view")).toBeVisible();
 }
 
-test("without a model a send explains where to configure one", async ({ page }) => {
-  await loginAs(page, "member");
-  await openMarketAgent(page, "营销文案大师");
-  await input(page).fill("你好");
-  await input(page).press("Enter");
-  await expect(lastBot(page).getByRole("alert")).toContainText("模型管理");
-  await snap(page, "chat-no-model");
-});
-
 test("administrator configures the model in Model management", async ({ page, request }) => {
   const token = await apiToken(request, "admin");
   const res = await request.post("/agent_api/api/models", {

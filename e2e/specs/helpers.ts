@@ -4,6 +4,8 @@ import { type APIRequestContext, expect, type Page } from "@playwright/test";
 export const DEMO_PASSWORD = "demo1234";
 /** The second e2e server, with the captcha on (see playwright.config.ts). */
 export const CAPTCHA_BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8190) + 1}`;
+/** The platform no spec configures (see playwright.config.ts). */
+export const BARE_BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8190) + 2}`;
 
 /** Signs in through the login form (CAPTCHA=off server) and waits for the landing page. */
 export async function loginAs(page: Page, username: string, opts: { tenant?: string } = {}) {
