@@ -8,7 +8,7 @@ import {
   isEmail,
   type Language,
 } from "@agentfair/contracts";
-import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, isNull, lt, or, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 import svgCaptcha from "svg-captcha";
 import type { Platform } from "../../platform/platform.ts";
@@ -210,19 +210,24 @@ export class AuthService {
       .orderBy(desc(checkCodes.createdAt))
       .limit(1);
     if (!row) throw badRequest("checkCodeExpired");
+    // A try is claimed before the code is compared, so parallel guesses get no more than the
+    // allowed number of looks at it; a right code gives its try back.
+    const claimed = await this.db
+      .update(checkCodes)
+      .set({ wrongTries: sql`${checkCodes.wrongTries} + 1` })
+      .where(and(eq(checkCodes.id, row.id), isNull(checkCodes.usedAt), lt(checkCodes.wrongTries, CHECK_CODE_MAX_TRIES)))
+      .returning({ id: checkCodes.id });
+    if (claimed.length === 0) throw badRequest("checkCodeExpired");
     if (row.codeHash !== this.secretHash(`${row.id}:${code.trim()}`)) {
       await this.db
         .update(checkCodes)
-        .set({
-          wrongTries: sql`${checkCodes.wrongTries} + 1`,
-          usedAt: sql`case when ${checkCodes.wrongTries} + 1 >= ${CHECK_CODE_MAX_TRIES} then now() else null end`,
-        })
-        .where(eq(checkCodes.id, row.id));
+        .set({ usedAt: new Date() })
+        .where(and(eq(checkCodes.id, row.id), isNull(checkCodes.usedAt), gte(checkCodes.wrongTries, CHECK_CODE_MAX_TRIES)));
       throw badRequest("checkCodeWrong");
     }
     const used = await this.db
       .update(checkCodes)
-      .set({ usedAt: new Date() })
+      .set({ usedAt: new Date(), wrongTries: sql`${checkCodes.wrongTries} - 1` })
       .where(and(eq(checkCodes.id, row.id), isNull(checkCodes.usedAt)))
       .returning({ id: checkCodes.id });
     if (used.length === 0) throw badRequest("checkCodeExpired");

@@ -214,6 +214,20 @@ describe("register", () => {
     expect(right.json().msg).toBe("验证码已失效，请重新获取");
   });
 
+  it("attack: a burst of parallel guesses gets no more than 5 looks at a code", async () => {
+    const target = newEmail();
+    await send(target);
+    const checkCode = await lastCheckCode(t, target);
+    const body = { username: `r${seq++}x`, password: "long-enough-1", contact: target };
+    const guesses = Array.from({ length: 20 }, (_, i) => String((Number(checkCode) + 1 + i) % 1_000_000).padStart(6, "0"));
+    const results = await Promise.all([...guesses, checkCode].map((c) => post(REG, { ...body, checkCode: c })));
+    // Every guess compared with the code costs a try: at most 5, the right one included.
+    const compared = results.filter((r) => r.json().msg === "验证码错误" || r.statusCode === 200).length;
+    expect(compared).toBeLessThanOrEqual(5);
+    const [row] = await t.platform.db.select().from(checkCodes).where(eq(checkCodes.contact, target));
+    expect(row.wrongTries).toBeLessThanOrEqual(5);
+  });
+
   it("refuses a taken username (in the same tenant only)", async () => {
     const { user } = await insertUser(t);
     const res = await register({ username: user.username });
