@@ -55,7 +55,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     logger: { level: config.LOG_LEVEL, redact: ["req.headers.authorization", "req.headers.cookie"] },
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: "x-request-id",
-    trustProxy: true,
+    trustProxy: config.TRUST_PROXY,
     bodyLimit: 2 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

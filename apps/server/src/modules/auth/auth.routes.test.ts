@@ -127,6 +127,35 @@ describe("password login (captcha off)", () => {
     expect((await login({ username: user.username, password: TEST_PASSWORD })).statusCode).toBe(200);
   });
 
+  it("attack: a client on the internet cannot dodge the per-IP limit with X-Forwarded-For", async () => {
+    alignClock();
+    const ip = "203.0.113.77";
+    const { user } = await insertUser(t);
+    for (let i = 0; i < 20; i++) {
+      const res = await login({ username: `spoof-${i}`, password: "x" }, ip, { "x-forwarded-for": `198.51.100.${i + 1}` });
+      expect(res.statusCode).toBe(400);
+    }
+    const refused = await login({ username: user.username, password: TEST_PASSWORD }, ip, { "x-forwarded-for": "198.51.100.200" });
+    expect(refused.statusCode).toBe(429);
+  });
+
+  it("takes the client address from X-Forwarded-For when a local reverse proxy sends it", async () => {
+    alignClock();
+    const client = randomIp();
+    for (let i = 0; i < 20; i++) {
+      const res = await login({ username: `proxied-${i}`, password: "x" }, "127.0.0.1", { "x-forwarded-for": client });
+      expect(res.statusCode).toBe(400);
+    }
+    const { user } = await insertUser(t);
+    expect((await login({ username: user.username, password: TEST_PASSWORD }, "127.0.0.1", { "x-forwarded-for": client })).statusCode).toBe(
+      429,
+    );
+    // Other clients behind the same proxy are not affected.
+    expect(
+      (await login({ username: user.username, password: TEST_PASSWORD }, "127.0.0.1", { "x-forwarded-for": randomIp() })).statusCode,
+    ).toBe(200);
+  });
+
   it("does not count successful sign-ins as failures (an office behind one IP)", async () => {
     alignClock();
     const ip = randomIp();
