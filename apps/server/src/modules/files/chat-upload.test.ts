@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { startLlmServer, type LlmServer } from "../../test/llm-server.ts";
+import { CHAT_UPLOADS_PER_HOUR } from "./files.service.ts";
 
 let t: TestApp;
 let llm: LlmServer;
@@ -50,6 +51,14 @@ describe("chat upload", () => {
     expect(res.json().data.presignedUrl).toContain(res.json().data.id);
     const png = await upload(alice, "a.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
     expect(png.statusCode).toBe(200);
+  });
+
+  it("attack: accepted uploads are limited per user and hour (the disk is not filled)", async () => {
+    const u = await createUser(t);
+    const txt = Buffer.from("hello");
+    for (let i = 0; i < CHAT_UPLOADS_PER_HOUR; i++) expect((await upload(u, `n${i}.txt`, txt)).statusCode).toBe(200);
+    expect((await upload(u, "over.txt", txt)).statusCode).toBe(429);
+    expect((await upload(bob, "fine.txt", txt)).statusCode).toBe(200);
   });
 
   it("refuses other types, renamed files and files over 15 MB", async () => {

@@ -42,7 +42,7 @@ export const chatUploadRoutes: FastifyPluginAsyncZod<{ files: FilesService }> = 
       }
       const type = sniffType(data, part.filename);
       if (!type) throw badRequest("chatUploadType");
-      const row = await files.saveFile(caller, { kind: "chat", name: part.filename, contentType: type, data });
+      const row = await files.saveChatFile(caller, { name: part.filename, contentType: type, data });
       const direct =
         req.query.presignedUrl === "true"
           ? await files.store.presignedUrl(row.storageKey, { method: "GET", expiresInSeconds: 3600 })

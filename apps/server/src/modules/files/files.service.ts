@@ -20,6 +20,8 @@ export function sniffImage(data: Buffer): "image/png" | "image/jpeg" | "image/gi
 
 /** Accepted icon uploads per user and hour. */
 export const ICON_UPLOADS_PER_HOUR = 60;
+/** Accepted chat uploads (15 MB each) per user and hour. */
+export const CHAT_UPLOADS_PER_HOUR = 60;
 
 const INLINE_TYPES = new Set(["image/png", "image/jpeg", "image/gif"]);
 /** Only sniffed images are served inline with their own type; everything else downloads as bytes. */
@@ -73,6 +75,12 @@ export class FilesService {
     await this.limiter?.consume(`icon-upload:${caller.userId}`, ICON_UPLOADS_PER_HOUR, 3600);
     const row = await this.saveFile(caller, { kind: "icon", name: file.name, contentType: type, data: file.data });
     return { id: row.id };
+  }
+
+  /** A chat attachment, checked by the caller; counted against the hourly upload budget. */
+  async saveChatFile(caller: Caller, file: { name: string; contentType: string; data: Buffer }): Promise<FileRow> {
+    await this.limiter?.consume(`chat-upload:${caller.userId}`, CHAT_UPLOADS_PER_HOUR, 3600);
+    return this.saveFile(caller, { kind: "chat", ...file });
   }
 
   async listIcons(caller: Caller, pageNumber: number, pageSize: number): Promise<IconPage> {
