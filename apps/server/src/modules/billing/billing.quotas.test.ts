@@ -215,6 +215,9 @@ describe("billing: fees, quotas, chat checks, benefit codes, wallet log, expiry"
     const past = (await api.post("/userWalletLog/page/USE", { startDate: "2020-01-01", endDate: "2020-01-31" })).json().data;
     expect(past).toMatchObject({ total: 0, lineChart: [], pieChart: [] });
     expect((await api.post("/userWalletLog/page/USE", { startDate: "yesterday" })).statusCode).toBe(400);
+    // Shaped like a date but no day of the calendar: a plain 400, not a 500.
+    expect((await api.post("/userWalletLog/page/USE", { startDate: "2024-13-45" })).statusCode).toBe(400);
+    expect((await api.post("/userWalletLog/page/ALL", { startDate: "0000-00-00", endDate: "9999-99-99" })).statusCode).toBe(400);
     expect((await api.post("/userWalletLog/page/NOPE", {})).statusCode).toBe(400);
     expect((await caller(t, {}).post("/userWalletLog/page/USE", {})).statusCode).toBe(403);
   });

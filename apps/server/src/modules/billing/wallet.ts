@@ -2,11 +2,17 @@ import { and, count, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { orders, walletLedger } from "../../db/schema/index.ts";
 import type { Caller } from "../../platform/auth.ts";
+import { badRequest } from "../../platform/errors.ts";
 import { yuan } from "./billing.repository.ts";
 import { shanghaiDay } from "./quotas.ts";
 
 const USE_KINDS = ["USE", "EDIT_FEE", "COPY_FEE"];
-const startOf = (day: string) => new Date(`${day}T00:00:00+08:00`);
+const startOf = (day: string) => {
+  const at = new Date(`${day}T00:00:00+08:00`);
+  // Shaped like a date but not one (2024-13-45): bad input, not a server error.
+  if (Number.isNaN(at.getTime())) throw badRequest("badRequest", { detail: "date" });
+  return at;
+};
 const DAY_MS = 86_400_000;
 
 /** The wallet log and the usage charts (lineChart by day and agent, pieChart by agent). */
