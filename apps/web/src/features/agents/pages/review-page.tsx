@@ -15,8 +15,16 @@ const STATUS_COLOR: Record<ApplyStatus, string> = { PENDING: "processing", APPRO
 /** The administrator's listing review queue: approve lists the version, reject returns it with a reason. */
 export function ReviewPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const user = useUserInfo();
+  if (!user.data) return null;
+  // Checked before the queue is requested: a non-administrator gets one 403 screen, no error toasts.
+  if (!user.data.isAdmin) return <Result status="403" title={t("http.unauthorized")} />;
+  return <ReviewQueue />;
+}
+
+function ReviewQueue() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<ApplyStatus | "ALL">("PENDING");
   const [page, setPage] = useState(1);
@@ -24,8 +32,6 @@ export function ReviewPage() {
   const [form] = Form.useForm<{ reason: string }>();
   const query = useApplyPage({ status: status === "ALL" ? undefined : status, page, size: REVIEW_PAGE_SIZE });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["agents"] });
-
-  if (user.data && !user.data.isAdmin) return <Result status="403" title={t("http.unauthorized")} />;
 
   const approve = async (item: ApplyItem) => {
     await approveApply(item.id);

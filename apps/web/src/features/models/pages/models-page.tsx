@@ -13,6 +13,7 @@ import {
   InputNumber,
   Modal,
   Popconfirm,
+  Result,
   Row,
   Select,
   Space,
@@ -24,6 +25,7 @@ import {
 } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useUserInfo } from "../../auth/api/user-info";
 import { deleteModel } from "../api/delete-model";
 import { modelsKey, useModels } from "../api/models";
 import { saveModel } from "../api/save-model";
@@ -31,8 +33,17 @@ import { testModel } from "../api/test-model";
 
 type FormValues = ModelInput & { apiKey?: string };
 
-/** Model management (administrators): name, type, base URL, ApiKey (never shown), limits, test connection. */
+/** Model management (administrators only; others see 403 and no model list is requested). */
 export function ModelsPage() {
+  const { t } = useTranslation();
+  const user = useUserInfo();
+  if (!user.data) return null;
+  if (!user.data.isAdmin) return <Result status="403" title="403" subTitle={t("http.unauthorized")} />;
+  return <ModelsAdmin />;
+}
+
+/** Name, type, base URL, ApiKey (never shown), limits, test connection. */
+function ModelsAdmin() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -104,7 +115,12 @@ export function ModelsPage() {
                 </Space>
               ),
             },
-            { title: t("models.type"), dataIndex: "type", render: (v: ModelInfo["type"]) => <Tag>{t(`models.types.${v}`)}</Tag> },
+            {
+              title: t("models.type"),
+              dataIndex: "type",
+              width: 130,
+              render: (v: ModelInfo["type"]) => <Tag>{t(`models.types.${v}`)}</Tag>,
+            },
             { title: t("models.modelId"), dataIndex: "modelId" },
             { title: t("models.baseUrl"), dataIndex: "baseUrl", ellipsis: true, width: 220 },
             {
