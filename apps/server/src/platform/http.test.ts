@@ -2,6 +2,7 @@ import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createUser } from "../test/factories.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { AppError } from "./errors.ts";
 import { installErrorHandler, PREFIXES } from "./http.ts";
@@ -75,6 +76,30 @@ describe("the whole app", () => {
     const res = await t.app.inject({ url: "/agent_api/api/no/such/call" });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ code: 404, msg: "请求的资源不存在", data: null });
+  });
+
+  it("attack: values the database refuses (a NUL byte, a number past its column) are a 400, not a 500", async () => {
+    const u = await createUser(t);
+    const nul = await t.app.inject({
+      method: "POST",
+      url: "/aiagent_api/agent/quick/add",
+      payload: { agentName: "a\u0000b" },
+      headers: u.headers,
+    });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json()).toMatchObject({ code: 400, data: null });
+    const beat = await t.app.inject({
+      method: "POST",
+      url: "/agent/agent_runtime/usage_heartbeat",
+      payload: { agentId: "x\u0000" },
+      headers: u.headers,
+    });
+    expect(beat.statusCode).toBe(400);
+    const { agentId } = (
+      await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", payload: {}, headers: u.headers })
+    ).json().data;
+    const version = await t.app.inject({ url: `/aiagent_api/agent/version/${agentId}/3000000000`, headers: u.headers });
+    expect(version.statusCode).toBe(400);
   });
 
   it("gives the web the settings it needs before sign-in", async () => {

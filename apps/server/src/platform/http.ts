@@ -30,6 +30,21 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   return reply.status(error.status).send({ code: error.code, msg: translate(error.key, lang, error.params), data: null });
 }
 
+/**
+ * PostgreSQL data exceptions caused by the values a request sent (a NUL byte in text, a number
+ * past its column's range, a malformed date): bad input, answered 400 like any other.
+ */
+const INPUT_SQLSTATES = new Set(["22021", "22P05", "22003", "22P02", "22007", "22008"]);
+function isBadInputFromDatabase(error: unknown) {
+  let e: unknown = error;
+  for (let i = 0; i < 4 && e; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && INPUT_SQLSTATES.has(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** One handler writes every error as the envelope; 5xx internals are logged, never sent. */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -44,6 +59,10 @@ export function installErrorHandler(app: FastifyInstance) {
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, "response did not match its contract");
       return reply.status(500).send({ code: 500, msg: translate("internal", lang), data: null });
+    }
+    if (isBadInputFromDatabase(error)) {
+      request.log.warn({ err: error }, "input refused by the database");
+      return reply.status(400).send({ code: 400, msg: translate("badRequest", lang, { detail: "value" }), data: null });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
