@@ -8,7 +8,7 @@ import { useUserInfo } from "../features/auth/api/user-info";
 import { useTenantInfo } from "../features/auth/api/tenant-info";
 import { LanguageSwitch } from "../components/language-switch";
 import { clearSession, getToken } from "../lib/storage";
-import { tenantDomainFromPath } from "../lib/tenant";
+import { tenantDisplayName, tenantDomainFromPath } from "../lib/tenant";
 import { Footer } from "./footer";
 import { navItems } from "./nav";
 
@@ -47,7 +47,7 @@ export function Layout() {
             style={{ display: "flex", alignItems: "center", gap: 8, color: "inherit", fontWeight: 600, fontSize: 16, whiteSpace: "nowrap" }}
           >
             <img src={tenant.data?.logo || "/favicon.svg"} alt="" width={28} height={28} />
-            {tenant.data?.name || t("common.appName")}
+            {tenantDisplayName(tenant.data, t)}
           </Link>
           <Menu mode="horizontal" selectedKeys={selected} items={items} style={{ flex: 1, borderBottom: "none", minWidth: 0 }} />
           <Space size="middle">

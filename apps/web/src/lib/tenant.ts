@@ -34,3 +34,17 @@ export const routerBase = () => {
   const domain = tenantDomainFromPath();
   return domain ? `/${domain}` : "/";
 };
+
+/**
+ * The name in the header and on the login card. The default tenant's name is stored in Chinese
+ * (the seeded "Agentfair 智能体平台"); while it is unchanged it follows the interface language.
+ */
+export function tenantDisplayName(
+  tenant: { tenantId: string | null; name: string } | undefined,
+  t: (key: string, options?: { lng: string }) => string,
+): string {
+  const appName = t("common.appName");
+  if (!tenant?.name) return appName;
+  if (!tenant.tenantId && tenant.name === t("common.appName", { lng: "zh" })) return appName;
+  return tenant.name;
+}

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Footer } from "../../../app/footer";
 import { LanguageSwitch } from "../../../components/language-switch";
-import { tenantDomainFromPath } from "../../../lib/tenant";
+import { tenantDisplayName, tenantDomainFromPath } from "../../../lib/tenant";
 import { useTenantInfo } from "../api/tenant-info";
 
 /** The frame of the public pages: the tenant's logo, name and colours. */
@@ -31,7 +31,7 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
             <div style={{ display: "flex", alignItems: "center", gap: 12, marginBottom: 8 }}>
               <img src={tenant?.logo || "/favicon.svg"} alt="" width={40} height={40} data-testid="tenant-logo" />
               <Typography.Title level={4} style={{ margin: 0 }} data-testid="tenant-name">
-                {tenant?.name || t("common.appName")}
+                {tenantDisplayName(tenant, t)}
               </Typography.Title>
             </div>
             <Typography.Paragraph type="secondary">{title}</Typography.Paragraph>
