@@ -1,16 +1,12 @@
 import type { RouteObject } from "react-router";
-import { AgentDetailPage } from "./pages/agent-detail-page";
-import { HomePage } from "./pages/home-page";
-import { MarketplacePage } from "./pages/marketplace-page";
-import { ReviewPage } from "./pages/review-page";
-import { StudioPage } from "./pages/studio-page";
+import { lazyPage } from "../../lib/lazy-page";
 
 export const agentsRoutes: { pages: RouteObject[] } = {
   pages: [
-    { path: "index", element: <MarketplacePage /> },
-    { path: "home", element: <HomePage /> },
-    { path: "agent-detail", element: <AgentDetailPage /> },
-    { path: "studio", element: <StudioPage />, handle: { membership: true } },
-    { path: "admin/agent-review", element: <ReviewPage /> },
+    { path: "index", lazy: lazyPage(() => import("./pages/marketplace-page"), "MarketplacePage") },
+    { path: "home", lazy: lazyPage(() => import("./pages/home-page"), "HomePage") },
+    { path: "agent-detail", lazy: lazyPage(() => import("./pages/agent-detail-page"), "AgentDetailPage") },
+    { path: "studio", lazy: lazyPage(() => import("./pages/studio-page"), "StudioPage"), handle: { membership: true } },
+    { path: "admin/agent-review", lazy: lazyPage(() => import("./pages/review-page"), "ReviewPage") },
   ],
 };

@@ -1,14 +1,13 @@
 import type { RouteObject } from "react-router";
-import { AdminBillingPage } from "./pages/admin-billing-page";
-import { RechargePage } from "./pages/recharge-page";
-import { SandboxPayPage } from "./pages/sandbox-pay-page";
-import { UserOrderPage } from "./pages/user-order-page";
+import { lazyPage } from "../../lib/lazy-page";
 
 export const billingRoutes: { pages: RouteObject[]; standalone: RouteObject[] } = {
   pages: [
-    { path: "recharge", element: <RechargePage />, handle: { public: true } },
-    { path: "user-order", element: <UserOrderPage /> },
-    { path: "admin/billing", element: <AdminBillingPage /> },
+    { path: "recharge", lazy: lazyPage(() => import("./pages/recharge-page"), "RechargePage"), handle: { public: true } },
+    { path: "user-order", lazy: lazyPage(() => import("./pages/user-order-page"), "UserOrderPage") },
+    { path: "admin/billing", lazy: lazyPage(() => import("./pages/admin-billing-page"), "AdminBillingPage") },
   ],
-  standalone: [{ path: "pay/sandbox", element: <SandboxPayPage />, handle: { public: true } }],
+  standalone: [
+    { path: "pay/sandbox", lazy: lazyPage(() => import("./pages/sandbox-pay-page"), "SandboxPayPage"), handle: { public: true } },
+  ],
 };

@@ -1,6 +1,6 @@
 import type { RouteObject } from "react-router";
-import { ModelsPage } from "./pages/models-page";
+import { lazyPage } from "../../lib/lazy-page";
 
 export const modelsRoutes: { pages: RouteObject[] } = {
-  pages: [{ path: "models", element: <ModelsPage /> }],
+  pages: [{ path: "models", lazy: lazyPage(() => import("./pages/models-page"), "ModelsPage") }],
 };
