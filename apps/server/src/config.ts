@@ -27,6 +27,8 @@ const schema = z.object({
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.string().default(""),
   SEED_DEMO: bool(true),
+  /** Creates the ADMIN_USERNAMES accounts that do not exist yet with this password at start (their names cannot be registered). */
+  ADMIN_PASSWORD: z.string().default(""),
   CAPTCHA: z.enum(["on", "off"]).default("on"),
   SMTP_URL: z.string().default(""),
   SMTP_FROM: z.string().default("Agentfair <no-reply@agentfair.local>"),

@@ -9,6 +9,7 @@ const { app, platform, services } = await buildApp(config, database);
 
 await services.tenants.ensureDefault();
 const seeded = config.SEED_DEMO ? await seedDemo(platform.db, services.tenants) : false;
+const admins = await services.auth.ensureAdmins();
 
 if (config.ROLE !== "web") await platform.jobs.start();
 if (config.ROLE !== "worker") {
@@ -19,6 +20,7 @@ if (config.ROLE !== "worker") {
     `Agentfair is running: ${url}`,
     `  database: ${database.driver === "pglite" ? `PGlite in ${config.dataDir}` : "PostgreSQL"}   API docs: ${url}/docs`,
   ];
+  if (admins.length) lines.push(`  administrator accounts created with ADMIN_PASSWORD: ${admins.join(", ")}`);
   if (config.SEED_DEMO) {
     lines.push(`  demo accounts (password ${DEMO_PASSWORD}; change them before real use)${seeded ? " - created now" : ""}:`);
     for (const a of DEMO_ACCOUNTS) lines.push(`    ${a.username.padEnd(8)} ${a.note}  ${url}${a.tenant ? `/${a.tenant}` : ""}/login`);

@@ -242,6 +242,11 @@ export class AuthService {
       .where(and(eq(users.tenantId, tenant.id), eq(users.username, input.username)))
       .limit(1);
     if (taken[0]) throw new AppError("usernameTaken", 409);
+    // Administrators and the exempt user are known by username on the public platform: those
+    // names are never open to registration, even before their accounts exist.
+    const { ADMIN_USERNAMES, EXEMPT_USERNAME } = this.platform.config;
+    if (tenant.isDefault && (ADMIN_USERNAMES.includes(input.username) || input.username === EXEMPT_USERNAME))
+      throw new AppError("usernameTaken", 409);
     if (await this.findByContact(tenant.id, input.contact)) throw new AppError("contactTaken", 409);
     const contact = await this.consumeCheckCode(tenant.id, input.contact, "register", input.checkCode, ip);
     const passwordHash = await hashPassword(input.password);
@@ -349,6 +354,23 @@ export class AuthService {
       .returning({ userId: qrTickets.userId });
     if (!consumed[0]?.userId) return { status: "EXPIRED" as const };
     return { status: "CONFIRMED" as const, ...(await this.issueTokens(consumed[0].userId)) };
+  }
+
+  /** At start: the administrator accounts (ADMIN_USERNAMES) that do not exist yet, with ADMIN_PASSWORD. */
+  async ensureAdmins() {
+    const { ADMIN_USERNAMES, ADMIN_PASSWORD } = this.platform.config;
+    if (!ADMIN_PASSWORD) return [];
+    const tenant = await this.tenants.byDomain(undefined);
+    const created: string[] = [];
+    for (const username of ADMIN_USERNAMES) {
+      const [row] = await this.db
+        .insert(users)
+        .values({ tenantId: tenant.id, username, nickname: username, passwordHash: await hashPassword(ADMIN_PASSWORD) })
+        .onConflictDoNothing()
+        .returning({ id: users.id });
+      if (row) created.push(username);
+    }
+    return created;
   }
 
   // ---- housekeeping (a pg-boss schedule) ----

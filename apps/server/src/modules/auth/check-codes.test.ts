@@ -228,6 +228,40 @@ describe("register", () => {
     expect(row.wrongTries).toBeLessThanOrEqual(5);
   });
 
+  it("attack: nobody registers an administrator's (or the exempt user's) username to become one", async () => {
+    // Names no account has yet (as after SEED_DEMO=0): they still cannot be claimed.
+    const own = await createTestApp({ ADMIN_USERNAMES: "root,admin", EXEMPT_USERNAME: "vip", ADMIN_PASSWORD: "boot-pass-1" });
+    try {
+      await createTenant(own, "acme");
+      const reg = async (username: string, domain?: string) => {
+        const contact = newEmail();
+        await own.app.inject({ method: "POST", url: SEND, payload: { contact, purpose: "register", domain }, remoteAddress: randomIp() });
+        const checkCode = await lastCheckCode(own, contact);
+        const payload = { username, password: "long-enough-1", contact, checkCode, domain };
+        return own.app.inject({ method: "POST", url: REG, payload, remoteAddress: randomIp() });
+      };
+      for (const username of ["root", "admin", "vip"]) {
+        const res = await reg(username);
+        expect(res.statusCode).toBe(409);
+        expect(res.json().msg).toBe("用户名已存在");
+      }
+      // In a tenant the names mean nothing special.
+      expect((await reg("root", "acme")).statusCode).toBe(200);
+      // The operator's way to the first administrator: ADMIN_PASSWORD at start.
+      expect(await own.services.auth.ensureAdmins()).toEqual(["root", "admin"]);
+      expect(await own.services.auth.ensureAdmins()).toEqual([]);
+      const login = await own.app.inject({
+        method: "POST",
+        url: "/agent_api/api/auth/login",
+        payload: { username: "root", password: "boot-pass-1" },
+      });
+      const info = await own.app.inject({ url: INFO, headers: bearer(login.json().data.token) });
+      expect(info.json().data).toMatchObject({ username: "root", isAdmin: true });
+    } finally {
+      await own.close();
+    }
+  });
+
   it("refuses a taken username (in the same tenant only)", async () => {
     const { user } = await insertUser(t);
     const res = await register({ username: user.username });
