@@ -1,6 +1,6 @@
 import { discountFold, type MemberLevel, type PlanButtonState, type PlanTemplate, planButtonState } from "@agentfair/contracts";
 import { CheckOutlined } from "@ant-design/icons";
-import { Button, Card, Tag, Typography } from "antd";
+import { Button, Card, Tag, Typography, theme } from "antd";
 import { useTranslation } from "react-i18next";
 
 const BENEFIT_KEYS = ["countPerDay", "paidAgentCount", "insightPerDay", "editCount", "knowledgeSpace", "pluginsNum", "invitedNum"] as const;
@@ -16,12 +16,13 @@ export function PlanCard({
   onAction: (plan: PlanTemplate, state: PlanButtonState) => void;
 }) {
   const { t } = useTranslation();
+  const { token } = theme.useToken();
   const state = planButtonState(userLevel, plan);
   const current = userLevel === plan.memberLevel;
   return (
     <Card
       data-testid={`plan-${plan.memberLevel}`}
-      style={{ height: "100%", borderColor: current ? "#1677ff" : undefined }}
+      style={{ height: "100%", borderColor: current ? token.colorPrimary : undefined }}
       styles={{ body: { display: "flex", flexDirection: "column", gap: 12, height: "100%" } }}
     >
       <div style={{ display: "flex", alignItems: "center", gap: 8 }}>
