@@ -76,6 +76,11 @@ test("administrator configures the model in Model management", async ({ page, re
 });
 
 test("chat from the marketplace: streaming, follow-up, stop, rename, delete, upload, share", async ({ page, browser, baseURL }) => {
+  // A new session's row is written just after the stream starts: the page must not ask for it before.
+  const runtime404: string[] = [];
+  page.on("response", (r) => {
+    if (r.status() === 404 && r.url().includes("/agent/agent_runtime/")) runtime404.push(r.url());
+  });
   await loginAs(page, "member");
   await openMarketAgent(page, "营销文案大师");
   await snap(page, "chat-prologue");
@@ -97,6 +102,7 @@ test("chat from the marketplace: streaming, follow-up, stop, rename, delete, upl
   await input(page).press("Enter");
   await expect(lastBot(page)).toContainText("调用工具：计算器");
   await expect(lastBot(page)).toContainText('"result":42');
+  expect(runtime404).toEqual([]);
 
   // stop mid-reply
   await input(page).fill("讲一个 long 故事");

@@ -35,9 +35,13 @@ function ExecuteChat({ agentId }: { agentId: string }) {
   const info = useAgentInfo(agentId, true);
   const sessions = useSessionList(agentId, info.isSuccess);
   const [activeId, setActiveId] = useState<string | null>(null);
-  const session = useSession(activeId);
+  // A session the first reply is still creating: the server writes its row a moment after the
+  // stream starts, so it is neither fetched nor named in heartbeats until that reply ends (no 404s).
+  const [creatingId, setCreatingId] = useState<string | null>(null);
+  const storedId = activeId && activeId !== creatingId ? activeId : null;
+  const session = useSession(storedId);
   const history = useMemo(() => (activeId ? (session.data?.messages.map(fromServer) ?? undefined) : []), [activeId, session.data]);
-  useHeartbeat(agentId, activeId, info.isSuccess);
+  useHeartbeat(agentId, storedId, info.isSuccess);
 
   if (info.isLoading) return <Spin fullscreen />;
   if (!info.data)
@@ -62,7 +66,10 @@ function ExecuteChat({ agentId }: { agentId: string }) {
         <SessionSidebar
           sessions={sessions.data?.list ?? []}
           activeId={activeId}
-          onSelect={(sid) => setActiveId(sid)}
+          onSelect={(sid) => {
+            setCreatingId(null);
+            setActiveId(sid);
+          }}
           onNew={() => setActiveId(null)}
           onChanged={(deleted) => {
             if (deleted && deleted === activeId) setActiveId(null);
@@ -83,10 +90,14 @@ function ExecuteChat({ agentId }: { agentId: string }) {
               else message.warning(t("chat.copyLinkManual"));
             }}
             onSession={(sid) => {
-              if (sid !== activeId) setActiveId(sid);
+              if (sid !== activeId) {
+                setCreatingId(sid);
+                setActiveId(sid);
+              }
               void refreshList();
             }}
             onFinish={(_status: ReplyStatus) => {
+              setCreatingId(null);
               void refreshList();
               if (activeId) void queryClient.invalidateQueries({ queryKey: sessionKey(activeId) });
               void queryClient.invalidateQueries({ queryKey: ["chat", "agentInfo", agentId] });
