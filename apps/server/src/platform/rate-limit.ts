@@ -43,6 +43,15 @@ export class RateLimiter {
     return rows[0].count;
   }
 
+  /** Takes back one event of the current window (an attempt counted up front that turned out fine). */
+  async release(key: string, windowSeconds: number) {
+    const { start } = this.window(windowSeconds);
+    await this.db
+      .update(rateCounters)
+      .set({ count: sql`greatest(${rateCounters.count} - 1, 0)` })
+      .where(and(eq(rateCounters.key, key), eq(rateCounters.windowStart, start)));
+  }
+
   /** Counts the event and refuses it when it goes over the limit. */
   async consume(key: string, limit: number, windowSeconds: number) {
     const count = await this.hit(key, windowSeconds);

@@ -113,6 +113,21 @@ describe("password login (captcha off)", () => {
     expect((await login({ username: other.user.username, password: TEST_PASSWORD })).statusCode).toBe(200);
   });
 
+  it("attack: a burst of parallel password guesses gets no more than 5 tries at an account", async () => {
+    alignClock();
+    const { user } = await insertUser(t);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => login({ username: user.username, password: `burst-${i}` })));
+    const tried = results.filter((r) => r.statusCode === 400).length;
+    expect(tried).toBeLessThanOrEqual(5);
+    expect(results.filter((r) => r.statusCode === 429).length).toBe(20 - tried);
+  });
+
+  it("does not lock an account that signs in successfully many times", async () => {
+    alignClock();
+    const { user } = await insertUser(t);
+    for (let i = 0; i < 7; i++) expect((await login({ username: user.username, password: TEST_PASSWORD })).statusCode).toBe(200);
+  });
+
   it("limits failed sign-ins per IP across accounts", async () => {
     alignClock();
     const ip = randomIp();

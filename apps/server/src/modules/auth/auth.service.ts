@@ -122,14 +122,22 @@ export class AuthService {
     const tenant = await this.tenants.byDomain(input.domain);
     const account = `login:acct:${tenant.id}:${input.username.toLowerCase()}`;
     const { limit, window } = LIMITS.loginFailuresPerAccount;
-    await this.limiter.assertUnder(account, limit, window, (s) => new AppError("accountLocked", 429, { minutes: Math.ceil(s / 60) }));
+    const locked = (s: number) => new AppError("accountLocked", 429, { minutes: Math.ceil(s / 60) });
+    await this.limiter.assertUnder(account, limit, window, locked);
+    // The try is counted before the password is checked, so parallel guesses cannot all slip
+    // under the lock; a right password gives it back.
+    if ((await this.limiter.hit(account, window)) > limit) {
+      await this.limiter.release(account, window);
+      await this.limiter.assertUnder(account, limit, window, locked);
+      throw locked(window);
+    }
     const user = await this.findByLogin(tenant, input.username);
     const valid = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
     if (!user || !valid) {
-      await this.limiter.hit(account, window);
       await this.limiter.hit(ipFailures, LIMITS.loginFailuresPerIp.window);
       throw badRequest("loginFailed");
     }
+    await this.limiter.release(account, window);
     return this.issueTokens(user.id);
   }
 
