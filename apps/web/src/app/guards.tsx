@@ -1,6 +1,6 @@
 import { membershipGateApplies, type UserInfo } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { App as AntApp } from "antd";
+import { App as AntApp, Button, Result } from "antd";
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation, useMatches, useNavigate, type UIMatch } from "react-router";
@@ -82,7 +82,10 @@ export function NavigationGuard() {
     if (!handle.public) navigate(`/login?redirect=${encodeURIComponent(path + location.search)}`, { replace: true });
   }, [user.error]);
 
-  const foreign = !!user.data && user.data.tenantDomain !== domain;
+  // A first path segment that names no tenant (a mistyped address such as /indx) is a page not
+  // found, not another tenant: the user stays signed in. Foreign is decided once the tenant is known.
+  const unknownTenant = !!domain && tenant.error instanceof HttpError && tenant.error.status === 404;
+  const foreign = !!user.data && !!tenant.data && user.data.tenantDomain !== domain;
   useEffect(() => {
     if (foreign) signOutExpired();
   }, [foreign]);
@@ -96,6 +99,19 @@ export function NavigationGuard() {
   }, [path, token, user.data, settings.data]);
 
   if (!token && !handle.public) return null;
+  if (token && unknownTenant)
+    return (
+      <Result
+        status="404"
+        title="404"
+        subTitle={t("http.notFound")}
+        extra={
+          <Button type="primary" href="/index">
+            {t("common.nav.index")}
+          </Button>
+        }
+      />
+    );
   if (handle.membership) return user.data ? <MembershipGate user={user.data} /> : null;
   return (
     <>
