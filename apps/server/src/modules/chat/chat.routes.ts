@@ -217,6 +217,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
     },
     async (req) => {
       const caller = requireUser(req);
+      await chat.consumeSpeech(caller);
       if (!req.isMultipart()) throw badRequest("badRequest", { detail: "multipart" });
       const file = await req.file();
       if (!file) throw badRequest("badRequest", { detail: "file" });

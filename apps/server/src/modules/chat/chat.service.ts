@@ -55,6 +55,9 @@ interface Prepared {
   reload: boolean;
 }
 
+/** Speech-to-text calls per user and hour (each forwards up to 15 MB to the audio model). */
+export const SPEECH_PER_HOUR = 120;
+
 /** Longest wait before the question is written when no token has come yet. */
 const WRITE_DELAY_MS = 300;
 
@@ -75,6 +78,11 @@ export class ChatService {
     const agents = this.deps.agents();
     if (!agents) throw notFound();
     return agents;
+  }
+
+  /** Counts one speech-to-text call against the caller's hourly budget (429 past it). */
+  async consumeSpeech(caller: Caller) {
+    await this.platform.rateLimiter.consume(`speech:${caller.userId}`, SPEECH_PER_HOUR, 3600);
   }
 
   /** Chat requests carry no bearer header: the body's token is resolved through the platform's session lookup. */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { startLlmServer, type LlmServer } from "../../test/llm-server.ts";
+import { SPEECH_PER_HOUR } from "./chat.service.ts";
 
 let t: TestApp;
 let llm: LlmServer;
@@ -66,6 +67,17 @@ describe("speech to text", () => {
 });
 
 describe("per-minute model limits", () => {
+  it("attack: transcriptions (up to 15 MB each, on the operator's audio model) are limited per user and hour", async () => {
+    const u = await createUser(t);
+    const send = (who: TestUser) => {
+      const { payload, headers } = multipart(wav());
+      return t.app.inject({ method: "POST", url: "/agent/agent_runtime/speech_to_text", payload, headers: { ...headers, ...who.headers } });
+    };
+    for (let i = 0; i < SPEECH_PER_HOUR; i++) expect((await send(u)).statusCode).not.toBe(429);
+    expect((await send(u)).statusCode).toBe(429);
+    expect((await send(user)).statusCode).not.toBe(429);
+  });
+
   it("refuses replies over the request limit with an error event; 0 disables", async () => {
     const model = (await addModel({ type: "LLM", rpmLimit: 2 })).json().data;
     const agentId = (await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: user.headers, payload: {} })).json()
