@@ -184,6 +184,12 @@ test("consumption charts, orders and the wallet log on /user-order", async ({ pa
   await page.getByRole("tab", { name: "钱包流水" }).click();
   await expect(page.getByRole("cell", { name: "权益码" })).toBeVisible();
   await snap(page, "billing-user-order-wallet");
+  // The 'consumption details' button on /recharge opens that tab, not the orders.
+  await page.goto("/recharge");
+  await page.getByRole("button", { name: "消费明细" }).click();
+  await expect(page).toHaveURL(/\/user-order/);
+  await expect(page.getByRole("tab", { name: "消费明细", selected: true })).toBeVisible();
+  await expect(page.getByTestId("usage-line").locator("canvas")).toBeVisible();
 });
 
 test("administrator billing screens: plans, durations, top-ups, benefit codes, orders with refund", async ({ page }) => {

@@ -90,7 +90,7 @@ export function RechargePage() {
           </Col>
           <Col>
             <Space wrap>
-              {signedIn && <Button onClick={() => navigate("/user-order")}>{t("billing.consumptionDetails")}</Button>}
+              {signedIn && <Button onClick={() => navigate("/user-order?tab=usage")}>{t("billing.consumptionDetails")}</Button>}
               {showBenefit && (
                 <Button icon={<GiftOutlined />} onClick={() => setBenefitOpen(true)} data-testid="benefit-button">
                   {t("billing.enterBenefitCode")}

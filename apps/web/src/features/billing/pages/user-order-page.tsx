@@ -3,6 +3,7 @@ import { App as AntApp, Button, Card, Modal, Popconfirm, Radio, Space, Table, Ta
 import dayjs from "dayjs";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
 import { cancelOrder } from "../api/cancel-order";
 import { useOrderList } from "../api/order-list";
 import { rePayOrder } from "../api/re-pay-order";
@@ -13,10 +14,14 @@ import { UsageCharts } from "../components/usage-charts";
 import { usePayWatch } from "../components/use-pay-watch";
 import { WalletLogTable } from "../components/wallet-log-table";
 
+const USER_ORDER_TABS = ["orders", "usage", "wallet"];
+
 /** /user-order: orders (100 a page) with re-pay and cancel, consumption charts, the wallet log. */
 export function UserOrderPage() {
   const { t } = useTranslation();
-  const [tab, setTab] = useState("orders");
+  // ?tab=usage opens the consumption details (the button of that name on /recharge).
+  const [params] = useSearchParams();
+  const [tab, setTab] = useState(() => (USER_ORDER_TABS.includes(params.get("tab") ?? "") ? (params.get("tab") as string) : "orders"));
   return (
     <Card style={{ maxWidth: 1200, margin: "0 auto" }}>
       <Tabs
