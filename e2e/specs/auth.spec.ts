@@ -95,10 +95,15 @@ test("the language switch turns the app to English and keeps it after a reload",
   }).toPass({ timeout: 20_000 });
   await page.reload();
   await expect(page.getByTestId("language-switch")).toContainText("English");
+  // The seeded default tenant's name and the page title follow the language.
+  await expect(page.locator(".ant-layout-header")).toContainText("Agentfair Agent Platform");
+  await expect(page).toHaveTitle("Agentfair Agent Platform");
   await page.goto("/login");
   await page.goto("/register");
   await expect(page.getByRole("button", { name: "Register" })).toBeVisible();
   await snap(page, "register-en");
   await chooseLanguage(page, "中文");
   await expect(page.getByRole("button", { name: "注 册" })).toBeVisible();
+  await expect(page.getByTestId("tenant-name")).toHaveText("Agentfair 智能体平台");
+  await expect(page).toHaveTitle("Agentfair 智能体平台");
 });

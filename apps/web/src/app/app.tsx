@@ -35,6 +35,7 @@ function Themed() {
   useEffect(() => {
     dayjs.locale(i.language === "en" ? "en" : "zh-cn");
     document.documentElement.lang = i.language === "en" ? "en" : "zh-CN";
+    document.title = i.t("common.appName");
   }, [i.language]);
   return (
     <ConfigProvider locale={i.language === "en" ? enUS : zhCN} theme={{ token: { colorPrimary: "#1677ff", borderRadius: 8 } }}>
