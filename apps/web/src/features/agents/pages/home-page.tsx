@@ -17,7 +17,8 @@ export function HomePage() {
       style={{ padding: 48 }}
       description={
         <span data-testid="tab-coming">
-          {t("agents.home.comingTitle")}{text}
+          {t("agents.home.comingTitle")}
+          {text}
         </span>
       }
     />
