@@ -80,19 +80,8 @@ export class ModelsService {
     const data = modelInput.parse(input);
     const row = await this.repo.insert({
       tenantId: null,
-      name: data.name,
-      type: data.type,
-      baseUrl: data.baseUrl,
+      ...settingsOf(data),
       apiKeyEnc: data.apiKey ? encryptKey(this.platform.secret, data.apiKey) : null,
-      modelId: data.modelId,
-      defaultMode: data.defaultMode,
-      contextWindow: data.contextWindow,
-      rpmLimit: data.rpmLimit,
-      inputTpmLimit: data.inputTpmLimit,
-      outputTpmLimit: data.outputTpmLimit,
-      enabled: data.enabled,
-      isDefault: data.isDefault,
-      allowPrivate: data.allowPrivate,
     });
     if (row.isDefault) await this.repo.clearDefault(row.type, row.tenantId, row.id);
     this.cache.clear();
@@ -106,21 +95,7 @@ export class ModelsService {
     if (!existing) throw notFound();
     const data = modelInput.parse(input);
     const apiKeyEnc = data.clearApiKey ? null : data.apiKey ? encryptKey(this.platform.secret, data.apiKey) : existing.apiKeyEnc;
-    const row = await this.repo.update(id, {
-      name: data.name,
-      type: data.type,
-      baseUrl: data.baseUrl,
-      apiKeyEnc,
-      modelId: data.modelId,
-      defaultMode: data.defaultMode,
-      contextWindow: data.contextWindow,
-      rpmLimit: data.rpmLimit,
-      inputTpmLimit: data.inputTpmLimit,
-      outputTpmLimit: data.outputTpmLimit,
-      enabled: data.enabled,
-      isDefault: data.isDefault,
-      allowPrivate: data.allowPrivate,
-    });
+    const row = await this.repo.update(id, { ...settingsOf(data), apiKeyEnc });
     if (row.isDefault) await this.repo.clearDefault(row.type, row.tenantId, row.id);
     this.cache.clear();
     return this.toInfo(row);
@@ -245,4 +220,36 @@ export function describeModelError(err: unknown, lang: "zh" | "en"): string {
   const code = (err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
   const detail = status ? `HTTP ${status}` : code ? String(code) : (err as Error)?.name === "AbortError" ? "timeout" : "network error";
   return translate("modelCallFailed", lang, { detail });
+}
+
+/** The columns a model's form sets directly (the API key is encrypted separately). */
+function settingsOf(data: ReturnType<typeof modelInput.parse>) {
+  const {
+    name,
+    type,
+    baseUrl,
+    modelId,
+    defaultMode,
+    contextWindow,
+    rpmLimit,
+    inputTpmLimit,
+    outputTpmLimit,
+    enabled,
+    isDefault,
+    allowPrivate,
+  } = data;
+  return {
+    name,
+    type,
+    baseUrl,
+    modelId,
+    defaultMode,
+    contextWindow,
+    rpmLimit,
+    inputTpmLimit,
+    outputTpmLimit,
+    enabled,
+    isDefault,
+    allowPrivate,
+  };
 }
