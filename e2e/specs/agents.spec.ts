@@ -1,7 +1,5 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { apiToken, loginAs, snap } from "./helpers";
+import { apiToken, loginAs, registerTestModel, removeTestModels, snap, startTestModel } from "./helpers";
 
 /**
  * Agents end to end: marketplace, copy, my agents (rename, delete, list), the studio (create,
@@ -15,43 +13,18 @@ const PNG = Buffer.from(
   "base64",
 );
 const NEW_AGENT = "旅行规划师";
-let llm: ChildProcess | undefined;
+let llm: { stop(): void } | undefined;
 
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async ({ request }) => {
-  llm = spawn("npx", ["tsx", "apps/server/src/test/llm-server.ts"], {
-    cwd: path.resolve(import.meta.dirname, "../.."),
-    env: { ...process.env, LLM_PORT: String(LLM_PORT) },
-    stdio: "ignore",
-    // Its own process group, so the whole npx -> tsx -> node chain stops afterwards.
-    detached: true,
-  });
-  for (let i = 0; i < 60; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${LLM_PORT}/v1/models`)).ok) break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  const token = await apiToken(request, "admin");
-  const res = await request.post("/agent_api/api/models", {
-    headers: { authorization: `Bearer ${token}` },
-    data: {
-      name: "测试模型",
-      type: "LLM",
-      baseUrl: `http://127.0.0.1:${LLM_PORT}/v1`,
-      apiKey: "sk-test",
-      modelId: "test-model",
-      isDefault: true,
-      allowPrivate: true,
-    },
-  });
-  expect(res.ok()).toBe(true);
+  llm = await startTestModel(LLM_PORT);
+  await registerTestModel(request, "测试模型", LLM_PORT);
 });
 
-test.afterAll(() => {
-  if (llm?.pid) process.kill(-llm.pid, "SIGTERM");
+test.afterAll(async ({ request }) => {
+  await removeTestModels(request, "测试模型");
+  llm?.stop();
 });
 
 const cards = (page: Page) => page.getByTestId("market-card");
@@ -330,7 +303,11 @@ test("the administrator rejects with a reason; the owner sees it on the card", a
   await loginAs(page, "admin");
   await page.goto("/admin/agent-review");
   const row = page.locator("tr", { hasText: "待驳回助手" });
-  await row.getByTestId("review-reject").click();
+  // The queue may re-render while it refetches; click until the reason dialog is open.
+  await expect(async () => {
+    await row.getByTestId("review-reject").click();
+    await expect(page.locator(".ant-modal")).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
   await page
     .locator(".ant-modal")
     .getByRole("button", { name: /驳\s*回/ })

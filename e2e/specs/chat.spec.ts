@@ -1,40 +1,22 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { apiToken, loginAs, snap } from "./helpers";
+import { loginAs, registerTestModel, removeTestModels, snap, startTestModel } from "./helpers";
 
 /**
  * Chat flow against the real platform: a local OpenAI-compatible test model (its own process),
  * configured through Model management by the administrator.
  */
 const LLM_PORT = Number(process.env.E2E_PORT ?? 8190) + 8;
-let llm: ChildProcess | undefined;
+let llm: { stop(): void } | undefined;
 
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  // node itself (not npx), so killing it in afterAll ends the server too.
-  llm = spawn(process.execPath, ["--import", "tsx", "apps/server/src/test/llm-server.ts"], {
-    cwd: path.resolve(import.meta.dirname, "../.."),
-    env: { ...process.env, LLM_PORT: String(LLM_PORT) },
-    stdio: "ignore",
-  });
-  for (let i = 0; i < 60; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${LLM_PORT}/v1/models`)).ok) return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  throw new Error("the test model server did not start");
+  llm = await startTestModel(LLM_PORT);
 });
 
 test.afterAll(async ({ request }) => {
-  // Leave the shared e2e platform as it was: no model pointing at the stopped test server.
-  const auth = { authorization: `Bearer ${await apiToken(request, "admin")}` };
-  const models = (await (await request.get("/agent_api/api/models", { headers: auth })).json()).data as { id: string; name: string }[];
-  for (const m of models.filter((x) => x.name === "本地测试模型")) await request.delete(`/agent_api/api/models/${m.id}`, { headers: auth });
-  llm?.kill();
+  await removeTestModels(request, "本地测试模型");
+  llm?.stop();
 });
 
 const input = (page: Page) => page.locator(".ant-sender textarea");
@@ -49,20 +31,7 @@ async function openMarketAgent(page: Page, name: string) {
 }
 
 test("administrator configures the model in Model management", async ({ page, request }) => {
-  const token = await apiToken(request, "admin");
-  const res = await request.post("/agent_api/api/models", {
-    headers: { authorization: `Bearer ${token}` },
-    data: {
-      name: "本地测试模型",
-      type: "LLM",
-      baseUrl: `http://127.0.0.1:${LLM_PORT}/v1`,
-      apiKey: "sk-test",
-      modelId: "test-model",
-      isDefault: true,
-      allowPrivate: true,
-    },
-  });
-  expect(res.ok()).toBe(true);
+  await registerTestModel(request, "本地测试模型", LLM_PORT);
   await loginAs(page, "admin");
   await page.goto("/models");
   await expect(page.getByText("本地测试模型")).toBeVisible();
@@ -192,7 +161,8 @@ test("chat from the marketplace: streaming, follow-up, stop, rename, delete, upl
 });
 
 test("the studio debug pane chats with the draft and unlocks release", async ({ page }) => {
-  await loginAs(page, "member");
+  // The administrator, not member: agents.spec counts member's own agents while this runs in parallel.
+  await loginAs(page, "admin");
   await page.goto("/studio");
   await page.getByTestId("studio-create").click();
   const pane = page.getByTestId("studio-debug-pane");

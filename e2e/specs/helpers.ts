@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { type APIRequestContext, expect, type Page } from "@playwright/test";
 
@@ -53,4 +54,49 @@ export async function chooseLanguage(page: Page, label: "中文" | "English") {
 /** Screenshots land in .tmp/screens for people to look at. */
 export async function snap(page: Page, name: string) {
   await page.screenshot({ path: path.resolve(import.meta.dirname, `../../.tmp/screens/${name}.png`), fullPage: true });
+}
+
+/**
+ * The local OpenAI-compatible test model (apps/server/src/test/llm-server.ts) in its own process,
+ * for specs that chat; `stop()` ends it.
+ */
+export async function startTestModel(port: number) {
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/test/llm-server.ts"], {
+    cwd: path.resolve(import.meta.dirname, "../.."),
+    env: { ...process.env, LLM_PORT: String(port) },
+    stdio: "ignore",
+  });
+  for (let i = 0; i < 60; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/v1/models`)).ok) return { stop: () => child.kill() };
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  child.kill();
+  throw new Error("the test model server did not start");
+}
+
+/** Adds the test model as the default LLM in Model management, as the administrator. */
+export async function registerTestModel(request: APIRequestContext, name: string, port: number) {
+  const res = await request.post("/agent_api/api/models", {
+    headers: { authorization: `Bearer ${await apiToken(request, "admin")}` },
+    data: {
+      name,
+      type: "LLM",
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      apiKey: "sk-test",
+      modelId: "test-model",
+      isDefault: true,
+      allowPrivate: true,
+    },
+  });
+  expect(res.ok()).toBe(true);
+}
+
+/** Leaves the shared e2e platform as it was: no model pointing at a stopped test server. */
+export async function removeTestModels(request: APIRequestContext, name: string) {
+  const auth = { authorization: `Bearer ${await apiToken(request, "admin")}` };
+  const models = (await (await request.get("/agent_api/api/models", { headers: auth })).json()).data as { id: string; name: string }[];
+  for (const m of models.filter((x) => x.name === name)) await request.delete(`/agent_api/api/models/${m.id}`, { headers: auth });
 }
