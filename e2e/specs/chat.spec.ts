@@ -65,6 +65,8 @@ test("chat from the marketplace: streaming, follow-up, stop, rename, delete, upl
   // a follow-up question sends itself
   await page.getByTestId("chat-suggestions").getByRole("button").first().click();
   await expect(lastBot(page)).toContainText("你好！你的问题是：能再详细解释一下吗？");
+  // Sending waits while a reply is pending: its follow-up questions come last.
+  await expect(lastBot(page).getByTestId("chat-suggestions")).toBeVisible();
 
   // a tool call through the registry
   await input(page).fill("请计算 (3+4)*6");
