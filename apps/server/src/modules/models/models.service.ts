@@ -224,32 +224,6 @@ export function describeModelError(err: unknown, lang: "zh" | "en"): string {
 
 /** The columns a model's form sets directly (the API key is encrypted separately). */
 function settingsOf(data: ReturnType<typeof modelInput.parse>) {
-  const {
-    name,
-    type,
-    baseUrl,
-    modelId,
-    defaultMode,
-    contextWindow,
-    rpmLimit,
-    inputTpmLimit,
-    outputTpmLimit,
-    enabled,
-    isDefault,
-    allowPrivate,
-  } = data;
-  return {
-    name,
-    type,
-    baseUrl,
-    modelId,
-    defaultMode,
-    contextWindow,
-    rpmLimit,
-    inputTpmLimit,
-    outputTpmLimit,
-    enabled,
-    isDefault,
-    allowPrivate,
-  };
+  const { apiKey: _apiKey, clearApiKey: _clearApiKey, ...settings } = data;
+  return settings;
 }
