@@ -6,3 +6,4 @@ export * from "./models.ts";
 export * from "./billing.ts";
 export * from "./agents.ts";
 export * from "./files.ts";
+export * from "./tenants.ts";

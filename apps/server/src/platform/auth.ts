@@ -2,10 +2,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { TOKEN_COOKIE, type MemberLevel } from "@agentfair/contracts";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
+import { LRUCache } from "lru-cache";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { authSessions, tenants, users } from "../db/schema/index.ts";
 import { forbidden, notFound, tokenInvalid } from "./errors.ts";
+import { EVERYTHING, type Invalidation } from "./invalidation.ts";
 
 /** Who is calling, resolved from the server's own session: never from the request body. */
 export interface Caller {
@@ -16,6 +18,8 @@ export interface Caller {
   /** Users of the default tenant have no tenantId on the wire. */
   tenantIsDefault: boolean;
   isAdmin: boolean;
+  /** Administrator of its own non-default tenant (users.tenant_role 'admin'): manages that tenant's models. */
+  isTenantAdmin: boolean;
   isWhite: boolean;
   memberLevel: MemberLevel;
   memberEndAt: Date | null;
@@ -44,30 +48,67 @@ export function isAdminUsername(config: Config, username: string, tenantIsDefaul
   return tenantIsDefault && config.ADMIN_USERNAMES.includes(username);
 }
 
-export async function resolveCaller(db: Db, config: Config, token: string): Promise<Caller | null> {
+/** The caller behind a token, and until when that reading holds (session end, membership end). */
+async function lookupCaller(db: Db, config: Config, tokenHash: string): Promise<{ caller: Caller; validUntil: number } | null> {
   const rows = await db
     .select({ session: authSessions, user: users, tenant: tenants })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(and(eq(authSessions.tokenHash, hashToken(token)), isNull(authSessions.revokedAt), gt(authSessions.expiresAt, new Date())))
+    .where(and(eq(authSessions.tokenHash, tokenHash), isNull(authSessions.revokedAt), gt(authSessions.expiresAt, new Date())))
     .limit(1);
   const row = rows[0];
   if (!row) return null;
   const { user, tenant, session } = row;
   const expired = user.memberEndAt && user.memberEndAt < new Date();
-  return {
+  const caller: Caller = {
     userId: user.id,
     username: user.username,
     tenantId: tenant.id,
     tenantDomain: tenant.domain,
     tenantIsDefault: tenant.isDefault,
     isAdmin: isAdminUsername(config, user.username, tenant.isDefault),
+    isTenantAdmin: !tenant.isDefault && user.tenantRole === "admin",
     isWhite: user.isWhite,
     memberLevel: (expired ? "FREE" : user.memberLevel) as MemberLevel,
     memberEndAt: expired ? null : user.memberEndAt,
     sessionPairId: session.pairId,
   };
+  const ends = [session.expiresAt.getTime(), ...(caller.memberEndAt ? [caller.memberEndAt.getTime()] : [])];
+  return { caller, validUntil: Math.min(...ends) };
+}
+
+/**
+ * Token → caller, cached per process because every request asks (the chat's first token most of
+ * all). An entry lives at most CALLER_CACHE_MS and never past its session's or membership's end;
+ * logout, revocation and changes to a user's level or role drop it in every process through the
+ * "user" invalidation. Unknown tokens are not cached.
+ */
+export class CallerCache {
+  static readonly TTL_MS = 60_000;
+  private readonly entries = new LRUCache<string, { caller: Caller; validUntil: number }>({ max: 20_000, ttl: CallerCache.TTL_MS });
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    private readonly invalidation: Invalidation,
+  ) {
+    invalidation.on("user", (userId) => {
+      if (userId === EVERYTHING) return this.entries.clear();
+      for (const [key, entry] of this.entries.entries()) if (entry.caller.userId === userId) this.entries.delete(key);
+    });
+  }
+
+  async resolve(token: string): Promise<Caller | null> {
+    const key = hashToken(token);
+    const hit = this.entries.get(key);
+    if (hit && hit.validUntil > Date.now()) return hit.caller;
+    const generation = this.invalidation.generation;
+    const found = await lookupCaller(this.db, this.config, key);
+    // An invalidation during the lookup may have been about what was just read: do not keep it.
+    if (found && generation === this.invalidation.generation) this.entries.set(key, found);
+    return found?.caller ?? null;
+  }
 }
 
 export function requireUser(request: FastifyRequest): Caller {
