@@ -4,7 +4,7 @@
 // TEST_DATABASE_URL for PostgreSQL). Not part of npm test.
 import { eq, gte, sql, and } from "drizzle-orm";
 import { users } from "../../apps/server/src/db/schema/index.ts";
-import { type Caller, resolveCaller } from "../../apps/server/src/platform/auth.ts";
+import type { Caller } from "../../apps/server/src/platform/auth.ts";
 import { createUser } from "../../apps/server/src/test/factories.ts";
 import { createTestApp } from "../../apps/server/src/test/harness.ts";
 
@@ -13,7 +13,7 @@ const WARMUP = 40;
 
 const t = await createTestApp({ LOG_LEVEL: "silent" });
 const u = await createUser(t, { memberLevel: "MONTHLY", balanceCents: 100_000_000 });
-const caller = (await resolveCaller(t.platform.db, t.platform.config, u.token)) as Caller;
+const caller = (await t.platform.callers.resolve(u.token)) as Caller;
 const agent = { agentId: "bench-agent", agentName: "基准智能体", priceCents: 1, ownerId: "someone" };
 const db = t.platform.db;
 

@@ -28,7 +28,8 @@ import { tenantsRoutes } from "./modules/tenants/tenants.routes.ts";
 import { TenantsService } from "./modules/tenants/tenants.service.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
 import { UsersService } from "./modules/users/users.service.ts";
-import { bearerToken, resolveCaller } from "./platform/auth.ts";
+import { bearerToken, CallerCache } from "./platform/auth.ts";
+import { Invalidation } from "./platform/invalidation.ts";
 import { installErrorHandler, ok, PREFIXES, PREFIX_TABLE } from "./platform/http.ts";
 import { Jobs } from "./platform/jobs.ts";
 import { createMailer } from "./platform/mail.ts";
@@ -63,6 +64,9 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   installErrorHandler(app);
 
   const db = database.db;
+  const invalidation = new Invalidation(database, app.log);
+  await invalidation.start();
+  app.addHook("onClose", () => invalidation.stop());
   const platform: Platform = {
     config,
     database,
@@ -72,6 +76,9 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     rateLimiter: new RateLimiter(db),
     secret: await loadSecret(config, db),
     log: app.log,
+    callers: new CallerCache(db, config, invalidation),
+    invalidation,
+    invalidate: (topic, key) => invalidation.publish(topic, key),
   };
 
   await app.register(helmet, {
@@ -109,7 +116,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   app.decorateRequest("caller", null);
   app.addHook("onRequest", async (req) => {
     const token = bearerToken(req);
-    req.caller = token ? await resolveCaller(db, config, token) : null;
+    req.caller = token ? await platform.callers.resolve(token) : null;
   });
 
   const billing = new BillingService(platform);

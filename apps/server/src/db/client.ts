@@ -22,6 +22,11 @@ export interface Database {
   db: Db;
   driver: "pglite" | "postgres";
   executeSql: ExecuteSql;
+  /**
+   * Messages other processes send on a channel (PostgreSQL NOTIFY). Null on PGlite, which only
+   * one process can open. `onReconnect` runs when messages may have been missed.
+   */
+  listen: null | ((channel: string, onMessage: (payload: string) => void, onReconnect: () => void) => Promise<() => Promise<void>>);
   close(): Promise<void>;
 }
 
@@ -43,6 +48,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
       db,
       driver: "postgres",
       executeSql: async (text, values) => pool.query(text, values as unknown[]),
+      listen: (channel, onMessage, onReconnect) => listenPg(opts.url as string, channel, onMessage, onReconnect),
       close: () => pool.end(),
     };
   }
@@ -60,6 +66,52 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
     },
+    listen: null,
     close: () => client.close(),
+  };
+}
+
+/** LISTEN on its own connection (a pooled one would be handed to queries), reconnecting after errors. */
+async function listenPg(url: string, channel: string, onMessage: (payload: string) => void, onReconnect: () => void) {
+  let client: pg.Client | null = null;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  const reconnectLater = () => {
+    retry = setTimeout(async () => {
+      try {
+        await connect();
+        onReconnect();
+      } catch {
+        if (!closed) reconnectLater();
+      }
+    }, 1000);
+  };
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url });
+    c.on("notification", (n) => {
+      if (n.channel === channel && n.payload !== undefined) onMessage(n.payload);
+    });
+    const lost = () => {
+      if (closed || client !== c) return;
+      client = null;
+      c.end().catch(() => undefined);
+      reconnectLater();
+    };
+    c.on("error", lost);
+    c.on("end", lost);
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (err) {
+      await c.end().catch(() => undefined);
+      throw err;
+    }
+    client = c;
+  };
+  await connect();
+  return async () => {
+    closed = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
   };
 }

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.ts";
 import type { Database, Db } from "../db/client.ts";
+import type { CallerCache } from "./auth.ts";
+import type { CacheTopic, Invalidation } from "./invalidation.ts";
 import type { Jobs } from "./jobs.ts";
 import type { Mailer } from "./mail.ts";
 import type { RateLimiter } from "./rate-limit.ts";
@@ -16,4 +18,10 @@ export interface Platform {
   /** Secret for signing and encryption, shared by every process (generated once if unset). */
   secret: string;
   log: FastifyBaseLogger;
+  /** Token → caller; the one way a request's identity is read. */
+  callers: CallerCache;
+  /** Where caches subscribe to invalidations. */
+  invalidation: Invalidation;
+  /** Drops cached copies of `key` in every process; call it after the change is committed. */
+  invalidate(topic: CacheTopic, key: string): Promise<void>;
 }

@@ -9,17 +9,20 @@ import { openDatabase, type Database } from "../db/client.ts";
  * PostgreSQL database when TEST_DATABASE_URL is set (dropped again by close()).
  */
 export interface TestApp extends BuiltApp {
+  /** The PostgreSQL database of this app (none on PGlite). */
+  databaseUrl?: string;
   close(): Promise<void>;
 }
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig({ CAPTCHA: "off", LOG_LEVEL: "silent", SEED_DEMO: "0", DATA_DIR: "/tmp/agentfair-test", ...env });
-  const { database, drop } = await testDatabase();
+  const { database, url, drop } = await testDatabase();
   const built = await buildApp(config, database);
   await built.services.tenants.ensureDefault();
   await built.app.ready();
   return {
     ...built,
+    databaseUrl: url,
     async close() {
       await built.app.close();
       await database.close();
@@ -28,7 +31,23 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   };
 }
 
-async function testDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+/** A second process of the same platform: another app on the first one's PostgreSQL database. */
+export async function createPeerApp(first: TestApp): Promise<TestApp> {
+  if (!first.databaseUrl) throw new Error("a peer process needs PostgreSQL (TEST_DATABASE_URL)");
+  const database = await openDatabase({ url: first.databaseUrl });
+  const built = await buildApp(first.platform.config, database);
+  await built.app.ready();
+  return {
+    ...built,
+    databaseUrl: first.databaseUrl,
+    async close() {
+      await built.app.close();
+      await database.close();
+    },
+  };
+}
+
+async function testDatabase(): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) return { database: await openDatabase({}), drop: async () => {} };
   const name = `agentfair_test_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
@@ -41,6 +60,7 @@ async function testDatabase(): Promise<{ database: Database; drop: () => Promise
   const database = await openDatabase({ url: url.toString() });
   return {
     database,
+    url: url.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();

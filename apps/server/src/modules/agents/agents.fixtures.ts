@@ -1,6 +1,5 @@
 import type { AgentDraft } from "@agentfair/contracts";
 import { expect } from "vitest";
-import { resolveCaller } from "../../platform/auth.ts";
 import type { TestUser } from "../../test/factories.ts";
 import type { TestApp } from "../../test/harness.ts";
 
@@ -9,7 +8,7 @@ export function agentSteps(t: TestApp) {
   const call = (user: TestUser | null, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
     t.app.inject({ method, url, payload, headers: user ? user.headers : {} });
 
-  const caller = async (user: TestUser) => (await resolveCaller(t.platform.db, t.platform.config, user.token))!;
+  const caller = async (user: TestUser) => (await t.platform.callers.resolve(user.token))!;
 
   const create = async (user: TestUser, agentName = "测试助手") => {
     const res = await call(user, "POST", "/aiagent_api/agent/quick/add", { agentName });

@@ -109,7 +109,7 @@ export class Benefits {
     await this.platform.rateLimiter.assertUnder(limitKey, FAILED_LIMIT, FAILED_WINDOW_S);
     const prices = await this.catalog.monthlyPrices();
     try {
-      return await this.db.transaction(async (tx) => {
+      const result = await this.db.transaction(async (tx) => {
         const [row] = await tx
           .select({ code: benefitCodes, batch: benefitBatches })
           .from(benefitCodes)
@@ -152,6 +152,8 @@ export class Benefits {
           amount: yuan(row.batch.amountCents ?? 0),
         };
       });
+      if (result.memberLevel) await this.platform.invalidate("user", caller.userId);
+      return result;
     } catch (err) {
       if (err instanceof AppError && err.key.startsWith("benefitCode")) await this.platform.rateLimiter.hit(limitKey, FAILED_WINDOW_S);
       throw err;

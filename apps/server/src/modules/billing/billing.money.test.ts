@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freeChatUsage, orders, paymentNotifications } from "../../db/schema/index.ts";
 import type { Caller } from "../../platform/auth.ts";
-import { resolveCaller } from "../../platform/auth.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { API, balanceOf, caller, ledgerOf, seedCatalog } from "./billing.fixtures.ts";
@@ -20,7 +19,7 @@ describe("billing: money under concurrency and forged notifications", () => {
   afterAll(async () => {
     await t.close();
   });
-  const callerOf = async (u: TestUser) => (await resolveCaller(t.platform.db, t.platform.config, u.token)) as Caller;
+  const callerOf = async (u: TestUser) => (await t.platform.callers.resolve(u.token)) as Caller;
   const ledgerSum = async (id: string) => (await ledgerOf(t, id)).reduce((s, l) => s + l.amountCents, 0);
 
   it("200 parallel redemptions of one code: exactly one succeeds", async () => {

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatChargeFlags, freeChatUsage, users } from "../../db/schema/index.ts";
-import { type Caller, resolveCaller } from "../../platform/auth.ts";
+import type { Caller } from "../../platform/auth.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { balanceOf, caller, ledgerOf, seedCatalog } from "./billing.fixtures.ts";
@@ -24,7 +24,7 @@ describe("billing: fees, quotas, chat checks, benefit codes, wallet log, expiry"
   afterAll(async () => {
     await t.close();
   });
-  const callerOf = async (u: TestUser) => (await resolveCaller(t.platform.db, t.platform.config, u.token)) as Caller;
+  const callerOf = async (u: TestUser) => (await t.platform.callers.resolve(u.token)) as Caller;
 
   it("edit allowance: useNum counts this month's edits, editNum comes from the level's template; past it the fee is charged", async () => {
     const u = await createUser(t, { balanceCents: 150 });

@@ -301,7 +301,7 @@ export class OrdersService {
     const [order] = await this.db.select().from(orders).where(eq(orders.orderNo, payment.orderNo));
     if (!order || order.payChannel !== channel || payment.amountCents !== order.amountCents) return "rejected";
     const prices = await this.catalog.monthlyPrices();
-    return this.db.transaction(async (tx) => {
+    const outcome = await this.db.transaction(async (tx) => {
       const [paid] = await tx
         .update(orders)
         .set({ status: "PAID", paidAt: new Date(), transactionId: payment.transactionId })
@@ -319,6 +319,8 @@ export class OrdersService {
       }
       return "settled" as const;
     });
+    if (outcome === "settled" && order.kind !== "RECHARGE") await this.platform.invalidate("user", order.userId);
+    return outcome;
   }
 
   private async grant(tx: Tx, order: OrderRow, monthlyCents: (l: MemberLevel) => number) {
@@ -383,6 +385,7 @@ export class OrdersService {
         .returning();
       return updated;
     });
+    if (result.kind !== "RECHARGE") await this.platform.invalidate("user", result.userId);
     // The money goes back through the provider after the commit (never inside the transaction);
     // a failed call stays REQUESTED and the reconciliation job tries again.
     if (to === "REFUNDED") await this.sendRefund(result);

@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import {
   chatAgentInfo,
   chatRequest,
@@ -45,20 +44,24 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
       const prepared = await chat.prepare(caller, req.body);
       const lang = requestLanguage(req.headers);
       const controller = new AbortController();
-      const stream = new PassThrough();
+      // Lines go straight to the socket (no stream in between), so the first token leaves at once.
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        "content-type": "application/x-ndjson; charset=utf-8",
+        "cache-control": "no-cache, no-transform",
+        "x-accel-buffering": "no",
+      });
       // The stop button closes the request; so does a client going away. Either aborts the model call.
-      reply.raw.on("close", () => {
-        if (!reply.raw.writableFinished) controller.abort();
+      res.on("close", () => {
+        if (!res.writableFinished) controller.abort();
       });
       const emit = (event: unknown) => {
-        if (!stream.destroyed) stream.write(`${JSON.stringify(event)}\n`);
+        if (!res.destroyed && !res.writableEnded) res.write(`${JSON.stringify(event)}\n`);
       };
-      void chat.run(prepared, lang, controller.signal, emit).finally(() => stream.end());
-      return reply
-        .header("content-type", "application/x-ndjson; charset=utf-8")
-        .header("cache-control", "no-cache, no-transform")
-        .header("x-accel-buffering", "no")
-        .send(stream);
+      await chat.run(prepared, lang, controller.signal, emit);
+      res.end();
     },
   );
 

@@ -16,7 +16,7 @@ import {
   type SessionItem,
   type ToolCallInfo,
 } from "@agentfair/contracts";
-import { type Caller, requireAccess, resolveCaller } from "../../platform/auth.ts";
+import { type Caller, requireAccess } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
 import { translate } from "../../platform/messages.ts";
 import type { Platform } from "../../platform/platform.ts";
@@ -87,7 +87,7 @@ export class ChatService {
 
   /** Chat requests carry no bearer header: the body's token is resolved through the platform's session lookup. */
   async callerFromToken(token: string | undefined, fallback: Caller | null) {
-    if (token) return resolveCaller(this.platform.db, this.platform.config, token);
+    if (token) return this.platform.callers.resolve(token);
     return fallback;
   }
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveCaller } from "../../platform/auth.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { ICON_UPLOADS_PER_HOUR } from "./files.service.ts";
@@ -129,7 +128,7 @@ describe("icon upload", () => {
   });
 
   it("keeps other files (chat uploads) to their owner and serves non-images as downloads", async () => {
-    const c = (await resolveCaller(t.platform.db, t.platform.config, owner.token))!;
+    const c = (await t.platform.callers.resolve(owner.token))!;
     const file = await t.services.files.saveFile(c, {
       kind: "chat",
       name: "report.html",
