@@ -102,14 +102,16 @@ export class AuthService {
     await this.db
       .update(authSessions)
       .set({ revokedAt: new Date() })
-      .where(and(eq(authSessions.pairId, caller.sessionPairId), isNull(authSessions.revokedAt)));    await this.platform.invalidate("user", caller.userId);
+      .where(and(eq(authSessions.pairId, caller.sessionPairId), isNull(authSessions.revokedAt)));
+    await this.platform.invalidate("user", caller.userId);
   }
 
   private async revokeAll(userId: string) {
     await this.db
       .update(authSessions)
       .set({ revokedAt: new Date() })
-      .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)));    await this.platform.invalidate("user", userId);
+      .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)));
+    await this.platform.invalidate("user", userId);
   }
 
   // ---- password login ----
