@@ -1,10 +1,9 @@
 // Time to first token: through the platform (POST /agent/agent_runtime/chat over real HTTP) vs
 // calling the same local test model server directly, in one run. Prints both and the overhead.
-// Run: npm run bench:chat (not part of npm test).
+// The platform runs in its own process (platform.ts), as in production; this process is the
+// client and hosts the test model. Run: npm run bench:chat (not part of npm test).
+import { fork } from "node:child_process";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { createTestApp } from "../../apps/server/src/test/harness.ts";
-import { createUser } from "../../apps/server/src/test/factories.ts";
 import { startLlmServer } from "../../apps/server/src/test/llm-server.ts";
 
 const RUNS = Number(process.env.RUNS ?? 60);
@@ -47,13 +46,16 @@ const pct = (xs: number[], p: number) => {
 };
 
 const llm = await startLlmServer();
-const t = await createTestApp({ MODEL_BASE_URL: llm.url, MODEL_NAME: "test-model", MODEL_API_KEY: "k", LOG_LEVEL: "silent" });
-await t.app.listen({ port: 0, host: "127.0.0.1" });
-const port = (t.app.server.address() as AddressInfo).port;
-const user = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
-const agentId = (
-  await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: user.headers, payload: { agentName: "Bench" } })
-).json().data.agentId;
+const child = fork(new URL("./platform.ts", import.meta.url), {
+  execArgv: ["--import", "tsx"],
+  env: { ...process.env, LLM_URL: llm.url },
+});
+const { port, token, agentId, driver } = await new Promise<{ port: number; token: string; agentId: string; driver: string }>(
+  (resolve, reject) => {
+    child.once("message", resolve as (m: unknown) => void);
+    child.once("exit", (code) => reject(new Error(`the platform exited (${code})`)));
+  },
+);
 
 const direct: number[] = [];
 const platform: number[] = [];
@@ -65,12 +67,8 @@ for (let i = 0; i < RUNS + WARMUP; i++) {
     l.includes('"content":"你好"'),
   );
   llm.script(ANSWER, { chunks: ["[]"] });
-  const p = await firstLine(
-    port,
-    "/agent/agent_runtime/chat",
-    { token: user.token, schema_id: agentId, release: false, query: "你好" },
-    {},
-    (l) => l.startsWith('{"type":"content"'),
+  const p = await firstLine(port, "/agent/agent_runtime/chat", { token, schema_id: agentId, release: true, query: "你好" }, {}, (l) =>
+    l.startsWith('{"type":"content"'),
   );
   if (i >= WARMUP) {
     direct.push(d);
@@ -81,10 +79,11 @@ for (let i = 0; i < RUNS + WARMUP; i++) {
 
 const row = (name: string, xs: number[]) =>
   `${name.padEnd(10)} p50 ${pct(xs, 50).toFixed(2)} ms   p90 ${pct(xs, 90).toFixed(2)} ms   min ${Math.min(...xs).toFixed(2)} ms`;
-console.log(`chat first token, ${RUNS} runs (driver ${t.platform.database.driver})`);
+console.log(`chat first token, ${RUNS} runs (driver ${driver}, platform in its own process)`);
 console.log(row("direct", direct));
 console.log(row("platform", platform));
 const overhead = pct(platform, 50) - pct(direct, 50);
 console.log(`overhead   p50 +${overhead.toFixed(2)} ms (goal <= 5 ms), ratio ${(pct(platform, 50) / pct(direct, 50)).toFixed(2)}x`);
-await t.close();
+child.disconnect();
+await new Promise((r) => child.once("exit", r));
 await llm.close();

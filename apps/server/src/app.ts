@@ -78,7 +78,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     log: app.log,
     callers: new CallerCache(db, config, invalidation),
     invalidation,
-    invalidate: (topic, key) => invalidation.publish(topic, key),
+    invalidate: (topic, key, tx) => invalidation.publish(topic, key, tx),
   };
 
   await app.register(helmet, {
@@ -122,7 +122,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   const billing = new BillingService(platform);
   const tenants = new TenantsService(db);
   const users = new UsersService(db, billing);
-  const agents = new AgentsService(db, billing, tenants, platform.rateLimiter);
+  const agents = new AgentsService(platform, billing, tenants);
   billing.useAgents(agents);
   const files = new FilesService(db, createFileStore(config), tenants, platform.rateLimiter);
   const auth = new AuthService(platform, tenants);

@@ -101,12 +101,12 @@ export class CallerCache {
 
   async resolve(token: string): Promise<Caller | null> {
     const key = hashToken(token);
-    const hit = this.entries.get(key);
-    if (hit && hit.validUntil > Date.now()) return hit.caller;
-    const generation = this.invalidation.generation;
-    const found = await lookupCaller(this.db, this.config, key);
-    // An invalidation during the lookup may have been about what was just read: do not keep it.
-    if (found && generation === this.invalidation.generation) this.entries.set(key, found);
+    const found = await this.invalidation.cached(
+      this.entries,
+      key,
+      async () => (await lookupCaller(this.db, this.config, key)) ?? undefined,
+      (entry) => Math.min(CallerCache.TTL_MS, entry.validUntil - Date.now()),
+    );
     return found?.caller ?? null;
   }
 }

@@ -1,6 +1,7 @@
-import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import type { Database } from "../db/client.ts";
+import type { LRUCache } from "lru-cache";
+import type { Database, Tx } from "../db/client.ts";
 
 /** What a cached copy is of. "user": a user's identity (level, role, sessions); key: the user id. */
 export type CacheTopic = "user" | "agent" | "models";
@@ -10,16 +11,17 @@ const CHANNEL = "agentfair_invalidate";
 export const EVERYTHING = "*";
 
 /**
- * Tells every process that its cached copies of something are stale: this process at once, the
- * others through PostgreSQL NOTIFY. Publish after the change is committed. Caches also expire on
- * their own (a short TTL), which bounds the harm of a message that never arrives.
+ * Tells every process that its cached copies of something are stale: this process at once, and
+ * every process (this one again) through PostgreSQL NOTIFY. Given the transaction that makes the
+ * change, the NOTIFY is part of it and arrives at commit, so no process can cache what was read
+ * before the commit. (PGlite has one process and runs one transaction at a time: at once is enough.)
+ * Caches also expire on their own, which bounds the harm of a message that never arrives.
  */
 export class Invalidation {
   private readonly handlers = new Map<string, Set<(key: string) => void>>();
-  private readonly origin = randomUUID();
   private stopListening: (() => Promise<void>) | null = null;
-  /** Bumped by every invalidation: a lookup that began before one must not store what it read. */
-  generation = 0;
+  /** Bumped by every invalidation: a lookup that began before one must not keep what it read. */
+  private generation = 0;
 
   constructor(
     private readonly database: Database,
@@ -31,8 +33,8 @@ export class Invalidation {
     this.stopListening = await this.database.listen(
       CHANNEL,
       (payload) => {
-        const [origin, topic, key] = payload.split("|");
-        if (origin !== this.origin && topic && key !== undefined) this.deliver(topic, key);
+        const [topic, key] = payload.split("|");
+        if (topic && key !== undefined) this.deliver(topic, key);
       },
       () => this.deliver(EVERYTHING, ""),
     );
@@ -43,17 +45,44 @@ export class Invalidation {
     this.stopListening = null;
   }
 
+  /**
+   * Reads through `cache`. A value read while an invalidation arrived is returned but not kept: it
+   * may be what the invalidation was about. `ttlOf` may shorten an entry's life (e.g. to a session's end).
+   */
+  async cached<V extends {}>(
+    cache: LRUCache<string, V>,
+    key: string,
+    load: () => Promise<V | undefined>,
+    ttlOf?: (value: V) => number,
+  ): Promise<V | undefined> {
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const generation = this.generation;
+    const value = await load();
+    if (value !== undefined && generation === this.generation) {
+      const ttl = ttlOf?.(value);
+      if (ttl === undefined || ttl > 0) cache.set(key, value, ttl === undefined ? undefined : { ttl });
+    }
+    return value;
+  }
+
   on(topic: CacheTopic, handler: (key: string) => void) {
     const set = this.handlers.get(topic) ?? new Set();
     set.add(handler);
     this.handlers.set(topic, set);
   }
 
-  async publish(topic: CacheTopic, key: string) {
+  async publish(topic: CacheTopic, key: string, tx?: Tx) {
     this.deliver(topic, key);
     if (!this.database.listen) return;
+    const payload = `${topic}|${key}`;
+    // Inside the transaction a failure must fail the change: it is not caught.
+    if (tx) {
+      await tx.execute(sql`select pg_notify(${CHANNEL}, ${payload})`);
+      return;
+    }
     try {
-      await this.database.executeSql("select pg_notify($1, $2)", [CHANNEL, `${this.origin}|${topic}|${key}`]);
+      await this.database.executeSql("select pg_notify($1, $2)", [CHANNEL, payload]);
     } catch (err) {
       // The change itself is committed; other processes catch up when their entries expire.
       this.log.warn({ err, topic }, "cache invalidation could not be sent");

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.ts";
-import type { Database, Db } from "../db/client.ts";
+import type { Database, Db, Tx } from "../db/client.ts";
 import type { CallerCache } from "./auth.ts";
 import type { CacheTopic, Invalidation } from "./invalidation.ts";
 import type { Jobs } from "./jobs.ts";
@@ -22,6 +22,6 @@ export interface Platform {
   callers: CallerCache;
   /** Where caches subscribe to invalidations. */
   invalidation: Invalidation;
-  /** Drops cached copies of `key` in every process; call it after the change is committed. */
-  invalidate(topic: CacheTopic, key: string): Promise<void>;
+  /** Drops cached copies of `key` in every process: with the change's transaction, or after its commit. */
+  invalidate(topic: CacheTopic, key: string, tx?: Tx): Promise<void>;
 }

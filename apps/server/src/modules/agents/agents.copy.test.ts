@@ -110,14 +110,14 @@ describe("the billing seam", () => {
     const id = await s.listed(owner, admin, { name: "收费助手", price: 9.9 });
     const hirer = await createUser(t);
     const refusing = recordingBilling(true);
-    const service = new AgentsService(t.platform.db, refusing.billing, t.services.tenants);
+    const service = new AgentsService(t.platform, refusing.billing, t.services.tenants);
     await expect(service.copy(await s.caller(hirer), id)).rejects.toMatchObject({ key: "balanceInsufficient" });
     expect(refusing.calls).toEqual([{ kind: "copy", agentId: id, priceCents: 990 }]);
     expect(await ownedCount(hirer.id)).toBe(0);
     expect(await service.wasCopied(await s.caller(hirer), id)).toEqual({ copied: false });
 
     const accepting = recordingBilling(false);
-    const ok = new AgentsService(t.platform.db, accepting.billing, t.services.tenants);
+    const ok = new AgentsService(t.platform, accepting.billing, t.services.tenants);
     await ok.copy(await s.caller(hirer), id);
     expect(accepting.calls).toHaveLength(1);
     expect(await ownedCount(hirer.id)).toBe(1);
@@ -133,7 +133,7 @@ describe("the billing seam", () => {
     const id = await s.create(u, "计费编辑");
     const caller = await s.caller(u);
     const rec = recordingBilling(false);
-    const service = new AgentsService(t.platform.db, rec.billing, t.services.tenants);
+    const service = new AgentsService(t.platform, rec.billing, t.services.tenants);
     const d = (await service.getDraft(caller, id)).draft;
     await service.saveDraft(caller, id, { ...d, persona: "一" });
     await service.saveDraft(caller, id, { ...d, persona: "二" });
@@ -150,7 +150,7 @@ describe("the billing seam", () => {
     await service.markDebugSucceeded(caller, id, rev2);
     await service.release(caller, id, "v2");
     const refusing = recordingBilling(true);
-    const refused = new AgentsService(t.platform.db, refusing.billing, t.services.tenants);
+    const refused = new AgentsService(t.platform, refusing.billing, t.services.tenants);
     await expect(refused.saveDraft(caller, id, { ...d, persona: "被拒" })).rejects.toMatchObject({ key: "balanceInsufficient" });
     expect((await service.getDraft(caller, id)).draft.persona).toBe("三");
     // The round was given back: the next save asks billing again.

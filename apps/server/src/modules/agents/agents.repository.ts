@@ -21,7 +21,11 @@ const listed = and(isNotNull(agents.launchVersion), eq(agents.launchVersionDisab
 
 /** The only place that touches the agents tables. Scoping is given by the service. */
 export class AgentsRepository {
-  constructor(private readonly db: Tx) {}
+  constructor(
+    private readonly db: Tx,
+    /** Told of every change to an agent row (within the change's transaction), for the runtime's cache. */
+    private readonly changed: (id: string, tx: Tx) => Promise<void>,
+  ) {}
 
   async byId(id: string, tx: Tx = this.db): Promise<AgentRow | undefined> {
     const [row] = await tx
@@ -47,6 +51,7 @@ export class AgentsRepository {
 
   async update(tx: Tx, id: string, values: Partial<typeof agents.$inferInsert>) {
     const [row] = await tx.update(agents).set(values).where(eq(agents.id, id)).returning();
+    await this.changed(id, tx);
     return row;
   }
 

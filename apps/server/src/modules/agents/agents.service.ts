@@ -14,13 +14,16 @@ import {
   utf8Bytes,
   type VersionDetail,
 } from "@agentfair/contracts";
+import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/client.ts";
 import { type Caller, requireAccess } from "../../platform/auth.ts";
 import { badRequest, forbidden, notFound } from "../../platform/errors.ts";
+import { EVERYTHING } from "../../platform/invalidation.ts";
+import type { Platform } from "../../platform/platform.ts";
 import type { RateLimiter } from "../../platform/rate-limit.ts";
 import type { Billing } from "../billing/billing.seam.ts";
 import type { TenantsService } from "../tenants/tenants.service.ts";
-import { AgentsRepository, type AgentRow } from "./agents.repository.ts";
+import { AgentsRepository, type AgentRow, type VersionRow } from "./agents.repository.ts";
 import { cents, defaultConfig, draftOf, snapshotOf, splitDraft, toCard, toPublic, toRuntime, yuan } from "./agents.mappers.ts";
 import type { AgentsForRuntime, RuntimeAgent } from "./runtime-agent.ts";
 
@@ -34,15 +37,25 @@ export const AGENT_CREATES_PER_HOUR = 100;
  */
 export class AgentsService implements AgentsForRuntime {
   private readonly repo: AgentsRepository;
+  private readonly db: Db;
+  private readonly limiter: RateLimiter;
   private defaultTenantId: string | undefined;
+  /**
+   * What released runs read on every reply: agent rows briefly (every change to a row drops it in
+   * every process; use counters may lag), versions for good (they never change).
+   */
+  private readonly runtimeRows = new LRUCache<string, AgentRow>({ max: 10_000, ttl: 30_000 });
+  private readonly versionRows = new LRUCache<string, VersionRow>({ max: 10_000 });
 
   constructor(
-    private readonly db: Db,
+    private readonly platform: Pick<Platform, "db" | "rateLimiter" | "invalidation" | "invalidate">,
     private readonly billing: Billing,
     private readonly tenants: TenantsService,
-    private readonly limiter?: RateLimiter,
   ) {
-    this.repo = new AgentsRepository(db);
+    this.db = platform.db;
+    this.limiter = platform.rateLimiter;
+    this.repo = new AgentsRepository(this.db, (id, tx) => platform.invalidate("agent", id, tx));
+    platform.invalidation.on("agent", (id) => (id === EVERYTHING ? this.runtimeRows.clear() : this.runtimeRows.delete(id)));
   }
 
   // ---- access --------------------------------------------------------------------------------
@@ -97,7 +110,7 @@ export class AgentsService implements AgentsForRuntime {
     const name = body.agentName?.trim() || "未命名智能体";
     const err = renameError(name);
     if (err) throw badRequest(err === "blank" ? "agentNameBlank" : "agentNameTooLong");
-    await this.limiter?.consume(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
+    await this.limiter.consume(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
     const row = await this.repo.insert(this.db, {
       tenantId: caller.tenantId,
       ownerId: caller.userId,
@@ -208,7 +221,9 @@ export class AgentsService implements AgentsForRuntime {
   ): Promise<{ snap: AgentSnapshot; versionNo: number; versionId: string }> {
     const versionNo = this.isOwner(caller, row) ? row.latestVersionNo : isListed(row) ? row.launchVersion : null;
     if (!versionNo) throw badRequest("agentNotReleased");
-    const v = await this.repo.version(row.id, versionNo);
+    const v = await this.platform.invalidation.cached(this.versionRows, `${row.id}:${versionNo}`, () =>
+      this.repo.version(row.id, versionNo),
+    );
     if (!v) throw badRequest("agentNotReleased");
     return { snap: v.snapshot, versionNo, versionId: v.id };
   }
@@ -304,7 +319,7 @@ export class AgentsService implements AgentsForRuntime {
   async copy(caller: Caller, id: string) {
     const source = await this.readableAgent(caller, id);
     const { snap } = await this.releasedSnapshot(caller, source);
-    await this.limiter?.consume(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
+    await this.limiter.consume(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
     if (source.priceCents > 0 && !this.isOwner(caller, source)) {
       await this.billing.chargeAgentCopy(caller, { agentId: source.id, agentName: source.agentName, priceCents: source.priceCents });
     }
@@ -457,9 +472,10 @@ export class AgentsService implements AgentsForRuntime {
       const row = await this.ownAgent(caller, agentId);
       return toRuntime(row, snapshotOf(row), null);
     }
-    const row = await this.readableAgent(caller, agentId);
-    const { snap, versionId } = await this.releasedSnapshot(caller, row);
-    return toRuntime(row, snap, versionId);
+    const row = await this.platform.invalidation.cached(this.runtimeRows, agentId, () => this.repo.byId(agentId));
+    requireAccess(caller, await this.accessOf(row, { hirer: true }), "read");
+    const { snap, versionId } = await this.releasedSnapshot(caller, row!);
+    return toRuntime(row!, snap, versionId);
   }
 
   async markDebugSucceeded(caller: Caller, agentId: string, draftRevision: number) {
