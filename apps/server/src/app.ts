@@ -24,6 +24,8 @@ import { billingAdminRoutes } from "./modules/billing/billing.admin.routes.ts";
 import { billingRoutes } from "./modules/billing/billing.routes.ts";
 import { type ChatModule, createChatModule } from "./modules/chat/chat.module.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
+import { tenantsAdminRoutes } from "./modules/tenants/tenants.admin.routes.ts";
+import { TenantsAdminService } from "./modules/tenants/tenants.admin.service.ts";
 import { tenantsRoutes } from "./modules/tenants/tenants.routes.ts";
 import { TenantsService } from "./modules/tenants/tenants.service.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
@@ -156,6 +158,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
       );
       await agentApi.register(authRoutes, { auth, platform });
       await agentApi.register(tenantsRoutes, { tenants });
+      await agentApi.register(tenantsAdminRoutes, { tenantsAdmin: new TenantsAdminService(platform) });
       await agentApi.register(usersRoutes, { users });
       await agentApi.register(billingRoutes, { billing });
       await agentApi.register(billingAdminRoutes, { billing });

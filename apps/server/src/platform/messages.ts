@@ -25,6 +25,11 @@ export const messages = {
     en: "too many failed sign-ins: the account is locked, try again in {minutes} min",
   },
   tenantNotFound: { zh: "租户不存在", en: "tenant not found" },
+  tenantAdminDefaultTenant: {
+    zh: "平台默认租户没有租户管理员，由平台管理员管理",
+    en: "the default tenant has no tenant administrators: platform administrators manage it",
+  },
+  tenantUserNotFound: { zh: "该租户下没有此用户", en: "the tenant has no user with this username" },
   checkCodeWrong: { zh: "验证码错误", en: "wrong verification code" },
   checkCodeExpired: { zh: "验证码已失效，请重新获取", en: "the verification code has expired, request a new one" },
   checkCodeSent: { zh: "验证码已发送", en: "verification code sent" },

@@ -11,7 +11,7 @@ export const DEMO_ACCOUNTS = [
   { username: "admin", tenant: "", note: "administrator" },
   { username: "member", tenant: "", note: "PER_FLAGSHIP_MONTHLY member" },
   { username: "free", tenant: "", note: "FREE member" },
-  { username: "acme", tenant: "acme", note: "user of tenant acme" },
+  { username: "acme", tenant: "acme", note: "administrator of tenant acme (its models)" },
 ];
 
 /**
@@ -57,7 +57,8 @@ export async function seedDemo(db: Db, tenantsService: TenantsService): Promise<
         balanceCents: 10000,
       },
       { tenantId: defaultTenant.id, username: "free", nickname: "免费用户", email: "free@agentfair.local", passwordHash },
-      { tenantId: acmeId, username: "acme", nickname: "Acme 员工", email: "acme@acme.local", passwordHash },
+      // The tenant's administrator: manages acme's own models on /acme/models.
+      { tenantId: acmeId, username: "acme", nickname: "Acme 员工", email: "acme@acme.local", passwordHash, tenantRole: "admin" },
     ])
     .returning({ id: users.id, username: users.username });
   const byName = Object.fromEntries(rows.map((r) => [r.username, r.id]));

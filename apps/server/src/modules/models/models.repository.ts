@@ -15,6 +15,11 @@ export class ModelsRepository {
     return this.db.select().from(models).where(scope).orderBy(desc(models.isDefault), asc(models.createdAt));
   }
 
+  /** A tenant's own models, without the platform's. */
+  listOwn(tenantId: string) {
+    return this.db.select().from(models).where(eq(models.tenantId, tenantId)).orderBy(desc(models.isDefault), asc(models.createdAt));
+  }
+
   listAll() {
     return this.db.select().from(models).orderBy(desc(models.isDefault), asc(models.createdAt));
   }

@@ -9,11 +9,20 @@ import type { ModelsService } from "./models.service.ts";
 const tags = ["models"];
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
-/** Model management (administrators): /agent_api/api/models */
+/**
+ * Model management: /agent_api/api/models. Platform administrators manage every model; a tenant
+ * administrator manages its own tenant's models only (see ModelsService.scopeOf).
+ */
 export const modelsRoutes: FastifyPluginAsyncZod<{ models: ModelsService }> = async (app, { models }) => {
   app.get(
     "/api/models",
-    { schema: { tags, summary: "List models (API keys are never returned)", response: { 200: envelope(z.array(modelInfo)) } } },
+    {
+      schema: {
+        tags,
+        summary: "List the models the caller manages (API keys are never returned)",
+        response: { 200: envelope(z.array(modelInfo)) },
+      },
+    },
     async (req) => ok(await models.list(requireUser(req))),
   );
   app.get(

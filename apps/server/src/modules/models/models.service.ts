@@ -3,6 +3,7 @@ import { embed, generateText } from "ai";
 import type { Caller } from "../../platform/auth.ts";
 import { AppError, badRequest, forbidden, notFound } from "../../platform/errors.ts";
 import { translate, type MessageKey } from "../../platform/messages.ts";
+import { EVERYTHING } from "../../platform/invalidation.ts";
 import { BlockedAddressError } from "../../platform/net.ts";
 import type { Platform } from "../../platform/platform.ts";
 import { type ModelRow, ModelsRepository } from "./models.repository.ts";
@@ -19,6 +20,11 @@ export class ModelsService {
 
   constructor(private readonly platform: Platform) {
     this.repo = new ModelsRepository(platform.db);
+    // key: a tenant id, "" for the platform's models (in every tenant's list), EVERYTHING after missed messages
+    platform.invalidation.on("models", (key) => {
+      if (key === "" || key === EVERYTHING) this.cache.clear();
+      else this.cache.delete(key);
+    });
   }
 
   /** Seeds Model management from MODEL_BASE_URL / MODEL_API_KEY / MODEL_NAME (and EMBEDDING_MODEL, AUDIO_MODEL) once. */
@@ -56,14 +62,35 @@ export class ModelsService {
     };
   }
 
-  /** Platform administrators manage every model. */
-  private assertManager(caller: Caller) {
-    if (!caller.isAdmin) throw forbidden();
+  /**
+   * Who manages which models. Platform administrators: every model. A tenant administrator: only
+   * its own tenant's models (another tenant's and the platform's are not found for it; the
+   * platform's are not listed either: their base URLs and limits are the operator's business, and
+   * its users still fall back to them by name in the model choice). Anyone else: no permission.
+   */
+  private scopeOf(caller: Caller): { tenantId: string | null; all: boolean } {
+    if (caller.isAdmin) return { tenantId: null, all: true };
+    if (caller.isTenantAdmin && !caller.tenantIsDefault) return { tenantId: caller.tenantId, all: false };
+    throw forbidden();
+  }
+
+  /** The model a manager may change; any other is reported as not found. */
+  private async managed(caller: Caller, id: string) {
+    const scope = this.scopeOf(caller);
+    const row = await this.repo.get(id);
+    if (!row || (!scope.all && row.tenantId !== scope.tenantId)) throw notFound();
+    return { row, scope };
+  }
+
+  /** Drops cached model lists of a scope, in every process: a platform model is in every tenant's list. */
+  private forget(tenantId: string | null) {
+    return this.platform.invalidate("models", tenantId ?? "");
   }
 
   async list(caller: Caller) {
-    this.assertManager(caller);
-    return (await this.repo.listAll()).map((r) => this.toInfo(r));
+    const scope = this.scopeOf(caller);
+    const rows = scope.all ? await this.repo.listAll() : await this.repo.listOwn(scope.tenantId as string);
+    return rows.map((r) => this.toInfo(r));
   }
 
   /** Enabled chat models (LLM, vision) of the caller's scope, names only: for the studio's model choice. */
@@ -74,39 +101,45 @@ export class ModelsService {
       .map((r) => ({ id: r.id, name: r.name, type: r.type as ModelType, isDefault: r.isDefault }));
   }
 
+  /** A platform administrator adds a platform model; a tenant administrator one of its tenant (tenantId never from the body). */
   async create(caller: Caller, input: ModelInput) {
-    this.assertManager(caller);
-    this.cache.clear();
-    const data = modelInput.parse(input);
+    const scope = this.scopeOf(caller);
+    const { settings, apiKey } = this.formFor(scope, input);
     const row = await this.repo.insert({
-      tenantId: null,
-      ...settingsOf(data),
-      apiKeyEnc: data.apiKey ? encryptKey(this.platform.secret, data.apiKey) : null,
+      tenantId: scope.tenantId,
+      ...settings,
+      apiKeyEnc: apiKey ? encryptKey(this.platform.secret, apiKey) : null,
     });
     if (row.isDefault) await this.repo.clearDefault(row.type, row.tenantId, row.id);
-    this.cache.clear();
+    await this.forget(row.tenantId);
     return this.toInfo(row);
   }
 
   async update(caller: Caller, id: string, input: ModelInput) {
-    this.assertManager(caller);
-    this.cache.clear();
-    const existing = await this.repo.get(id);
-    if (!existing) throw notFound();
-    const data = modelInput.parse(input);
-    const apiKeyEnc = data.clearApiKey ? null : data.apiKey ? encryptKey(this.platform.secret, data.apiKey) : existing.apiKeyEnc;
-    const row = await this.repo.update(id, { ...settingsOf(data), apiKeyEnc });
+    const { row: existing, scope } = await this.managed(caller, id);
+    const { settings, apiKey, clearApiKey } = this.formFor(scope, input);
+    const apiKeyEnc = clearApiKey ? null : apiKey ? encryptKey(this.platform.secret, apiKey) : existing.apiKeyEnc;
+    const row = await this.repo.update(id, { ...settings, apiKeyEnc });
     if (row.isDefault) await this.repo.clearDefault(row.type, row.tenantId, row.id);
-    this.cache.clear();
+    await this.forget(row.tenantId);
     return this.toInfo(row);
   }
 
   async remove(caller: Caller, id: string) {
-    this.assertManager(caller);
-    this.cache.clear();
-    if (!(await this.repo.get(id))) throw notFound();
+    const { row } = await this.managed(caller, id);
     await this.repo.remove(id);
-    this.cache.clear();
+    await this.forget(row.tenantId);
+  }
+
+  /**
+   * A model's form: the columns it sets, and its key. A private or loopback base URL is for operators and
+   * platform administrators only: a tenant administrator's model never allows one, so safe
+   * fetch refuses such addresses for it.
+   */
+  private formFor(scope: { all: boolean }, input: ModelInput) {
+    const data = modelInput.parse(input);
+    const settings = settingsOf(data);
+    return { settings: scope.all ? settings : { ...settings, allowPrivate: false }, apiKey: data.apiKey, clearApiKey: data.clearApiKey };
   }
 
   private resolve(row: ModelRow): ResolvedModel {
@@ -128,7 +161,8 @@ export class ModelsService {
     const key = tenantId ?? "";
     let hit = this.cache.get(key);
     if (!hit || Date.now() - hit.at > ModelsService.CACHE_MS) {
-      hit = { at: Date.now(), rows: this.repo.list(tenantId) };
+      // A Drizzle query runs again on every await: resolve it once, so the cache holds rows.
+      hit = { at: Date.now(), rows: Promise.resolve(this.repo.list(tenantId)) };
       this.cache.set(key, hit);
       hit.rows.catch(() => this.cache.delete(key));
     }
@@ -174,9 +208,7 @@ export class ModelsService {
 
   /** "Test connection": one tiny real call to the model. */
   async test(caller: Caller, id: string, lang: "zh" | "en"): Promise<ModelTestResult> {
-    this.assertManager(caller);
-    const row = await this.repo.get(id);
-    if (!row) throw notFound();
+    const { row } = await this.managed(caller, id);
     const model = this.resolve(row);
     const started = Date.now();
     const signal = AbortSignal.timeout(20_000);

@@ -1,0 +1,44 @@
+import { adminTenant, envelope, tenantRoleInput } from "@agentfair/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { requireAdmin } from "../../platform/auth.ts";
+import { ok } from "../../platform/http.ts";
+import type { TenantsAdminService } from "./tenants.admin.service.ts";
+
+const tags = ["tenants admin"];
+
+/** Platform administrators: tenants and their administrators (/agent_api/api/admin/tenants). */
+export const tenantsAdminRoutes: FastifyPluginAsyncZod<{ tenantsAdmin: TenantsAdminService }> = async (app, { tenantsAdmin }) => {
+  const base = "/api/admin/tenants";
+
+  app.get(
+    base,
+    {
+      schema: {
+        tags,
+        summary: "Tenants (not the default one) with their administrators",
+        response: { 200: envelope(z.array(adminTenant)) },
+      },
+    },
+    async (req) => {
+      requireAdmin(req);
+      return ok(await tenantsAdmin.list());
+    },
+  );
+  app.put(
+    `${base}/:id/role`,
+    {
+      schema: {
+        tags,
+        summary: "Grant (admin) or revoke (member) a tenant user's administrator role, by username",
+        params: z.object({ id: z.string().min(1).max(64) }),
+        body: tenantRoleInput,
+        response: { 200: envelope(adminTenant) },
+      },
+    },
+    async (req) => {
+      requireAdmin(req);
+      return ok(await tenantsAdmin.setRole(req.params.id, req.body));
+    },
+  );
+};

@@ -1,0 +1,59 @@
+import type { AdminTenant, TenantRoleInput } from "@agentfair/contracts";
+import { and, asc, count, eq } from "drizzle-orm";
+import { tenants, users } from "../../db/schema/index.ts";
+import { AppError, badRequest } from "../../platform/errors.ts";
+import type { Platform } from "../../platform/platform.ts";
+
+/**
+ * Tenant administrators, granted and revoked by platform administrators. Only a non-default
+ * tenant has them: the default tenant is the public platform, run by the platform administrators.
+ */
+export class TenantsAdminService {
+  constructor(private readonly platform: Platform) {}
+
+  private get db() {
+    return this.platform.db;
+  }
+
+  /** Every non-default tenant with its user count and administrators. */
+  async list(): Promise<AdminTenant[]> {
+    const rows = await this.db.select().from(tenants).where(eq(tenants.isDefault, false)).orderBy(asc(tenants.domain));
+    const counts = await this.db
+      .select({ tenantId: users.tenantId, n: count() })
+      .from(users)
+      .innerJoin(tenants, eq(tenants.id, users.tenantId))
+      .where(eq(tenants.isDefault, false))
+      .groupBy(users.tenantId);
+    const admins = await this.db
+      .select({ tenantId: users.tenantId, userId: users.id, username: users.username, nickname: users.nickname })
+      .from(users)
+      .where(eq(users.tenantRole, "admin"))
+      .orderBy(asc(users.username));
+    return rows.map((t) => ({
+      id: t.id,
+      domain: t.domain,
+      name: t.name,
+      userCount: counts.find((c) => c.tenantId === t.id)?.n ?? 0,
+      admins: admins
+        .filter((a) => a.tenantId === t.id)
+        .map((a) => ({ userId: a.userId, username: a.username, nickname: a.nickname || a.username })),
+    }));
+  }
+
+  /** Grants (admin) or revokes (member) the role of a tenant's user; it applies from the user's next request. */
+  async setRole(tenantId: string, input: TenantRoleInput): Promise<AdminTenant> {
+    const [tenant] = await this.db.select().from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+    if (!tenant) throw new AppError("tenantNotFound", 404);
+    if (tenant.isDefault) throw badRequest("tenantAdminDefaultTenant");
+    const [user] = await this.db
+      .update(users)
+      .set({ tenantRole: input.role, updatedAt: new Date() })
+      .where(and(eq(users.tenantId, tenant.id), eq(users.username, input.username)))
+      .returning({ id: users.id });
+    if (!user) throw new AppError("tenantUserNotFound", 404);
+    // Cached identities (this process and the others) must not keep the old role.
+    await this.platform.invalidate("user", user.id);
+    const all = await this.list();
+    return all.find((t) => t.id === tenant.id) as AdminTenant;
+  }
+}
