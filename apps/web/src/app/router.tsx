@@ -4,6 +4,7 @@ import { authRoutes } from "../features/auth/routes";
 import { billingRoutes } from "../features/billing/routes";
 import { chatRoutes } from "../features/chat/routes";
 import { modelsRoutes } from "../features/models/routes";
+import { tenantsRoutes } from "../features/tenants/routes";
 import { Layout } from "./layout";
 import { NavigationGuard } from "./guards";
 import { NotFound } from "./not-found";
@@ -19,6 +20,7 @@ const features: { pages?: RouteObject[]; standalone?: RouteObject[] }[] = [
   modelsRoutes,
   agentsRoutes,
   billingRoutes,
+  tenantsRoutes,
 ];
 
 export function createAppRouter(basename: string) {

@@ -5,12 +5,13 @@ import { agents } from "./agents";
 import { chat } from "./chat";
 import { models } from "./models";
 import { billing } from "./billing";
+import { tenants } from "./tenants";
 
 /**
  * One file per area, each holding its zh and en side by side, so a missing translation is a
  * type error. Areas add themselves here.
  */
-const areas = { common, http, auth, agents, chat, models, billing };
+const areas = { common, http, auth, agents, chat, models, billing, tenants };
 
 type Areas = typeof areas;
 export const zh = Object.fromEntries(Object.entries(areas).map(([k, v]) => [k, v.zh])) as {

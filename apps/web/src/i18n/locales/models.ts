@@ -4,6 +4,7 @@ export const models = defineArea(
   {
     title: "模型管理",
     subtitle: "配置平台可用的模型服务（兼容 OpenAI 接口：OpenAI、DeepSeek、通义千问、智谱、Moonshot、Ollama、vLLM 等）",
+    tenantSubtitle: "配置本租户专用的模型服务（兼容 OpenAI 接口）。本租户的默认模型优先于平台默认模型；未设置时使用平台的模型。",
     add: "添加模型",
     edit: "编辑模型",
     name: "模型名称",
@@ -47,6 +48,8 @@ export const models = defineArea(
   {
     title: "Model management",
     subtitle: "Model services the platform may use (OpenAI-compatible: OpenAI, DeepSeek, Qwen, Zhipu, Moonshot, Ollama, vLLM and more)",
+    tenantSubtitle:
+      "Model services of this tenant only (OpenAI-compatible). The tenant's default model comes before the platform's; without one, the platform's models are used.",
     add: "Add model",
     edit: "Edit model",
     name: "Name",

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { App as AntApp } from "antd";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import i18n from "../../../i18n";
@@ -7,7 +7,18 @@ import { clearSession, setTokens } from "../../../lib/storage";
 import { ModelsPage } from "./models-page";
 
 const calls: string[] = [];
+let me: Record<string, unknown>;
 beforeEach(async () => {
+  me = { id: "1", username: "u", nickName: "u", isAdmin: false, isTenantAdmin: false };
+  // the table measures itself; jsdom has no ResizeObserver
+  vi.stubGlobal(
+    "ResizeObserver",
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
   await i18n.changeLanguage("zh");
   setTokens({ token: "t", reportToken: "r" });
   calls.length = 0;
@@ -15,7 +26,7 @@ beforeEach(async () => {
     "fetch",
     vi.fn(async (url: string) => {
       calls.push(String(url));
-      const data = String(url).includes("findUserInfo") ? { id: "1", username: "u", nickName: "u", isAdmin: false } : [];
+      const data = String(url).includes("findUserInfo") ? me : [];
       return new Response(JSON.stringify({ code: 200, msg: "", data }), { status: 200, headers: { "content-type": "application/json" } });
     }),
   );
@@ -41,5 +52,23 @@ describe("Model management", { timeout: 30_000 }, () => {
     expect(await screen.findByText("没有权限")).toBeTruthy();
     expect(screen.queryByText("添加模型")).toBeNull();
     expect(calls.some((u) => u.endsWith("/api/models"))).toBe(false);
+  });
+
+  it("opens for a tenant administrator, with the tenant's subtitle and no private-address switch", async () => {
+    me = { ...me, isTenantAdmin: true };
+    show();
+    expect(await screen.findByText(/配置本租户专用的模型服务/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: /添加模型/ }));
+    expect(await screen.findByText("设为默认")).toBeTruthy();
+    expect(screen.queryByText("允许内网地址")).toBeNull();
+    expect(calls.some((u) => u.endsWith("/api/models"))).toBe(true);
+  });
+
+  it("offers the private-address switch to a platform administrator", async () => {
+    me = { ...me, isAdmin: true };
+    show();
+    expect(await screen.findByText(/配置平台可用的模型服务/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: /添加模型/ }));
+    expect(await screen.findByText("允许内网地址")).toBeTruthy();
   });
 });

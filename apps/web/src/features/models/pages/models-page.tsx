@@ -33,17 +33,23 @@ import { testModel } from "../api/test-model";
 
 type FormValues = ModelInput & { apiKey?: string };
 
-/** Model management (administrators only; others see 403 and no model list is requested). */
+/**
+ * Model management: platform administrators manage every model, a tenant administrator its own
+ * tenant's models; others see 403 and no model list is requested.
+ */
 export function ModelsPage() {
   const { t } = useTranslation();
   const user = useUserInfo();
   if (!user.data) return null;
-  if (!user.data.isAdmin) return <Result status="403" title="403" subTitle={t("http.unauthorized")} />;
-  return <ModelsAdmin />;
+  if (!user.data.isAdmin && !user.data.isTenantAdmin) return <Result status="403" title="403" subTitle={t("http.unauthorized")} />;
+  return <ModelsAdmin platform={user.data.isAdmin} />;
 }
 
-/** Name, type, base URL, ApiKey (never shown), limits, test connection. */
-function ModelsAdmin() {
+/**
+ * Name, type, base URL, ApiKey (never shown), limits, test connection. Private addresses are
+ * for platform administrators only: a tenant administrator has no such switch.
+ */
+function ModelsAdmin({ platform }: { platform: boolean }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -86,7 +92,7 @@ function ModelsAdmin() {
               {t("models.title")}
             </Typography.Title>
             <Typography.Text type="secondary" style={{ fontWeight: "normal", fontSize: 13 }}>
-              {t("models.subtitle")}
+              {t(platform ? "models.subtitle" : "models.tenantSubtitle")}
             </Typography.Text>
           </Space>
         }
@@ -282,9 +288,16 @@ function ModelsAdmin() {
             <Form.Item name="isDefault" label={t("models.isDefault")} valuePropName="checked">
               <Switch />
             </Form.Item>
-            <Form.Item name="allowPrivate" label={t("models.allowPrivate")} valuePropName="checked" tooltip={t("models.allowPrivateHint")}>
-              <Switch />
-            </Form.Item>
+            {platform && (
+              <Form.Item
+                name="allowPrivate"
+                label={t("models.allowPrivate")}
+                valuePropName="checked"
+                tooltip={t("models.allowPrivateHint")}
+              >
+                <Switch />
+              </Form.Item>
+            )}
           </Space>
         </Form>
       </Modal>

@@ -1,0 +1,19 @@
+import type { UserInfo } from "@agentfair/contracts";
+import { describe, expect, it } from "vitest";
+import { navItems } from "./nav";
+
+const user = (over: Partial<UserInfo>) => ({ isAdmin: false, isTenantAdmin: false, ...over }) as UserInfo;
+const paths = (u: UserInfo | undefined) => navItems(u).map((i) => i.path);
+
+describe("navigation entries by role", () => {
+  it("shows Model management to platform and tenant administrators, Tenants to platform administrators only", () => {
+    expect(paths(user({ isAdmin: true }))).toEqual(expect.arrayContaining(["/models", "/admin/tenants"]));
+    expect(paths(user({ isTenantAdmin: true }))).toContain("/models");
+    expect(paths(user({ isTenantAdmin: true }))).not.toContain("/admin/tenants");
+    expect(paths(user({ isTenantAdmin: true }))).not.toContain("/admin/billing");
+    for (const u of [user({}), undefined]) {
+      expect(paths(u)).not.toContain("/models");
+      expect(paths(u)).not.toContain("/admin/tenants");
+    }
+  });
+});

@@ -1,0 +1,144 @@
+import { CloseOutlined, PlusOutlined } from "@ant-design/icons";
+import type { AdminTenant } from "@agentfair/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { App, Button, Card, Empty, Form, Input, Modal, Result, Space, Table, Tag, Typography } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useUserInfo } from "../../auth/api/user-info";
+import { adminTenantsKey, useAdminTenants } from "../api/admin-tenants";
+import { setTenantRole } from "../api/set-tenant-role";
+
+/** Platform administrators: who administers each tenant (others see 403; no list is requested). */
+export function AdminTenantsPage() {
+  const { t } = useTranslation();
+  const user = useUserInfo();
+  if (!user.data) return null;
+  if (!user.data.isAdmin) return <Result status="403" title="403" subTitle={t("http.unauthorized")} />;
+  return <TenantAdmins />;
+}
+
+function TenantAdmins() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const tenants = useAdminTenants();
+  const [granting, setGranting] = useState<AdminTenant | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [form] = Form.useForm<{ username: string }>();
+
+  const store = (updated: AdminTenant) =>
+    queryClient.setQueryData<AdminTenant[]>(adminTenantsKey, (list) => list?.map((x) => (x.id === updated.id ? updated : x)));
+
+  const grant = async () => {
+    if (!granting) return;
+    const { username } = await form.validateFields();
+    setSaving(true);
+    try {
+      store(await setTenantRole(granting.id, { username: username.trim(), role: "admin" }));
+      message.success(t("tenants.admin.granted"));
+      setGranting(null);
+    } catch {
+      // the http client has shown the server's message (unknown user, ...)
+    } finally {
+      setSaving(false);
+    }
+  };
+  const revoke = (tenant: AdminTenant, username: string) =>
+    modal.confirm({
+      title: t("tenants.admin.revokeConfirm", { username }),
+      okButtonProps: { danger: true },
+      okText: t("tenants.admin.revoke"),
+      onOk: async () => {
+        store(await setTenantRole(tenant.id, { username, role: "member" }));
+        message.success(t("tenants.admin.revoked"));
+      },
+    });
+
+  return (
+    <div style={{ maxWidth: 1200, margin: "0 auto", padding: 24 }}>
+      <Card
+        title={
+          <Space direction="vertical" size={0} style={{ padding: "12px 0" }}>
+            <Typography.Title level={4} style={{ margin: 0 }}>
+              {t("tenants.admin.title")}
+            </Typography.Title>
+            <Typography.Text type="secondary" style={{ fontWeight: "normal", fontSize: 13, whiteSpace: "normal" }}>
+              {t("tenants.admin.subtitle")}
+            </Typography.Text>
+          </Space>
+        }
+      >
+        <Table<AdminTenant>
+          rowKey="id"
+          loading={tenants.isLoading}
+          dataSource={tenants.data ?? []}
+          pagination={false}
+          locale={{ emptyText: <Empty description={t("tenants.admin.empty")} /> }}
+          columns={[
+            { title: t("tenants.admin.name"), dataIndex: "name", render: (v: string) => <Typography.Text strong>{v}</Typography.Text> },
+            { title: t("tenants.admin.domain"), dataIndex: "domain", render: (v: string) => <Typography.Text code>/{v}</Typography.Text> },
+            { title: t("tenants.admin.users"), dataIndex: "userCount", width: 100 },
+            {
+              title: t("tenants.admin.admins"),
+              render: (_, tenant) =>
+                tenant.admins.length ? (
+                  <Space size={[0, 6]} wrap>
+                    {tenant.admins.map((a) => (
+                      <Tag
+                        key={a.userId}
+                        color="blue"
+                        closable
+                        closeIcon={<CloseOutlined aria-label={`${t("tenants.admin.revoke")} ${a.username}`} />}
+                        onClose={(e) => {
+                          e.preventDefault();
+                          revoke(tenant, a.username);
+                        }}
+                      >
+                        {a.nickname === a.username ? a.username : `${a.nickname} (${a.username})`}
+                      </Tag>
+                    ))}
+                  </Space>
+                ) : (
+                  <Typography.Text type="secondary">{t("tenants.admin.none")}</Typography.Text>
+                ),
+            },
+            {
+              title: t("tenants.admin.actions"),
+              width: 160,
+              render: (_, tenant) => (
+                <Button
+                  icon={<PlusOutlined />}
+                  onClick={() => {
+                    form.resetFields();
+                    setGranting(tenant);
+                  }}
+                >
+                  {t("tenants.admin.grant")}
+                </Button>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <Modal
+        open={!!granting}
+        title={granting ? t("tenants.admin.grantTitle", { name: granting.name }) : ""}
+        onOk={grant}
+        confirmLoading={saving}
+        onCancel={() => setGranting(null)}
+        destroyOnHidden
+      >
+        <Form form={form} layout="vertical" onFinish={grant}>
+          <Form.Item
+            name="username"
+            label={t("tenants.admin.username")}
+            extra={t("tenants.admin.usernameHint")}
+            rules={[{ required: true, whitespace: true, message: t("tenants.admin.usernameRequired") }]}
+          >
+            <Input maxLength={64} autoFocus />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </div>
+  );
+}

@@ -1,0 +1,6 @@
+import type { RouteObject } from "react-router";
+import { lazyPage } from "../../lib/lazy-page";
+
+export const tenantsRoutes: { pages: RouteObject[] } = {
+  pages: [{ path: "admin/tenants", lazy: lazyPage(() => import("./pages/admin-tenants-page"), "AdminTenantsPage") }],
+};

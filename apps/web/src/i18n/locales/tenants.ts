@@ -1,0 +1,51 @@
+import { defineArea } from "./define";
+
+export const tenants = defineArea(
+  {
+    admin: {
+      nav: "租户管理",
+      title: "租户管理员",
+      subtitle: "租户管理员可以管理本租户自己的模型。平台默认租户由平台管理员管理，没有租户管理员。",
+      name: "租户",
+      domain: "访问地址",
+      users: "用户数",
+      admins: "租户管理员",
+      none: "暂无",
+      actions: "操作",
+      grant: "添加管理员",
+      grantTitle: "为「{{name}}」添加租户管理员",
+      username: "用户名",
+      usernameHint: "该租户下已注册用户的用户名",
+      usernameRequired: "请输入用户名",
+      granted: "已设为租户管理员",
+      revoke: "撤销",
+      revokeConfirm: "确定撤销 {{username}} 的租户管理员权限吗？",
+      revoked: "已撤销",
+      empty: "还没有租户",
+    },
+  },
+  {
+    admin: {
+      nav: "Tenants",
+      title: "Tenant administrators",
+      subtitle:
+        "A tenant administrator manages the tenant's own models. The platform's default tenant is run by platform administrators and has none.",
+      name: "Tenant",
+      domain: "Address",
+      users: "Users",
+      admins: "Tenant administrators",
+      none: "None",
+      actions: "Actions",
+      grant: "Add administrator",
+      grantTitle: 'Add a tenant administrator to "{{name}}"',
+      username: "Username",
+      usernameHint: "The username of a registered user of this tenant",
+      usernameRequired: "Please enter the username",
+      granted: "Now a tenant administrator",
+      revoke: "Revoke",
+      revokeConfirm: "Revoke {{username}}'s tenant administrator role?",
+      revoked: "Revoked",
+      empty: "No tenants yet",
+    },
+  },
+);

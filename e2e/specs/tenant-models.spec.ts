@@ -1,0 +1,90 @@
+import { expect, test } from "@playwright/test";
+import { apiToken, loginAs, snap } from "./helpers";
+
+/**
+ * Tenant administrators: the platform administrator sees acme's administrator (the demo seed
+ * makes `acme` one), revokes and grants the role again, and the acme administrator then adds a
+ * model for acme on /acme/models, without the private-address switch.
+ */
+const MODEL = "Acme 专属模型";
+
+test("the platform administrator revokes and grants acme's tenant administrator on /admin/tenants", async ({ page }) => {
+  await loginAs(page, "admin");
+  await page.getByRole("banner").getByRole("link", { name: "租户管理" }).click();
+  await expect(page).toHaveURL(/\/admin\/tenants$/);
+  const row = page.getByRole("row", { name: /Acme 智能科技/ });
+  await expect(row).toContainText("/acme");
+  await expect(row.getByText("Acme 员工 (acme)")).toBeVisible();
+  await snap(page, "admin-tenants");
+
+  await row.getByLabel("撤销 acme").click();
+  const confirm = page.getByRole("dialog", { name: "确定撤销 acme 的租户管理员权限吗？" });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole("button", { name: /撤\s?销/ }).click();
+  await expect(page.getByText("已撤销")).toBeVisible();
+  await expect(row).toContainText("暂无");
+
+  // an unknown username is refused with the server's message
+  await row.getByRole("button", { name: "添加管理员" }).click();
+  const dialog = page.getByRole("dialog", { name: "为「Acme 智能科技」添加租户管理员" });
+  await dialog.getByLabel("用户名").fill("member");
+  await dialog.getByRole("button", { name: /确\s?定/ }).click();
+  await expect(page.getByText("该租户下没有此用户")).toBeVisible();
+  await dialog.getByLabel("用户名").fill("acme");
+  await snap(page, "admin-tenants-grant");
+  await dialog.getByRole("button", { name: /确\s?定/ }).click();
+  await expect(page.getByText("已设为租户管理员")).toBeVisible();
+  await expect(row.getByText("Acme 员工 (acme)")).toBeVisible();
+});
+
+test("the acme administrator adds, tests and removes a model of acme on /acme/models", async ({ page, request }) => {
+  await loginAs(page, "acme", { tenant: "acme" });
+  const nav = page.getByRole("banner");
+  await expect(nav.getByRole("link", { name: "租户管理" })).toHaveCount(0);
+  await nav.getByRole("link", { name: "模型管理" }).click();
+  await expect(page).toHaveURL(/\/acme\/models$/);
+  await expect(page.getByText(/配置本租户专用的模型服务/)).toBeVisible();
+
+  await page.getByRole("button", { name: "添加模型" }).click();
+  const dialog = page.getByRole("dialog", { name: "添加模型" });
+  await dialog.getByLabel("模型名称").fill(MODEL);
+  await dialog.getByLabel("Base URL").fill("http://127.0.0.1:9/v1");
+  await dialog.getByLabel("ApiKey").fill("sk-acme-e2e");
+  await dialog.getByLabel("模型 ID").fill("acme-chat");
+  await expect(dialog.getByText("允许内网地址")).toHaveCount(0);
+  await dialog.getByRole("button", { name: /确\s?定/ }).click();
+  await expect(page.getByText("保存成功")).toBeVisible();
+  const row = page.getByRole("row", { name: new RegExp(MODEL) });
+  await expect(row).toContainText("acme-chat");
+  await snap(page, "models-tenant-admin");
+
+  // a private address is refused for a tenant's model: safe fetch never connects
+  await row.getByLabel("测试连接").click();
+  await expect(page.getByText("模型地址指向内网或本机地址，未被允许访问")).toBeVisible();
+
+  // the model is acme's: the platform administrator sees it with acme's tenant id
+  const auth = { authorization: `Bearer ${await apiToken(request, "admin")}` };
+  const all = (await (await request.get("/agent_api/api/models", { headers: auth })).json()).data as {
+    name: string;
+    tenantId: string | null;
+    allowPrivate: boolean;
+  }[];
+  const acmeId = (await (await request.get("/agent_api/api/auth/reg/getTenantInfo?domain=acme")).json()).data.tenantId;
+  expect(all.find((m) => m.name === MODEL)).toMatchObject({ tenantId: acmeId, allowPrivate: false });
+
+  await row.getByLabel("删除").click();
+  await page
+    .getByRole("tooltip")
+    .getByRole("button", { name: /确\s?定/ })
+    .click();
+  await expect(page.getByText("删除成功")).toBeVisible();
+  await expect(page.getByRole("row", { name: new RegExp(MODEL) })).toHaveCount(0);
+});
+
+test("a member of the public platform has no model management", async ({ page }) => {
+  await loginAs(page, "member");
+  await expect(page.getByRole("banner").getByRole("link", { name: "模型管理" })).toHaveCount(0);
+  await page.goto("/models");
+  await expect(page.getByText("403")).toBeVisible();
+  await expect(page.getByRole("button", { name: "添加模型" })).toHaveCount(0);
+});
