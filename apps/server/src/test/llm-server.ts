@@ -69,6 +69,85 @@ export function defaultScript(body: Record<string, unknown>): LlmScript {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** What /audio/transcriptions answers for an audible recording when no script is queued. */
+export const TRANSCRIPTION_TEXT = "你好，这是语音识别的结果";
+
+export interface MultipartPart {
+  name: string;
+  filename?: string;
+  contentType?: string;
+  data: Buffer;
+}
+
+/** The parts of a multipart/form-data body, or null when the body is not one. */
+export function parseMultipart(raw: Buffer, contentType: string): MultipartPart[] | null {
+  const boundary = contentType.match(/multipart\/form-data;.*boundary="?([^";]+)"?/i)?.[1];
+  if (!boundary) return null;
+  const delimiter = Buffer.from(`--${boundary}`);
+  const parts: MultipartPart[] = [];
+  let at = raw.indexOf(delimiter);
+  if (at < 0) return null;
+  while (true) {
+    at += delimiter.length;
+    if (raw.subarray(at, at + 2).toString() === "--") break;
+    const headerEnd = raw.indexOf("\r\n\r\n", at);
+    const next = raw.indexOf(delimiter, headerEnd);
+    if (headerEnd < 0 || next < 0) return null;
+    const headers = raw.subarray(at, headerEnd).toString("utf8");
+    const disposition = headers.match(/content-disposition:\s*form-data;([^\r\n]*)/i)?.[1] ?? "";
+    const name = disposition.match(/\bname="([^"]*)"/)?.[1];
+    if (name === undefined) return null;
+    parts.push({
+      name,
+      filename: disposition.match(/\bfilename="([^"]*)"/)?.[1],
+      contentType: headers.match(/content-type:\s*([^\r\n]+)/i)?.[1].trim(),
+      data: raw.subarray(headerEnd + 4, next - 2), // the part ends with CRLF before the delimiter
+    });
+    at = next;
+  }
+  return parts;
+}
+
+export interface WavInfo {
+  /** From the fmt chunk; undefined when the file has none (a bare header). */
+  format?: number;
+  channels?: number;
+  sampleRate?: number;
+  bitsPerSample?: number;
+  /** Samples per channel in the data chunk (16-bit PCM only, else 0). */
+  samples: number;
+  durationMs: number;
+  /** Largest absolute sample, 0 to 1. */
+  peak: number;
+}
+
+/** A RIFF/WAVE file's format and loudness, or null when the bytes are not a WAV. */
+export function parseWav(b: Buffer): WavInfo | null {
+  if (b.length < 12 || b.toString("ascii", 0, 4) !== "RIFF" || b.toString("ascii", 8, 12) !== "WAVE") return null;
+  const info: WavInfo = { samples: 0, durationMs: 0, peak: 0 };
+  for (let o = 12; o + 8 <= b.length; ) {
+    const id = b.toString("ascii", o, o + 4);
+    const size = b.readUInt32LE(o + 4);
+    const start = o + 8;
+    if (id === "fmt " && size >= 16 && start + 16 <= b.length) {
+      info.format = b.readUInt16LE(start);
+      info.channels = b.readUInt16LE(start + 2);
+      info.sampleRate = b.readUInt32LE(start + 4);
+      info.bitsPerSample = b.readUInt16LE(start + 14);
+    }
+    if (id === "data" && info.format === 1 && info.bitsPerSample === 16 && info.channels) {
+      const end = Math.min(b.length, start + size);
+      let peak = 0;
+      for (let i = start; i + 1 < end; i += 2) peak = Math.max(peak, Math.abs(b.readInt16LE(i)) / 0x8000);
+      info.peak = peak;
+      info.samples = Math.floor((end - start) / 2 / info.channels);
+      info.durationMs = info.sampleRate ? Math.round((info.samples / info.sampleRate) * 1000) : 0;
+    }
+    o = start + size + (size % 2);
+  }
+  return info;
+}
+
 export async function startLlmServer(opts: { port?: number; host?: string } = {}): Promise<LlmServer> {
   const queue: (LlmScript | ((body: Record<string, unknown>) => LlmScript))[] = [];
   const requests: LlmRequestLog[] = [];
@@ -103,10 +182,29 @@ export async function startLlmServer(opts: { port?: number; host?: string } = {}
     if (req.method === "GET" && path.endsWith("/models"))
       return json(200, { object: "list", data: [{ id: "test-model", object: "model" }] });
     if (path.endsWith("/audio/transcriptions")) {
+      // Like a real transcription API: a multipart form with a WAV `file`; anything else is refused.
+      const form = parseMultipart(raw, String(req.headers["content-type"] ?? ""));
+      const file = form?.find((p) => p.name === "file" && p.filename !== undefined);
+      const wav = file && parseWav(file.data);
+      body = {
+        ...Object.fromEntries((form ?? []).filter((p) => p.filename === undefined).map((p) => [p.name, p.data.toString("utf8")])),
+        ...(file ? { file: { filename: file.filename, contentType: file.contentType, bytes: file.data.length, wav } } : {}),
+      };
+      log.body = body;
+      if (!file) return json(400, { error: { message: "a multipart field `file` is required" } });
+      if (!wav) return json(400, { error: { message: "unsupported audio: not a RIFF/WAVE file" } });
+      if (wav.sampleRate !== undefined && (wav.format !== 1 || wav.channels !== 1 || wav.sampleRate !== 16_000 || wav.bitsPerSample !== 16))
+        return json(400, {
+          error: {
+            message: `expected 16 kHz mono 16-bit PCM, got ${wav.sampleRate} Hz, ${wav.channels} channel(s), ${wav.bitsPerSample} bit`,
+          },
+        });
       const next = queue.shift();
       const script = typeof next === "function" ? next(body) : next;
       if (script?.status) return json(script.status, { error: { message: script.error ?? "error" } });
-      return json(200, { text: script?.chunks?.join("") ?? "你好，这是语音识别的结果" });
+      if (script?.chunks) return json(200, { text: script.chunks.join("") });
+      // Silence transcribes to nothing, as with a real model.
+      return json(200, { text: wav.samples > 0 && wav.peak < 0.01 ? "" : TRANSCRIPTION_TEXT });
     }
     if (path.endsWith("/embeddings")) {
       const input = Array.isArray(body.input) ? body.input : [body.input];
