@@ -4,6 +4,7 @@ import { Sender } from "@ant-design/x";
 import { App, Button, Popconfirm, Space, Tooltip, Upload } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { HttpError } from "../../lib/http";
 import { speechToText } from "./api/speech-to-text";
 import { uploadChatFile } from "./api/upload-file";
 import type { ChatBus } from "./event-bus";
@@ -84,25 +85,47 @@ export function ChatInput(props: {
     return false;
   };
 
+  const alive = useRef(true);
+  useEffect(() => {
+    alive.current = true;
+    return () => {
+      alive.current = false;
+    };
+  }, []);
+
+  /** From the end of the hold until the recording ends (the microphone opening included). */
+  const capturing = useRef(false);
   const record = async () => {
     if (!voice.supported) return void message.error(t("chat.noRecorder"));
     try {
-      const wav = await voice.start();
+      capturing.current = true;
+      const wav = await voice.start().finally(() => {
+        capturing.current = false;
+      });
+      if (!alive.current) return;
       if (!wav) return void message.warning(t("chat.noSpeech"));
       setRecognizing(true);
       const { text } = await speechToText(wav);
+      if (!alive.current) return;
       if (!text.trim()) return void message.warning(t("chat.noSpeech"));
       submitRef.current(text, URL.createObjectURL(wav));
     } catch (err) {
-      if ((err as Error)?.name === "NotAllowedError" || (err as Error)?.name === "NotFoundError") message.error(t("chat.micFailed"));
+      // No microphone at all: recording is not supported here. Refused or busy: it could not be opened.
+      // Errors of the speech-to-text call were already shown by the http client.
+      const name = (err as Error)?.name;
+      if (name === "NotFoundError" || name === "OverconstrainedError" || name === "NotSupportedError") message.error(t("chat.noRecorder"));
+      else if (!(err instanceof HttpError)) message.error(t("chat.micFailed"));
     } finally {
-      setRecognizing(false);
+      if (alive.current) setRecognizing(false);
     }
   };
 
-  // Hold the space key (on an empty input) to talk; release to finish.
+  // Hold the space key on an empty input to talk (a tap still types a space); release to finish.
   const onKeyDown = (e: React.KeyboardEvent) => {
-    if (e.key !== " " || e.repeat || value.trim() || props.pending || props.disabled) return;
+    if (e.key !== " " || e.nativeEvent.isComposing) return;
+    // The key's auto-repeat while held (or recording) must not type spaces.
+    if (hold.current || capturing.current || voice.recording) return void e.preventDefault();
+    if (e.repeat || value.trim() || props.pending || props.disabled || recognizing) return;
     hold.current = window.setTimeout(() => {
       hold.current = null;
       setValue("");
@@ -110,17 +133,23 @@ export function ChatInput(props: {
     }, HOLD_MS);
   };
   useEffect(() => {
-    const up = (e: KeyboardEvent) => {
-      if (e.key !== " ") return;
+    const release = (e: KeyboardEvent | FocusEvent) => {
+      if (e instanceof KeyboardEvent && e.key !== " ") return;
       if (hold.current) {
         clearTimeout(hold.current);
         hold.current = null;
       }
-      if (voice.recording) voice.stop();
+      voice.stop();
     };
-    window.addEventListener("keyup", up);
-    return () => window.removeEventListener("keyup", up);
-  }, [voice.recording]);
+    window.addEventListener("keyup", release);
+    // A key released in another window never reaches this one.
+    window.addEventListener("blur", release);
+    return () => {
+      window.removeEventListener("keyup", release);
+      window.removeEventListener("blur", release);
+      if (hold.current) clearTimeout(hold.current);
+    };
+  }, [voice.stop]);
 
   const header = files.length ? (
     <Space wrap size={6} style={{ padding: "8px 12px 0" }} data-testid="chat-pending-files">
@@ -139,7 +168,7 @@ export function ChatInput(props: {
   return (
     <div className="chat-input">
       {(voice.recording || recognizing) && (
-        <div className="chat-recording" role="status">
+        <div className="chat-recording" role="status" data-heard={voice.heard || undefined}>
           <AudioOutlined /> {voice.recording ? t("chat.recording") : t("chat.recognizing")}
         </div>
       )}
