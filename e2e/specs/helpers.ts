@@ -100,3 +100,20 @@ export async function removeTestModels(request: APIRequestContext, name: string)
   const models = (await (await request.get("/agent_api/api/models", { headers: auth })).json()).data as { id: string; name: string }[];
   for (const m of models.filter((x) => x.name === name)) await request.delete(`/agent_api/api/models/${m.id}`, { headers: auth });
 }
+
+/** Adds the test model as the default AUDIO (speech-to-text) model, as the administrator. */
+export async function registerTestAudioModel(request: APIRequestContext, name: string, port: number) {
+  const res = await request.post("/agent_api/api/models", {
+    headers: { authorization: `Bearer ${await apiToken(request, "admin")}` },
+    data: {
+      name,
+      type: "AUDIO",
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      apiKey: "sk-test",
+      modelId: "whisper-1",
+      isDefault: true,
+      allowPrivate: true,
+    },
+  });
+  expect(res.ok()).toBe(true);
+}
