@@ -130,6 +130,8 @@ export const chatAgentInfo = z.object({
   chatOption: z.object({ prologue: z.string(), presetQuestions: z.array(z.string()) }),
   skills: z.array(z.string()),
   chatCount: z.number().int(),
+  /** The caller's level may not run this priced agent: the page offers membership instead of sending. */
+  membershipRequired: z.boolean(),
 });
 export type ChatAgentInfo = z.infer<typeof chatAgentInfo>;
 

@@ -38,6 +38,7 @@ function recordingBilling(refuse: boolean) {
       if (refuse) throw new AppError("balanceInsufficient", 400);
     },
     async checkChat() {},
+    chatNeedsMembership: () => false,
   };
   return { billing, calls };
 }

@@ -11,6 +11,8 @@ export interface Billing {
   chargeAgentCopy(caller: Caller, agent: { agentId: string; agentName: string; priceCents: number }): Promise<void>;
   /** A studio edit past the free allowance charges the edit fee of the member template. */
   chargeAgentEdit(caller: Caller, agent: { agentId: string; agentName: string }): Promise<void>;
+  /** Whether the membership rule refuses the caller this agent's chat ('会员权益功能，请先开通会员!'); no side effects. */
+  chatNeedsMembership(caller: Caller, agent: { priceCents: number }): boolean;
   /**
    * Before a chat reply: the membership rule for priced agents ('会员权益功能，请先开通会员!'),
    * the daily free-chat quota, and the per-use charge (the charging flag resets after 5 minutes idle).

@@ -120,6 +120,9 @@ export class BillingService implements Billing, FeeTemplateSource {
     await this.quotas.recordEdit(caller, agent);
   }
 
+  chatNeedsMembership(caller: Caller, agent: { priceCents: number }) {
+    return this.quotas.chatNeedsMembership(caller, agent);
+  }
   async checkChat(caller: Caller, agent: { agentId: string; agentName: string; priceCents: number; ownerId: string }, sessionId: string) {
     await this.quotas.checkChat(caller, agent, sessionId);
   }

@@ -88,6 +88,11 @@ export class Quotas {
     return fee;
   }
 
+  /** Priced agents need a paid level, unless the caller is exempt. */
+  chatNeedsMembership(caller: Caller, agent: { priceCents: number }) {
+    return agent.priceCents > 0 && caller.memberLevel === "FREE" && !exempt(this.platform, caller);
+  }
+
   /**
    * Before a chat reply. Priced agents: a paid level is needed (unless exempt), and the agent's
    * price is debited once per usage stretch — the charging flag of (user, session, agent) is
@@ -97,7 +102,7 @@ export class Quotas {
   async checkChat(caller: Caller, agent: { agentId: string; agentName: string; priceCents: number; ownerId: string }, sessionId: string) {
     const isExempt = exempt(this.platform, caller);
     if (agent.priceCents > 0) {
-      if (caller.memberLevel === "FREE" && !isExempt) throw new AppError("memberFeatureRequired", 400);
+      if (this.chatNeedsMembership(caller, agent)) throw new AppError("memberFeatureRequired", 400);
       if (agent.ownerId === caller.userId) return;
       const idle = `${Math.floor(CHARGE_IDLE_MS / 1000)} seconds`;
       const charged = await this.db.transaction(async (tx) => {

@@ -53,6 +53,29 @@ afterAll(async () => {
 });
 
 describe("POST /chat stream", () => {
+  it("a FREE user on a priced agent is refused before anything is written, and the page knows it in advance", async () => {
+    const carol = await createUser(t);
+    const priced = await newAgent(carol, "付费助手");
+    const intro = await t.app.inject({
+      method: "PUT",
+      url: `/agent_api/api/agent/intro/${priced}`,
+      headers: carol.headers,
+      payload: { agentName: "付费助手", price: 2 },
+    });
+    expect(intro.statusCode).toBe(200);
+    const info = await t.app.inject({ url: `${R}/agent_info?id=${priced}&release=false`, headers: carol.headers });
+    expect(info.json().data).toMatchObject({ price: 2, membershipRequired: true });
+    const before = llm.requests.length;
+    const { res } = await chat(carol, { schema_id: priced, query: "你好" });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().msg).toBe("会员权益功能，请先开通会员!");
+    expect(llm.requests.length).toBe(before);
+    const list = await t.app.inject({ url: `${R}/session_list?page_number=1&page_size=100&schema_id=${priced}`, headers: carol.headers });
+    expect(list.json().data.total).toBe(0);
+    const own = await t.app.inject({ url: `${R}/agent_info?id=${agentId}&release=false`, headers: alice.headers });
+    expect(own.json().data.membershipRequired).toBe(false);
+  });
+
   it("streams session, progress, content, follow-ups and stop in order; saves the reply once", async () => {
     const { res, evs } = await chat(alice, { query: "你好，介绍一下你自己" });
     expect(res.headers["content-type"]).toContain("application/x-ndjson");
@@ -148,23 +171,6 @@ describe("POST /chat stream", () => {
     const anon = await t.app.inject({ method: "POST", url: `${R}/chat`, payload: { query: "hi", schema_id: agentId, release: false } });
     expect(anon.statusCode).toBe(403);
     expect((await chat(bob, { query: "hi" })).res.statusCode).toBe(404);
-  });
-
-  it("a priced agent needs membership: the refusal is an error event in the reply", async () => {
-    const free = await createUser(t);
-    const priced = await newAgent(free, "收费助手");
-    const intro = await t.app.inject({
-      method: "PUT",
-      url: `/agent_api/api/agent/intro/${priced}`,
-      headers: free.headers,
-      payload: { agentName: "收费助手", agentDescription: "", agentIcon: "1", agentIconBackground: "#e8f3ff", price: 9.9 },
-    });
-    expect(intro.statusCode).toBe(200);
-    const before = llm.requests.length;
-    const { evs } = await chat(free, { query: "你好", schema_id: priced });
-    expect(evs.find((e) => e.type === "error")).toMatchObject({ msg: "会员权益功能，请先开通会员!" });
-    expect(evs.at(-1)).toMatchObject({ type: "stop", status: "failed" });
-    expect(llm.requests.length).toBe(before);
   });
 });
 

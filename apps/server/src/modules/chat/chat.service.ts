@@ -134,6 +134,14 @@ export class ChatService {
     }
     // Loaded before the stream: another user's file id is a plain not-found.
     const attachments = files.length ? ((await this.deps.attachments()?.load(caller, files)) ?? []) : [];
+    // Refused (membership, quota, balance) before anything is written: no empty session is left behind.
+    await this.deps
+      .billing()
+      ?.checkChat(
+        caller,
+        { agentId: agent.agentId, agentName: agent.agentName, priceCents: agent.priceCents, ownerId: agent.ownerId },
+        session.id,
+      );
     return { caller, agent, session, isNew, query: req.query.trim(), files, attachments, reload: !!req.reload };
   }
 
@@ -190,21 +198,7 @@ export class ChatService {
       emit({ type: "error", msg, code });
     };
     try {
-      const modelLookup = this.deps.models.usable(caller.tenantId, "LLM", agent.model.modelId);
-      modelLookup.catch(() => undefined);
-      try {
-        await this.deps
-          .billing()
-          ?.checkChat(
-            caller,
-            { agentId: agent.agentId, agentName: agent.agentName, priceCents: agent.priceCents, ownerId: agent.ownerId },
-            session.id,
-          );
-      } catch (err) {
-        if (err instanceof AppError) return fail(translate(err.key, lang, err.params), err.code);
-        throw err;
-      }
-      const model = await modelLookup;
+      const model = await this.deps.models.usable(caller.tenantId, "LLM", agent.model.modelId);
       if (!model) return fail(translate("noModel", lang), 503);
 
       const attachments =
@@ -435,6 +429,7 @@ export class ChatService {
       chatOption: { prologue: agent.chatOption.prologue, presetQuestions: agent.chatOption.presetQuestions },
       skills: [...tools.values()].map((t) => t.displayName),
       chatCount: await this.repo.countReplies(caller.userId, agent.agentId),
+      membershipRequired: this.deps.billing()?.chatNeedsMembership(caller, agent) ?? false,
     };
   }
 

@@ -1,6 +1,6 @@
 import type { ChatFileRef, ReplyStatus } from "@agentfair/contracts";
 import { App } from "antd";
-import { useEffect, useMemo, useRef } from "react";
+import { type ReactNode, useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import "./chat.css";
 import { ChatInput } from "./chat-input";
@@ -25,6 +25,11 @@ export function ChatPanel(props: {
   onFinish?: (status: ReplyStatus) => void;
   onShare?: () => void;
   onClear?: () => void;
+  /**
+   * The caller may not send here (e.g. a FREE user on a priced agent): this notice takes the
+   * input's place, and question buttons call `onBlocked` instead of sending.
+   */
+  blocked?: { notice: ReactNode; onBlocked: () => void };
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -73,6 +78,15 @@ export function ChatPanel(props: {
     };
   }, [bus, send]);
 
+  const onBlocked = props.blocked?.onBlocked;
+  useEffect(() => {
+    if (!onBlocked) return;
+    const offs = (["send-msg-button", "send-preset-questions", "question"] as const).map((name) => bus.on(name, onBlocked));
+    return () => {
+      for (const off of offs) off();
+    };
+  }, [bus, onBlocked]);
+
   return (
     <div className="chat-panel">
       <div className="chat-scroll">
@@ -86,7 +100,8 @@ export function ChatPanel(props: {
           onShare={props.onShare}
         />
       </div>
-      {!props.share && (
+      {!props.share && props.blocked && <div className="chat-blocked">{props.blocked.notice}</div>}
+      {!props.share && !props.blocked && (
         <ChatInput
           pending={chat.pending}
           bus={bus}

@@ -1,6 +1,6 @@
 import type { ReplyStatus } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { App, Button, Result, Spin } from "antd";
+import { Alert, App, Button, Result, Spin } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
@@ -57,6 +57,24 @@ function ExecuteChat({ agentId }: { agentId: string }) {
       />
     );
   const agent = info.data;
+  // Refused before anything is sent: a priced agent needs a membership this caller lacks.
+  const blocked = agent.membershipRequired
+    ? {
+        notice: (
+          <Alert
+            type="warning"
+            showIcon
+            title={t("chat.membershipRequired")}
+            action={
+              <Button type="primary" size="small" onClick={() => navigate("/recharge")}>
+                {t("chat.openMembership")}
+              </Button>
+            }
+          />
+        ),
+        onBlocked: () => message.warning(t("chat.membershipRequired")),
+      }
+    : undefined;
   const refreshList = () => queryClient.invalidateQueries({ queryKey: sessionListKey(agentId) });
 
   return (
@@ -83,6 +101,7 @@ function ExecuteChat({ agentId }: { agentId: string }) {
             agent={{ ...agent, prologue: agent.chatOption.prologue, presetQuestions: agent.chatOption.presetQuestions }}
             sessionId={activeId}
             history={history}
+            blocked={blocked}
             onShare={async () => {
               if (!activeId) return;
               const { shareToken } = await getShareToken(activeId);
