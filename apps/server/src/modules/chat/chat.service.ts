@@ -4,8 +4,7 @@ import {
   type ChatEvent,
   type ChatFileRef,
   type ChatMessage,
-  type ChatRequest,
-  chatRequest,
+  type chatRequest,
   FOLLOW_UP_COUNT,
   HEARTBEAT_SECONDS,
   type Language,
@@ -16,6 +15,7 @@ import {
   type SessionItem,
   type ToolCallInfo,
 } from "@agentfair/contracts";
+import type { z } from "zod";
 import { type Caller, requireAccess } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
 import { translate } from "../../platform/messages.ts";
@@ -101,8 +101,7 @@ export class ChatService {
   // ---- the reply -------------------------------------------------------------------------------
 
   /** Everything that can be refused with a plain error before the stream starts. */
-  async prepare(caller: Caller, body: ChatRequest): Promise<Prepared> {
-    const req = chatRequest.parse(body);
+  async prepare(caller: Caller, req: z.output<typeof chatRequest>): Promise<Prepared> {
     const files = req.files ?? [];
     if (!req.query.trim() && !files.length && !req.reload) throw badRequest("chatQueryEmpty");
     const agent = await this.agents().runtimeAgent(caller, req.schema_id, { release: req.release });
