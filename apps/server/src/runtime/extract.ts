@@ -7,6 +7,8 @@ import type { Attachment } from "./prompt.ts";
 const TEXT_MAX = 50_000;
 /** Most bytes the entries of an Office (zip) upload may unpack to: a zip bomb is not opened. */
 export const ZIP_UNPACKED_MAX = 100 * 1024 * 1024;
+/** Most pages of a PDF that are read. */
+export const PDF_PAGES_MAX = 300;
 
 export function extensionOf(name: string) {
   return (name.split(".").pop() ?? "").toLowerCase();
@@ -79,13 +81,7 @@ export async function extractText(data: Uint8Array, name: string): Promise<strin
   try {
     if (["docx", "xlsx", "pptx"].includes(ext) && !(await unpacksWithin(data, ZIP_UNPACKED_MAX))) return null;
     if (ext === "txt") return new TextDecoder("utf-8").decode(data).slice(0, TEXT_MAX);
-    if (ext === "pdf") {
-      const { extractText: pdfText, getDocumentProxy } = await import("unpdf");
-      const pdf = await getDocumentProxy(new Uint8Array(data));
-      const { text } = await pdfText(pdf, { mergePages: true });
-      // Chinese PDFs often map to Kangxi radical look-alikes: NFKC folds them back.
-      return String(text).normalize("NFKC").slice(0, TEXT_MAX);
-    }
+    if (ext === "pdf") return (await pdfText(data)).slice(0, TEXT_MAX);
     if (ext === "docx") {
       const mammoth = await import("mammoth");
       const { value } = await mammoth.extractRawText({ buffer: Buffer.from(data) });
@@ -123,6 +119,29 @@ export async function extractText(data: Uint8Array, name: string): Promise<strin
     return null;
   }
   return null;
+}
+
+/**
+ * A PDF's text, page by page, and only as far as the prompt can use: at most PDF_PAGES_MAX pages,
+ * stopping once TEXT_MAX characters are in, so a huge document costs no more than a short one.
+ */
+async function pdfText(data: Uint8Array) {
+  const { getDocumentProxy } = await import("unpdf");
+  const pdf = await getDocumentProxy(new Uint8Array(data));
+  try {
+    let text = "";
+    for (let n = 1; n <= Math.min(pdf.numPages, PDF_PAGES_MAX) && text.length < TEXT_MAX; n++) {
+      const page = await pdf.getPage(n);
+      const content = await page.getTextContent();
+      for (const item of content.items) if ("str" in item) text += item.str + (item.hasEOL ? "\n" : "");
+      text += "\n";
+      page.cleanup();
+    }
+    // Chinese PDFs often map to Kangxi radical look-alikes: NFKC folds them back.
+    return text.normalize("NFKC");
+  } finally {
+    await pdf.destroy();
+  }
 }
 
 function cellText(v: unknown): string {
