@@ -29,8 +29,9 @@ test("the platform administrator revokes and grants acme's tenant administrator 
   const dialog = page.getByRole("dialog", { name: "为「Acme 智能科技」添加租户管理员" });
   await dialog.getByLabel("用户名").fill("member");
   await dialog.getByRole("button", { name: /确\s?定/ }).click();
-  await expect(page.getByText("该租户下没有此用户")).toBeVisible();
+  await expect(dialog.getByText("该租户下没有此用户")).toBeVisible();
   await dialog.getByLabel("用户名").fill("acme");
+  await expect(dialog.getByText("该租户下没有此用户")).toHaveCount(0);
   await snap(page, "admin-tenants-grant");
   await dialog.getByRole("button", { name: /确\s?定/ }).click();
   await expect(page.getByText("已设为租户管理员")).toBeVisible();
@@ -38,6 +39,14 @@ test("the platform administrator revokes and grants acme's tenant administrator 
 });
 
 test("the acme administrator adds, tests and removes a model of acme on /acme/models", async ({ page, request }) => {
+  // acme is the demo's tenant administrator (the test above grants it again)
+  const auth = { authorization: `Bearer ${await apiToken(request, "admin")}` };
+  const acmeId = (await (await request.get("/agent_api/api/auth/reg/getTenantInfo?domain=acme")).json()).data.tenantId;
+  const granted = await request.put(`/agent_api/api/admin/tenants/${acmeId}/role`, {
+    headers: auth,
+    data: { username: "acme", role: "admin" },
+  });
+  expect(granted.ok()).toBe(true);
   await loginAs(page, "acme", { tenant: "acme" });
   const nav = page.getByRole("banner");
   await expect(nav.getByRole("link", { name: "租户管理" })).toHaveCount(0);
@@ -63,13 +72,11 @@ test("the acme administrator adds, tests and removes a model of acme on /acme/mo
   await expect(page.getByText("模型地址指向内网或本机地址，未被允许访问")).toBeVisible();
 
   // the model is acme's: the platform administrator sees it with acme's tenant id
-  const auth = { authorization: `Bearer ${await apiToken(request, "admin")}` };
   const all = (await (await request.get("/agent_api/api/models", { headers: auth })).json()).data as {
     name: string;
     tenantId: string | null;
     allowPrivate: boolean;
   }[];
-  const acmeId = (await (await request.get("/agent_api/api/auth/reg/getTenantInfo?domain=acme")).json()).data.tenantId;
   expect(all.find((m) => m.name === MODEL)).toMatchObject({ tenantId: acmeId, allowPrivate: false });
 
   await row.getByLabel("删除").click();

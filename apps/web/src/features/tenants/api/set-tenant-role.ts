@@ -1,6 +1,6 @@
 import type { AdminTenant, TenantRoleInput } from "@agentfair/contracts";
-import { API, http } from "../../../lib/http";
+import { API, http, type RequestOptions } from "../../../lib/http";
 
 /** Grants (admin) or revokes (member) a tenant user's administrator role. */
-export const setTenantRole = (tenantId: string, body: TenantRoleInput) =>
-  http.put<AdminTenant>(`${API.agent}/api/admin/tenants/${encodeURIComponent(tenantId)}/role`, body);
+export const setTenantRole = (tenantId: string, body: TenantRoleInput, opts?: RequestOptions) =>
+  http.put<AdminTenant>(`${API.agent}/api/admin/tenants/${encodeURIComponent(tenantId)}/role`, body, opts);

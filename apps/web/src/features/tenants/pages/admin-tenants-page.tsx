@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Card, Empty, Form, Input, Modal, Result, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { HttpError } from "../../../lib/http";
 import { useUserInfo } from "../../auth/api/user-info";
 import { adminTenantsKey, useAdminTenants } from "../api/admin-tenants";
 import { setTenantRole } from "../api/set-tenant-role";
@@ -34,11 +35,12 @@ function TenantAdmins() {
     const { username } = await form.validateFields();
     setSaving(true);
     try {
-      store(await setTenantRole(granting.id, { username: username.trim(), role: "admin" }));
+      store(await setTenantRole(granting.id, { username: username.trim(), role: "admin" }, { silent: true }));
       message.success(t("tenants.admin.granted"));
       setGranting(null);
-    } catch {
-      // the http client has shown the server's message (unknown user, ...)
+    } catch (err) {
+      // the server's message (e.g. no such user in this tenant) goes under the field
+      form.setFields([{ name: "username", errors: [err instanceof HttpError ? err.message : String(err)] }]);
     } finally {
       setSaving(false);
     }
@@ -135,7 +137,7 @@ function TenantAdmins() {
             extra={t("tenants.admin.usernameHint")}
             rules={[{ required: true, whitespace: true, message: t("tenants.admin.usernameRequired") }]}
           >
-            <Input maxLength={64} autoFocus />
+            <Input maxLength={64} autoFocus onChange={() => form.setFields([{ name: "username", errors: [] }])} />
           </Form.Item>
         </Form>
       </Modal>
