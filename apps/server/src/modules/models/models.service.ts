@@ -142,7 +142,19 @@ export class ModelsService {
     return { settings: scope.all ? settings : { ...settings, allowPrivate: false }, apiKey: data.apiKey, clearApiKey: data.clearApiKey };
   }
 
+  /** Per cached row: the key is decrypted and the fetch built once, not on every reply. */
+  private readonly resolved = new WeakMap<ModelRow, ResolvedModel>();
+
   private resolve(row: ModelRow): ResolvedModel {
+    let model = this.resolved.get(row);
+    if (!model) {
+      model = this.decrypt(row);
+      this.resolved.set(row, model);
+    }
+    return model;
+  }
+
+  private decrypt(row: ModelRow): ResolvedModel {
     let apiKey: string | undefined;
     try {
       apiKey = row.apiKeyEnc ? decryptKey(this.platform.secret, row.apiKeyEnc) : undefined;
