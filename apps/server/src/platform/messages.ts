@@ -119,7 +119,6 @@ export const messages = {
   },
   modelConnectionOk: { zh: "连接成功", en: "connection successful" },
   modelDefaultName: { zh: "默认模型", en: "default model" },
-  allowPrivateAdminOnly: { zh: "仅平台管理员可允许内网地址", en: "only platform administrators may allow private addresses" },
   sessionTitleEmpty: { zh: "名称不能为空", en: "名称不能为空" },
   sessionTitleTooLong: { zh: "输入内容不能超过15个字符", en: "输入内容不能超过15个字符" },
   chatQueryEmpty: { zh: "请先输入内容或上传文件!", en: "请先输入内容或上传文件!" },
