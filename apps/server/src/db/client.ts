@@ -26,7 +26,14 @@ export interface Database {
    * Messages other processes send on a channel (PostgreSQL NOTIFY). Null on PGlite, which only
    * one process can open. `onReconnect` runs when messages may have been missed.
    */
-  listen: null | ((channel: string, onMessage: (payload: string) => void, onReconnect: () => void) => Promise<() => Promise<void>>);
+  listen:
+    | null
+    | ((
+        channel: string,
+        onMessage: (payload: string) => void,
+        onReconnect: () => void,
+        onLost: (err: unknown) => void,
+      ) => Promise<() => Promise<void>>);
   close(): Promise<void>;
 }
 
@@ -48,7 +55,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
       db,
       driver: "postgres",
       executeSql: async (text, values) => pool.query(text, values as unknown[]),
-      listen: (channel, onMessage, onReconnect) => listenPg(opts.url as string, channel, onMessage, onReconnect),
+      listen: (channel, onMessage, onReconnect, onLost) => listenPg(opts.url as string, channel, onMessage, onReconnect, onLost),
       close: () => pool.end(),
     };
   }
@@ -71,29 +78,50 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
   };
 }
 
-/** LISTEN on its own connection (a pooled one would be handed to queries), reconnecting after errors. */
-async function listenPg(url: string, channel: string, onMessage: (payload: string) => void, onReconnect: () => void) {
+/** How the listening connection shows in pg_stat_activity. */
+export const LISTENER_NAME = "agentfair-invalidations";
+
+/**
+ * LISTEN on its own connection (a pooled one would be handed to queries). A lost connection is
+ * replaced, with growing pauses; `onReconnect` then says messages may have been missed.
+ */
+async function listenPg(
+  url: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onReconnect: () => void,
+  onLost: (err: unknown) => void,
+) {
   let client: pg.Client | null = null;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
+  let pause = 500;
   const reconnectLater = () => {
+    if (closed) return;
+    pause = Math.min(pause * 2, 30_000);
     retry = setTimeout(async () => {
       try {
         await connect();
+        if (closed) return;
+        pause = 500;
         onReconnect();
-      } catch {
-        if (!closed) reconnectLater();
+      } catch (err) {
+        onLost(err);
+        reconnectLater();
       }
-    }, 1000);
+    }, pause);
+    retry.unref();
   };
   const connect = async () => {
-    const c = new pg.Client({ connectionString: url });
+    // keepAlive: a connection that died silently (no FIN) is noticed instead of waited on forever.
+    const c = new pg.Client({ connectionString: url, keepAlive: true, application_name: LISTENER_NAME });
     c.on("notification", (n) => {
       if (n.channel === channel && n.payload !== undefined) onMessage(n.payload);
     });
-    const lost = () => {
+    const lost = (err?: unknown) => {
       if (closed || client !== c) return;
       client = null;
+      onLost(err ?? new Error("connection ended"));
       c.end().catch(() => undefined);
       reconnectLater();
     };
@@ -106,6 +134,11 @@ async function listenPg(url: string, channel: string, onMessage: (payload: strin
       await c.end().catch(() => undefined);
       throw err;
     }
+    // Stopped while connecting: this connection is not kept.
+    if (closed) {
+      await c.end().catch(() => undefined);
+      return;
+    }
     client = c;
   };
   await connect();
@@ -113,5 +146,6 @@ async function listenPg(url: string, channel: string, onMessage: (payload: strin
     closed = true;
     clearTimeout(retry);
     await client?.end().catch(() => undefined);
+    client = null;
   };
 }

@@ -102,6 +102,7 @@ export class CallerCache {
   async resolve(token: string): Promise<Caller | null> {
     const key = hashToken(token);
     const found = await this.invalidation.cached(
+      "user",
       this.entries,
       key,
       async () => (await lookupCaller(this.db, this.config, key)) ?? undefined,

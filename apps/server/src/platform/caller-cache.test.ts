@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LISTENER_NAME } from "../db/client.ts";
 import { users } from "../db/schema/index.ts";
 import { API, caller, paySandbox, seedCatalog } from "../modules/billing/billing.fixtures.ts";
 import { createUser } from "../test/factories.ts";
@@ -72,4 +73,35 @@ describe("caller cache", () => {
       await peer.close();
     }
   });
+
+  it.runIf(!!process.env.TEST_DATABASE_URL)(
+    "a lost listening connection comes back and empties the caches; stopping closes it",
+    async () => {
+      const listeners = async () =>
+        Number(
+          (
+            (
+              await t.platform.database.executeSql(
+                "select count(*) as n from pg_stat_activity where application_name = $1 and datname = current_database()",
+                [LISTENER_NAME],
+              )
+            ).rows[0] as { n: string }
+          ).n,
+        );
+      expect(await listeners()).toBe(1);
+      const u = await createUser(t);
+      expect(await level(u.token)).toBe("FREE");
+      await t.platform.database.executeSql(
+        "select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = current_database()",
+        [LISTENER_NAME],
+      );
+      // Changed while nobody listened: the reconnect must drop what was cached.
+      await t.platform.db.update(users).set({ memberLevel: "MONTHLY" }).where(eq(users.id, u.id));
+      await expect.poll(() => level(u.token), { timeout: 5000, interval: 100 }).toBe("MONTHLY");
+      await expect.poll(listeners, { timeout: 5000, interval: 100 }).toBe(1);
+      await t.platform.invalidation.stop();
+      expect(await listeners()).toBe(0);
+      await t.platform.invalidation.start();
+    },
+  );
 });

@@ -20,8 +20,8 @@ export const EVERYTHING = "*";
 export class Invalidation {
   private readonly handlers = new Map<string, Set<(key: string) => void>>();
   private stopListening: (() => Promise<void>) | null = null;
-  /** Bumped by every invalidation: a lookup that began before one must not keep what it read. */
-  private generation = 0;
+  /** Bumped by every invalidation of a topic: a lookup that began before one must not keep what it read. */
+  private readonly generations = new Map<string, number>();
 
   constructor(
     private readonly database: Database,
@@ -36,7 +36,11 @@ export class Invalidation {
         const [topic, key] = payload.split("|");
         if (topic && key !== undefined) this.deliver(topic, key);
       },
-      () => this.deliver(EVERYTHING, ""),
+      () => {
+        this.log.info("cache invalidations: listening again; every cache starts empty");
+        this.deliver(EVERYTHING, "");
+      },
+      (err) => this.log.warn({ err }, "cache invalidations: the listening connection was lost"),
     );
   }
 
@@ -50,6 +54,7 @@ export class Invalidation {
    * may be what the invalidation was about. `ttlOf` may shorten an entry's life (e.g. to a session's end).
    */
   async cached<V extends {}>(
+    topic: CacheTopic,
     cache: LRUCache<string, V>,
     key: string,
     load: () => Promise<V | undefined>,
@@ -57,9 +62,9 @@ export class Invalidation {
   ): Promise<V | undefined> {
     const hit = cache.get(key);
     if (hit !== undefined) return hit;
-    const generation = this.generation;
+    const generation = this.generations.get(topic) ?? 0;
     const value = await load();
-    if (value !== undefined && generation === this.generation) {
+    if (value !== undefined && generation === (this.generations.get(topic) ?? 0)) {
       const ttl = ttlOf?.(value);
       if (ttl === undefined || ttl > 0) cache.set(key, value, ttl === undefined ? undefined : { ttl });
     }
@@ -72,12 +77,13 @@ export class Invalidation {
     this.handlers.set(topic, set);
   }
 
+  /** `tx`: the transaction making the change, if it is not committed yet. */
   async publish(topic: CacheTopic, key: string, tx?: Tx) {
     this.deliver(topic, key);
     if (!this.database.listen) return;
     const payload = `${topic}|${key}`;
     // Inside the transaction a failure must fail the change: it is not caught.
-    if (tx) {
+    if (tx && tx !== this.database.db) {
       await tx.execute(sql`select pg_notify(${CHANNEL}, ${payload})`);
       return;
     }
@@ -90,11 +96,10 @@ export class Invalidation {
   }
 
   private deliver(topic: string, key: string) {
-    this.generation++;
-    if (topic === EVERYTHING) {
-      for (const set of this.handlers.values()) for (const handler of set) handler(EVERYTHING);
-      return;
+    const topics = topic === EVERYTHING ? [...this.handlers.keys()] : [topic];
+    for (const t of topics) {
+      this.generations.set(t, (this.generations.get(t) ?? 0) + 1);
+      for (const handler of this.handlers.get(t) ?? []) handler(topic === EVERYTHING ? EVERYTHING : key);
     }
-    for (const handler of this.handlers.get(topic) ?? []) handler(key);
   }
 }

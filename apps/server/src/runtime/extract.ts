@@ -130,15 +130,19 @@ async function pdfText(data: Uint8Array) {
   const pdf = await getDocumentProxy(new Uint8Array(data));
   try {
     let text = "";
-    for (let n = 1; n <= Math.min(pdf.numPages, PDF_PAGES_MAX) && text.length < TEXT_MAX; n++) {
+    for (let n = 1; n <= Math.min(pdf.numPages, PDF_PAGES_MAX) && text.length < TEXT_MAX * 2; n++) {
       const page = await pdf.getPage(n);
       const content = await page.getTextContent();
       for (const item of content.items) if ("str" in item) text += item.str + (item.hasEOL ? "\n" : "");
       text += "\n";
       page.cleanup();
     }
-    // Chinese PDFs often map to Kangxi radical look-alikes: NFKC folds them back.
-    return text.normalize("NFKC");
+    // Padding would use up the budget. Chinese PDFs often map to Kangxi radical look-alikes:
+    // NFKC folds them back.
+    return text
+      .replace(/[ \t]+/g, " ")
+      .replace(/\n\s*\n\s*\n+/g, "\n\n")
+      .normalize("NFKC");
   } finally {
     await pdf.destroy();
   }

@@ -221,7 +221,7 @@ export class AgentsService implements AgentsForRuntime {
   ): Promise<{ snap: AgentSnapshot; versionNo: number; versionId: string }> {
     const versionNo = this.isOwner(caller, row) ? row.latestVersionNo : isListed(row) ? row.launchVersion : null;
     if (!versionNo) throw badRequest("agentNotReleased");
-    const v = await this.platform.invalidation.cached(this.versionRows, `${row.id}:${versionNo}`, () =>
+    const v = await this.platform.invalidation.cached("agent", this.versionRows, `${row.id}:${versionNo}`, () =>
       this.repo.version(row.id, versionNo),
     );
     if (!v) throw badRequest("agentNotReleased");
@@ -472,7 +472,7 @@ export class AgentsService implements AgentsForRuntime {
       const row = await this.ownAgent(caller, agentId);
       return toRuntime(row, snapshotOf(row), null);
     }
-    const row = await this.platform.invalidation.cached(this.runtimeRows, agentId, () => this.repo.byId(agentId));
+    const row = await this.platform.invalidation.cached("agent", this.runtimeRows, agentId, () => this.repo.byId(agentId));
     requireAccess(caller, await this.accessOf(row, { hirer: true }), "read");
     const { snap, versionId } = await this.releasedSnapshot(caller, row!);
     return toRuntime(row!, snap, versionId);

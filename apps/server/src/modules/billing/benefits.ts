@@ -124,9 +124,13 @@ export class Benefits {
         let endDate: string | null = null;
         if (row.batch.grant === "LEVEL") {
           const target = row.batch.memberLevel as MemberLevel;
-          const current = { level: caller.memberLevel, endAt: caller.memberEndAt };
+          // The locked row, not the request's caller: a parallel purchase may have changed it.
+          const active = user.memberEndAt && user.memberEndAt > new Date();
+          const current = active
+            ? { level: user.memberLevel as MemberLevel, endAt: user.memberEndAt }
+            : { level: "FREE" as MemberLevel, endAt: null };
           const next = applyGrant(current, { level: target, days: row.batch.days ?? 0 }, (l) => prices.get(l) ?? 0);
-          if (next.level !== target && caller.memberLevel !== "FREE") throw badRequest("benefitCodeLower");
+          if (next.level !== target && current.level !== "FREE") throw badRequest("benefitCodeLower");
           level = next.level;
           endDate = next.endAt?.toISOString() ?? null;
         }

@@ -105,7 +105,7 @@ export class Quotas {
       if (this.chatNeedsMembership(caller, agent)) throw new AppError("memberFeatureRequired", 400);
       if (agent.ownerId === caller.userId) return;
       const idle = `${Math.floor(CHARGE_IDLE_MS / 1000)} seconds`;
-      const charged = await this.db.transaction(async (tx) => {
+      await this.db.transaction(async (tx) => {
         const claimed = await tx
           .insert(chatChargeFlags)
           .values({ userId: caller.userId, sessionId, agentId: agent.agentId, lastActivityAt: sql`now()`, chargedAt: sql`now()` })
@@ -126,7 +126,7 @@ export class Quotas {
                 eq(chatChargeFlags.agentId, agent.agentId),
               ),
             );
-          return false;
+          return;
         }
         const ok = await changeBalance(tx, caller.userId, -agent.priceCents, {
           kind: "USE",
@@ -135,9 +135,7 @@ export class Quotas {
         });
         // Throwing rolls the flag back too: nothing is charged, the next send tries again.
         if (ok === null) throw badRequest("balanceInsufficient");
-        return true;
       });
-      void charged;
       return;
     }
     const limited = caller.memberLevel === "FREE" && !isExempt && caller.tenantIsDefault;

@@ -1,4 +1,5 @@
 import {
+  type ChatEvent,
   chatAgentInfo,
   chatRequest,
   clearSessionRequest,
@@ -19,7 +20,7 @@ import { z } from "zod";
 import { requireUser } from "../../platform/auth.ts";
 import { badRequest, tokenInvalid } from "../../platform/errors.ts";
 import { ok } from "../../platform/http.ts";
-import { requestLanguage } from "../../platform/messages.ts";
+import { requestLanguage, translate } from "../../platform/messages.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import type { ChatService } from "./chat.service.ts";
 
@@ -39,29 +40,39 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
       },
     },
     async (req, reply) => {
+      const res = reply.raw;
+      const controller = new AbortController();
+      // The stop button closes the request; so does a client going away, even before the stream
+      // starts. Either aborts the model call (and a charge not yet made).
+      res.on("close", () => {
+        if (!res.writableFinished) controller.abort();
+      });
       const caller = await chat.callerFromToken(req.body.token, req.caller);
       if (!caller) throw tokenInvalid();
-      const prepared = await chat.prepare(caller, req.body);
+      const prepared = await chat.prepare(caller, req.body, controller.signal);
       const lang = requestLanguage(req.headers);
-      const controller = new AbortController();
       // Lines go straight to the socket (no stream in between), so the first token leaves at once.
       reply.hijack();
-      const res = reply.raw;
+      if (controller.signal.aborted) return void res.destroy();
       res.writeHead(200, {
         ...(reply.getHeaders() as Record<string, string>),
         "content-type": "application/x-ndjson; charset=utf-8",
         "cache-control": "no-cache, no-transform",
         "x-accel-buffering": "no",
       });
-      // The stop button closes the request; so does a client going away. Either aborts the model call.
-      res.on("close", () => {
-        if (!res.writableFinished) controller.abort();
-      });
-      const emit = (event: unknown) => {
+      const emit = (event: ChatEvent) => {
         if (!res.destroyed && !res.writableEnded) res.write(`${JSON.stringify(event)}\n`);
       };
-      await chat.run(prepared, lang, controller.signal, emit);
-      res.end();
+      try {
+        await chat.run(prepared, lang, controller.signal, emit);
+      } catch (err) {
+        // run() handles its own failures; this is the last line, so the stream still ends properly.
+        req.log.error({ err }, "chat reply crashed");
+        emit({ type: "error", msg: translate("internal", lang), code: 500 });
+        emit({ type: "stop", status: "failed", usage: { inputTokens: 0, outputTokens: 0 } });
+      } finally {
+        res.end();
+      }
     },
   );
 

@@ -28,6 +28,7 @@ import type { AgentsForRuntime, RuntimeAgent } from "../agents/runtime-agent.ts"
 import type { Billing } from "../billing/billing.seam.ts";
 import { chatModelOf } from "../models/provider.ts";
 import { describeModelError, type ModelsService } from "../models/models.service.ts";
+import type { ResolvedModel } from "../models/provider.ts";
 import { ChatRepository, type MessageRow, type SessionRow } from "./chat.repository.ts";
 
 /** Where chat attachments come from: the caller's own uploads only (another user's id is not found). */
@@ -49,6 +50,9 @@ interface Prepared {
   session: SessionRow;
   /** The session row is not written yet. */
   isNew: boolean;
+  history: MessageRow[];
+  /** The model that answers; null when none is usable (the reply then says where to add one). */
+  model: ResolvedModel | null;
   query: string;
   files: ChatFileRef[];
   attachments: Attachment[];
@@ -101,7 +105,7 @@ export class ChatService {
   // ---- the reply -------------------------------------------------------------------------------
 
   /** Everything that can be refused with a plain error before the stream starts. */
-  async prepare(caller: Caller, req: z.output<typeof chatRequest>): Promise<Prepared> {
+  async prepare(caller: Caller, req: z.output<typeof chatRequest>, signal: AbortSignal): Promise<Prepared> {
     const files = req.files ?? [];
     if (!req.query.trim() && !files.length && !req.reload) throw badRequest("chatQueryEmpty");
     const agent = await this.agents().runtimeAgent(caller, req.schema_id, { release: req.release });
@@ -131,23 +135,26 @@ export class ChatService {
         updatedAt: now,
       };
     }
+    const history = isNew ? [] : await this.repo.messages(session.id);
     // Loaded before the stream: another user's file id is a plain not-found.
     const attachments = files.length ? ((await this.deps.attachments()?.load(caller, files)) ?? []) : [];
-    // Refused (membership, quota, balance) before anything is written: no empty session is left behind.
-    await this.deps
-      .billing()
-      ?.checkChat(
-        caller,
-        { agentId: agent.agentId, agentName: agent.agentName, priceCents: agent.priceCents, ownerId: agent.ownerId },
-        session.id,
-      );
-    return { caller, agent, session, isNew, query: req.query.trim(), files, attachments, reload: !!req.reload };
+    const model = await this.deps.models.usable(caller.tenantId, "LLM", agent.model.modelId);
+    // Refused (membership, quota, balance) before anything is written: no empty session is left
+    // behind. Nothing is charged when no model could answer or the asker has already gone.
+    if (model && !signal.aborted)
+      await this.deps
+        .billing()
+        ?.checkChat(
+          caller,
+          { agentId: agent.agentId, agentName: agent.agentName, priceCents: agent.priceCents, ownerId: agent.ownerId },
+          session.id,
+        );
+    return { caller, agent, session, isNew, history, model, query: req.query.trim(), files, attachments, reload: !!req.reload };
   }
 
   /** Runs one reply, writing events; never throws. The reply is saved once, as done, stopped or failed. */
   async run(p: Prepared, lang: Language, signal: AbortSignal, emitEvent: (e: ChatEvent) => void) {
-    const { caller, agent, session } = p;
-    const history = p.isNew ? [] : await this.repo.messages(session.id);
+    const { caller, agent, session, history, model } = p;
     let query = p.query;
     let files = p.files;
     const lastUser = [...history].reverse().find((m) => m.role === "user");
@@ -197,7 +204,6 @@ export class ChatService {
       emit({ type: "error", msg, code });
     };
     try {
-      const model = await this.deps.models.usable(caller.tenantId, "LLM", agent.model.modelId);
       if (!model) return fail(translate("noModel", lang), 503);
 
       const attachments =
