@@ -61,7 +61,11 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
         "x-accel-buffering": "no",
       });
       const emit = (event: ChatEvent) => {
-        if (!res.destroyed && !res.writableEnded) res.write(`${JSON.stringify(event)}\n`);
+        if (res.destroyed || res.writableEnded) return;
+        res.write(`${JSON.stringify(event)}\n`);
+        // Node corks a chunked response until the next tick, which waits for every pending promise
+        // job (the reply's own work, PGlite queries): the line is sent now instead.
+        res.socket?.uncork();
       };
       try {
         await chat.run(prepared, lang, controller.signal, emit);
