@@ -95,6 +95,7 @@ function headersOf(init: RequestInit | undefined): Record<string, string> {
 
 async function bodyOf(init: RequestInit | undefined): Promise<Buffer | undefined> {
   if (init?.body == null) return undefined;
+  if (typeof init.body === "string") return Buffer.from(init.body);
   return Buffer.from(await new Response(init.body as BodyInit).arrayBuffer());
 }
 
@@ -135,6 +136,22 @@ export function createSafeFetch(opts: SafeFetchOptions = {}): typeof fetch {
   return safeFetch as typeof fetch;
 }
 
+/**
+ * Kept-alive connections, pooled per policy: a connection checked under a lenient policy (a
+ * private model server) is never handed to a request under a strict one for the same host.
+ */
+const pools = new Map<string, { http: http.Agent; https: https.Agent }>();
+function poolFor(opts: SafeFetchOptions) {
+  const key = `${!!opts.allowPrivate}|${(opts.allowHosts ?? []).join(",")}`;
+  let pool = pools.get(key);
+  if (!pool) {
+    // Idle connections close after a while, so a pool of a policy no longer used empties itself.
+    pool = { http: new http.Agent({ keepAlive: true, timeout: 30_000 }), https: new https.Agent({ keepAlive: true, timeout: 30_000 }) };
+    pools.set(key, pool);
+  }
+  return pool;
+}
+
 function send(
   url: URL,
   method: string,
@@ -144,10 +161,16 @@ function send(
   opts: SafeFetchOptions,
 ) {
   return new Promise<http.IncomingMessage>((resolve, reject) => {
-    const lib = url.protocol === "https:" ? https : http;
-    const req = lib.request(
+    const secure = url.protocol === "https:";
+    const req = (secure ? https : http).request(
       url,
-      { method, headers: body ? { ...headers, "content-length": String(body.length) } : headers, lookup: guardedLookup(url, opts), signal },
+      {
+        method,
+        headers: body ? { ...headers, "content-length": String(body.length) } : headers,
+        lookup: guardedLookup(url, opts),
+        agent: secure ? poolFor(opts).https : poolFor(opts).http,
+        signal,
+      },
       resolve,
     );
     req.on("error", reject);
