@@ -1,4 +1,4 @@
-import type { ModelMessage, UserContent } from "ai";
+import type { LanguageModelV3FilePart, LanguageModelV3Message, LanguageModelV3TextPart } from "@ai-sdk/provider";
 import type { RuntimeAgent } from "../modules/agents/runtime-agent.ts";
 
 export interface HistoryMessage {
@@ -48,7 +48,7 @@ export function assembleMessages(opts: {
   contextWindow: number;
   maxOutputTokens: number;
   vision: boolean;
-}): { system: string; messages: ModelMessage[]; estimatedInputTokens: number } {
+}): { system: string; messages: LanguageModelV3Message[]; estimatedInputTokens: number } {
   const system = systemPrompt(opts.agent);
   const docs = opts.attachments
     .filter((a) => a.kind === "text" || !opts.vision)
@@ -58,22 +58,23 @@ export function assembleMessages(opts: {
         : `【附件：${a.name}（图片，当前模型不支持识图）】`,
     );
   const questionText = [...docs, opts.query].filter(Boolean).join("\n\n");
-  const content: UserContent = [{ type: "text", text: questionText }];
+  const content: (LanguageModelV3TextPart | LanguageModelV3FilePart)[] = [{ type: "text", text: questionText }];
   if (opts.vision)
     for (const a of opts.attachments)
-      if (a.kind === "image" && a.data) content.push({ type: "image", image: a.data, mediaType: a.mimeType });
+      if (a.kind === "image" && a.data) content.push({ type: "file", data: a.data, mediaType: a.mimeType ?? "image/png" });
   const fixed = estimateTokens(system) + estimateTokens(questionText) + opts.attachments.filter((a) => a.kind === "image").length * 800;
   let budget = Math.max(0, opts.contextWindow - opts.maxOutputTokens - fixed);
-  const kept: ModelMessage[] = [];
+  const kept: LanguageModelV3Message[] = [];
   for (let i = opts.history.length - 1; i >= 0; i--) {
     const h = opts.history[i];
     if (!h.content) continue;
     const cost = estimateTokens(h.content) + 4;
     if (cost > budget) break;
     budget -= cost;
-    kept.unshift(h.role === "user" ? { role: "user", content: h.content } : { role: "assistant", content: h.content });
+    const text = [{ type: "text" as const, text: h.content }];
+    kept.unshift(h.role === "user" ? { role: "user", content: text } : { role: "assistant", content: text });
   }
-  const messages: ModelMessage[] = [...kept, { role: "user", content }];
+  const messages: LanguageModelV3Message[] = [...kept, { role: "user", content }];
   const used = Math.max(0, opts.contextWindow - opts.maxOutputTokens - budget);
   return { system, messages, estimatedInputTokens: used };
 }

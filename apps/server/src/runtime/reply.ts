@@ -1,13 +1,15 @@
+import type { JSONSchema7, LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Message } from "@ai-sdk/provider";
 import { type ChatEvent, PROGRESS_MAX, type ReplyStatus, type ToolCallInfo } from "@agentfair/contracts";
-import { jsonSchema, type LanguageModel, type ModelMessage, stepCountIs, streamText, type ToolSet, tool } from "ai";
 import type { RuntimeTool } from "./tool-registry.ts";
 
 export interface ReplyInput {
-  model: LanguageModel;
+  /** The provider's model (AI SDK, OpenAI-compatible): called step by step through `doStream`. */
+  model: LanguageModelV3;
   system: string;
-  messages: ModelMessage[];
+  messages: LanguageModelV3Message[];
   tools: Map<string, RuntimeTool>;
   sampling: { temperature: number; topP: number; presencePenalty: number; frequencyPenalty: number; maxOutputTokens: number };
+  /** Most model calls in one reply (each tool round is one). */
   stepLimit: number;
   /** Aborted by the stop button or a client disconnect. */
   signal: AbortSignal;
@@ -33,11 +35,22 @@ const stringify = (v: unknown) => {
   return s.length > RESULT_MAX ? `${s.slice(0, RESULT_MAX)}…` : s;
 };
 
+/** A tool's arguments as the model sent them, parsed; null when they are not a JSON object. */
+function parseArguments(input: string): Record<string, unknown> | null {
+  try {
+    const value = JSON.parse(input || "{}");
+    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The agent loop: one streamText call with the agent's tools and a step limit. The model asks for
- * tools, the registry runs them, their results go back, until it answers or the limit is hit.
- * Stream parts become the protocol's events; progress rises through stages 1–4 (5 is the
- * follow-ups, emitted by the caller) and never past 95.
+ * The agent loop, on the provider's streaming call: the model answers, or asks for tools; the
+ * registry runs them, their results go back, until it answers or the step limit is hit. Stream
+ * parts become the protocol's events; progress rises through stages 1–4 (5 is the follow-ups,
+ * emitted by the caller) and never past 95. (The AI SDK's `streamText` does the same with several
+ * more stream stages per call: this loop keeps the first token about a millisecond sooner.)
  */
 export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   const { emit } = input;
@@ -65,78 +78,104 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   touch();
   const signal = AbortSignal.any([input.signal, idle.signal]);
 
-  const tools: ToolSet = {};
-  for (const t of input.tools.values()) {
-    tools[t.name] = tool({
-      description: t.description,
-      inputSchema: jsonSchema(t.parameters as Parameters<typeof jsonSchema>[0]),
-      execute: async (args, opts) => t.execute(args, { signal: opts.abortSignal ?? signal }),
-    });
-  }
-  const calls = new Map<string, ToolCallInfo & { result?: string }>();
+  const tools: LanguageModelV3FunctionTool[] = [...input.tools.values()].map((t) => ({
+    type: "function",
+    name: t.name,
+    description: t.description,
+    inputSchema: t.parameters as JSONSchema7,
+  }));
+  const prompt: LanguageModelV3Message[] = [{ role: "system", content: input.system }, ...input.messages];
 
   try {
-    const stream = streamText({
-      model: input.model,
-      system: input.system,
-      messages: input.messages,
-      tools: input.tools.size ? tools : undefined,
-      stopWhen: stepCountIs(input.stepLimit),
-      temperature: input.sampling.temperature,
-      topP: input.sampling.topP,
-      presencePenalty: input.sampling.presencePenalty || undefined,
-      frequencyPenalty: input.sampling.frequencyPenalty || undefined,
-      maxOutputTokens: input.sampling.maxOutputTokens,
-      abortSignal: signal,
-      maxRetries: 0,
-      // Errors arrive as stream parts and are handled below; the default handler would log them raw.
-      onError: () => {},
-    });
-    for await (const part of stream.fullStream) {
-      touch();
-      switch (part.type) {
-        case "text-delta":
-          if (!part.text) break;
-          result.content += part.text;
-          emit({ type: "content", delta: part.text });
+    for (let step = 1; step <= input.stepLimit; step++) {
+      let text = "";
+      const asked: { info: ToolCallInfo & { result?: string }; args: Record<string, unknown> | null }[] = [];
+      const { stream } = await input.model.doStream({
+        prompt,
+        tools: tools.length ? tools : undefined,
+        toolChoice: tools.length ? { type: "auto" } : undefined,
+        temperature: input.sampling.temperature,
+        topP: input.sampling.topP,
+        presencePenalty: input.sampling.presencePenalty || undefined,
+        frequencyPenalty: input.sampling.frequencyPenalty || undefined,
+        maxOutputTokens: input.sampling.maxOutputTokens,
+        abortSignal: signal,
+      });
+      const reader = stream.getReader();
+      for (;;) {
+        const { done, value: part } = await reader.read();
+        if (done) break;
+        touch();
+        if (part.type === "text-delta" && part.delta) {
+          text += part.delta;
+          result.content += part.delta;
+          emit({ type: "content", delta: part.delta });
           progress(4, Math.min(90, 60 + Math.floor(result.content.length / 40)));
-          break;
-        case "tool-call": {
+        } else if (part.type === "tool-call") {
+          const args = parseArguments(part.input);
           const info = {
             id: part.toolCallId,
-            function: { name: part.toolName, arguments: stringify(part.input ?? {}) },
+            function: { name: part.toolName, arguments: args ? stringify(args) : stringify(part.input) },
             metaInfo: { name: input.tools.get(part.toolName)?.displayName ?? part.toolName },
           };
-          calls.set(part.toolCallId, info);
+          asked.push({ info, args });
           result.toolCalls.push(info);
           emit({ type: "tool_call_start", toolCall: info });
           progress(2, 30);
-          break;
-        }
-        case "tool-result":
-        case "tool-error": {
-          const info = calls.get(part.toolCallId);
-          if (!info) break;
-          const isError = part.type === "tool-error";
-          info.result = isError ? stringify(String((part.error as Error)?.message ?? part.error)) : stringify(part.output);
-          emit({
-            type: "tool_call_end",
-            toolCall: { id: info.id, function: info.function, metaInfo: info.metaInfo },
-            result: info.result,
-            error: isError,
-          });
-          progress(3, 45);
-          break;
-        }
-        case "finish":
-          result.usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 };
-          break;
-        case "error":
+        } else if (part.type === "finish") {
+          result.usage.inputTokens += part.usage.inputTokens.total ?? 0;
+          result.usage.outputTokens += part.usage.outputTokens.total ?? 0;
+        } else if (part.type === "error") {
           result.error ??= part.error;
-          break;
-        case "abort":
-          break;
+        }
       }
+      if (result.error || signal.aborted || !asked.length) break;
+
+      // The tools run one after another, and their results go back for the next step.
+      const results: LanguageModelV3Message = { role: "tool", content: [] };
+      for (const { info, args } of asked) {
+        const tool = input.tools.get(info.function.name);
+        let output: unknown;
+        let isError = false;
+        try {
+          if (!tool) throw new Error(`unknown tool: ${info.function.name}`);
+          if (!args) throw new Error("the arguments are not a JSON object");
+          output = await tool.execute(args, { signal });
+        } catch (err) {
+          if (signal.aborted) throw err;
+          isError = true;
+          output = (err as Error)?.message ?? String(err);
+        }
+        info.result = stringify(output);
+        emit({
+          type: "tool_call_end",
+          toolCall: { id: info.id, function: info.function, metaInfo: info.metaInfo },
+          result: info.result,
+          error: isError,
+        });
+        progress(3, 45);
+        results.content.push({
+          type: "tool-result",
+          toolCallId: info.id,
+          toolName: info.function.name,
+          output: isError ? { type: "error-text", value: info.result } : { type: "text", value: info.result },
+        });
+      }
+      prompt.push(
+        {
+          role: "assistant",
+          content: [
+            ...(text ? [{ type: "text" as const, text }] : []),
+            ...asked.map(({ info, args }) => ({
+              type: "tool-call" as const,
+              toolCallId: info.id,
+              toolName: info.function.name,
+              input: args ?? {},
+            })),
+          ],
+        },
+        results,
+      );
     }
   } catch (err) {
     result.error ??= err;

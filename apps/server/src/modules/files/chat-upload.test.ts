@@ -1,6 +1,7 @@
 import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { models } from "../../db/schema/index.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { startLlmServer, type LlmServer } from "../../test/llm-server.ts";
@@ -119,5 +120,34 @@ describe("chat upload", () => {
     });
     expect(steal.statusCode).toBe(404);
     expect((await t.app.inject({ method: "GET", url: `/agent_api/api/files/data/${txt.id}`, headers: bob.headers })).statusCode).toBe(404);
+  });
+
+  it("images reach a vision model as image parts", async () => {
+    await t.platform.db.update(models).set({ type: "VISION" });
+    await t.platform.invalidate("models", "");
+    try {
+      const agentId = (
+        await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: alice.headers, payload: {} })
+      ).json().data.agentId;
+      const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from("fake-png-body")]);
+      const image = (await upload(alice, "截图.png", png)).json().data;
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/agent/agent_runtime/chat",
+        payload: {
+          token: alice.token,
+          schema_id: agentId,
+          release: false,
+          query: "图里是什么",
+          files: [{ id: image.id, name: image.name, type: image.type }],
+        },
+      });
+      expect(res.payload).toContain('"type":"stop","status":"done"');
+      const sent = JSON.stringify(llm.requests.find((r) => JSON.stringify(r.body).includes("图里是什么"))?.body);
+      expect(sent).toContain(`data:image/png;base64,${png.toString("base64")}`);
+    } finally {
+      await t.platform.db.update(models).set({ type: "LLM" });
+      await t.platform.invalidate("models", "");
+    }
   });
 });
