@@ -23,7 +23,16 @@ export function providerFor(model: ResolvedModel) {
   });
 }
 
-export const chatModelOf = (model: ResolvedModel) => providerFor(model).chatModel(model.row.modelId);
+const chatModels = new WeakMap<ResolvedModel, ReturnType<ReturnType<typeof providerFor>["chatModel"]>>();
+/** The chat model of a resolved model, built once per resolved model (every reply asks). */
+export function chatModelOf(model: ResolvedModel) {
+  let chat = chatModels.get(model);
+  if (!chat) {
+    chat = providerFor(model).chatModel(model.row.modelId);
+    chatModels.set(model, chat);
+  }
+  return chat;
+}
 export const embeddingModelOf = (model: ResolvedModel) => providerFor(model).embeddingModel(model.row.modelId);
 
 export const safeFetchFor = (row: Pick<ModelRow, "allowPrivate">, allowHosts: string[]) =>
