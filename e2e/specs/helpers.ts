@@ -77,16 +77,16 @@ export async function startTestModel(port: number) {
   throw new Error("the test model server did not start");
 }
 
-/** Adds the test model as the default LLM in Model management, as the administrator. */
-export async function registerTestModel(request: APIRequestContext, name: string, port: number) {
+/** Adds the test model as the default of its type (an LLM unless said) in Model management, as the administrator. */
+export async function registerTestModel(request: APIRequestContext, name: string, port: number, type: "LLM" | "AUDIO" = "LLM") {
   const res = await request.post("/agent_api/api/models", {
     headers: { authorization: `Bearer ${await apiToken(request, "admin")}` },
     data: {
       name,
-      type: "LLM",
+      type,
       baseUrl: `http://127.0.0.1:${port}/v1`,
       apiKey: "sk-test",
-      modelId: "test-model",
+      modelId: type === "AUDIO" ? "whisper-1" : "test-model",
       isDefault: true,
       allowPrivate: true,
     },
@@ -99,21 +99,4 @@ export async function removeTestModels(request: APIRequestContext, name: string)
   const auth = { authorization: `Bearer ${await apiToken(request, "admin")}` };
   const models = (await (await request.get("/agent_api/api/models", { headers: auth })).json()).data as { id: string; name: string }[];
   for (const m of models.filter((x) => x.name === name)) await request.delete(`/agent_api/api/models/${m.id}`, { headers: auth });
-}
-
-/** Adds the test model as the default AUDIO (speech-to-text) model, as the administrator. */
-export async function registerTestAudioModel(request: APIRequestContext, name: string, port: number) {
-  const res = await request.post("/agent_api/api/models", {
-    headers: { authorization: `Bearer ${await apiToken(request, "admin")}` },
-    data: {
-      name,
-      type: "AUDIO",
-      baseUrl: `http://127.0.0.1:${port}/v1`,
-      apiKey: "sk-test",
-      modelId: "whisper-1",
-      isDefault: true,
-      allowPrivate: true,
-    },
-  });
-  expect(res.ok()).toBe(true);
 }
