@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { loginAs, registerTestModel, removeTestModels, snap, startTestModel } from "./helpers";
+import { clickUntilClosed, loginAs, registerTestModel, removeTestModels, snap, startTestModel } from "./helpers";
 
 /**
  * Chat flow against the real platform: a local OpenAI-compatible test model (its own process),
@@ -154,10 +154,7 @@ test("chat from the marketplace: streaming, follow-up, stop, rename, delete, upl
   await renamed.hover();
   await renamed.locator(".ant-conversations-menu-icon, [class*='menu-icon']").first().click();
   await page.getByRole("menuitem", { name: "删除" }).click();
-  await page
-    .locator(".ant-modal-confirm")
-    .getByRole("button", { name: /确\s*定|OK/ })
-    .click();
+  await clickUntilClosed(page.locator(".ant-modal-confirm"), /确\s*定|OK/);
   await expect(page.getByText("删除成功")).toBeVisible();
   await expect(page.getByTestId("session-list")).not.toContainText("奶茶文案");
 });

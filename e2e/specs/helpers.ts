@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, expect, type Locator, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "demo1234";
 /** The second e2e server, with the captcha on (see playwright.config.ts). */
@@ -99,4 +99,15 @@ export async function removeTestModels(request: APIRequestContext, name: string)
   const auth = { authorization: `Bearer ${await apiToken(request, "admin")}` };
   const models = (await (await request.get("/agent_api/api/models", { headers: auth })).json()).data as { id: string; name: string }[];
   for (const m of models.filter((x) => x.name === name)) await request.delete(`/agent_api/api/models/${m.id}`, { headers: auth });
+}
+
+/**
+ * Clicks a dialog's button until the dialog closes. On a loaded machine a click during antd's
+ * opening animation can be lost; a second click on a closing or loading dialog does nothing.
+ */
+export async function clickUntilClosed(dialog: Locator, button: RegExp) {
+  await expect(async () => {
+    await dialog.getByRole("button", { name: button }).click({ timeout: 2000 });
+    await expect(dialog).toBeHidden({ timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
 }
