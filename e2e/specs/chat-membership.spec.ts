@@ -1,18 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { BARE_BASE_URL, loginAs, snap } from "./helpers";
+import { BARE_BASE_URL, loginAs, openMarketAgent, snap } from "./helpers";
 
 // The bare platform: no other spec buys the free demo user a plan there.
 test.use({ baseURL: BARE_BASE_URL });
 
 test("a FREE user on a priced agent is offered membership instead of a chat that would fail", async ({ page }) => {
   await loginAs(page, "free");
-  await page.goto("/index");
-  await page
-    .locator(".ant-card", { hasText: "A股行情分析师" })
-    .first()
-    .getByRole("button", { name: /立即雇佣|立即使用/ })
-    .click();
-  await expect(page).toHaveURL(/\/agent-execute\?id=/);
+  await openMarketAgent(page, "A股行情分析师");
   const notice = page.locator(".chat-blocked");
   await expect(notice).toContainText("会员权益功能，请先开通会员!");
   await expect(page.locator(".ant-sender textarea")).toHaveCount(0);

@@ -1,14 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { BARE_BASE_URL, loginAs, snap } from "./helpers";
+import { BARE_BASE_URL, loginAs, openMarketAgent, snap } from "./helpers";
 
 // A platform nobody has given a model: the shared one gets models from other specs in parallel.
 test.use({ baseURL: BARE_BASE_URL });
 
 test("without a model a send explains where to configure one", async ({ page }) => {
   await loginAs(page, "member");
-  await page.goto("/index");
-  const card = page.locator(".ant-card", { hasText: "营销文案大师" }).first();
-  await card.getByRole("button", { name: /立即雇佣|立即使用/ }).click();
+  await openMarketAgent(page, "营销文案大师");
   await expect(page.getByTestId("chat-view")).toBeVisible();
   const input = page.locator(".ant-sender textarea");
   await input.fill("你好");

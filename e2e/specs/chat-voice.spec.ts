@@ -3,7 +3,7 @@ import path from "node:path";
 import { type Browser, type BrowserContext, expect, type Page, type Request, test } from "@playwright/test";
 import config from "../playwright.config";
 import { type LlmServer, startLlmServer, TRANSCRIPTION_TEXT, type WavInfo } from "../../apps/server/src/test/llm-server";
-import { BARE_BASE_URL, loginAs, registerTestModel, removeTestModels, snap } from "./helpers";
+import { BARE_BASE_URL, loginAs, openMarketAgent, registerTestModel, removeTestModels, snap } from "./helpers";
 
 /**
  * Voice input on the chat page in a real Chromium: the fake microphone plays a WAV file
@@ -127,13 +127,7 @@ async function openChat(browser: Browser, baseURL: string) {
     await loginAs(page, "member");
     signedIn.set(baseURL, await context.storageState());
   }
-  await page.goto("/index");
-  await page
-    .locator(".ant-card", { hasText: "营销文案大师" })
-    .first()
-    .getByRole("button", { name: /立即雇佣|立即使用/ })
-    .click();
-  await expect(page).toHaveURL(/\/agent-execute\?id=/);
+  await openMarketAgent(page, "营销文案大师");
   const input = page.locator(".ant-sender textarea");
   await input.focus();
   const speech: Request[] = [];

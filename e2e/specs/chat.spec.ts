@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { clickUntilClosed, loginAs, registerTestModel, removeTestModels, snap, startTestModel } from "./helpers";
+import { clickUntilClosed, loginAs, openMarketAgent, registerTestModel, removeTestModels, snap, startTestModel } from "./helpers";
 
 /**
  * Chat flow against the real platform: a local OpenAI-compatible test model (its own process),
@@ -22,11 +22,8 @@ test.afterAll(async ({ request }) => {
 const input = (page: Page) => page.locator(".ant-sender textarea");
 const lastBot = (page: Page) => page.getByTestId("msg-bot").last();
 
-async function openMarketAgent(page: Page, name: string) {
-  await page.goto("/index");
-  const card = page.locator(".ant-card", { hasText: name }).first();
-  await card.getByRole("button", { name: /立即雇佣|立即使用/ }).click();
-  await expect(page).toHaveURL(/\/agent-execute\?id=/);
+async function openChat(page: Page, name: string) {
+  await openMarketAgent(page, name);
   await expect(page.getByTestId("chat-view")).toBeVisible();
 }
 
@@ -51,7 +48,7 @@ test("chat from the marketplace: streaming, follow-up, stop, rename, delete, upl
     if (r.status() === 404 && r.url().includes("/agent/agent_runtime/")) runtime404.push(r.url());
   });
   await loginAs(page, "member");
-  await openMarketAgent(page, "营销文案大师");
+  await openChat(page, "营销文案大师");
   await snap(page, "chat-prologue");
 
   // streaming reply with follow-up questions

@@ -111,3 +111,14 @@ export async function clickUntilClosed(dialog: Locator, button: RegExp) {
     await expect(dialog).toBeHidden({ timeout: 2000 });
   }).toPass({ timeout: 15_000 });
 }
+
+/** Opens an agent's chat from the marketplace (/index) through its hire/use button. */
+export async function openMarketAgent(page: Page, name: string) {
+  await page.goto("/index");
+  await page
+    .locator(".ant-card", { hasText: name })
+    .first()
+    .getByRole("button", { name: /立即雇佣|立即使用/ })
+    .click();
+  await expect(page).toHaveURL(/\/agent-execute\?id=/);
+}

@@ -25,6 +25,7 @@ import {
 } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { PageTitle } from "../../../components/page-title";
 import { useUserInfo } from "../../auth/api/user-info";
 import { deleteModel } from "../api/delete-model";
 import { modelsKey, useModels } from "../api/models";
@@ -86,16 +87,7 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
   return (
     <div style={{ maxWidth: 1200, margin: "0 auto", padding: 24 }}>
       <Card
-        title={
-          <Space direction="vertical" size={0} style={{ padding: "12px 0" }}>
-            <Typography.Title level={4} style={{ margin: 0 }}>
-              {t("models.title")}
-            </Typography.Title>
-            <Typography.Text type="secondary" style={{ fontWeight: "normal", fontSize: 13 }}>
-              {t(platform ? "models.subtitle" : "models.tenantSubtitle")}
-            </Typography.Text>
-          </Space>
-        }
+        title={<PageTitle title={t("models.title")} subtitle={t(platform ? "models.subtitle" : "models.tenantSubtitle")} />}
         extra={
           <Button type="primary" icon={<PlusOutlined />} onClick={() => open("new")}>
             {t("models.add")}

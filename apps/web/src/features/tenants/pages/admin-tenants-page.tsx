@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Card, Empty, Form, Input, Modal, Result, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { PageTitle } from "../../../components/page-title";
 import { HttpError } from "../../../lib/http";
 import { useUserInfo } from "../../auth/api/user-info";
 import { adminTenantsKey, useAdminTenants } from "../api/admin-tenants";
@@ -58,18 +59,7 @@ function TenantAdmins() {
 
   return (
     <div style={{ maxWidth: 1200, margin: "0 auto", padding: 24 }}>
-      <Card
-        title={
-          <Space direction="vertical" size={0} style={{ padding: "12px 0" }}>
-            <Typography.Title level={4} style={{ margin: 0 }}>
-              {t("tenants.admin.title")}
-            </Typography.Title>
-            <Typography.Text type="secondary" style={{ fontWeight: "normal", fontSize: 13, whiteSpace: "normal" }}>
-              {t("tenants.admin.subtitle")}
-            </Typography.Text>
-          </Space>
-        }
-      >
+      <Card title={<PageTitle title={t("tenants.admin.title")} subtitle={t("tenants.admin.subtitle")} />}>
         <Table<AdminTenant>
           rowKey="id"
           loading={tenants.isLoading}
