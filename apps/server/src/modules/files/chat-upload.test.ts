@@ -33,6 +33,25 @@ async function upload(user: TestUser, name: string, data: Buffer) {
   });
 }
 
+const newAgent = async (user: TestUser) =>
+  (await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: user.headers, payload: {} })).json().data
+    .agentId as string;
+
+/** Asks alice's draft agent a question with uploaded files attached. */
+function askWithFiles(agentId: string, query: string, files: { id: string; name: string; type: string }[]) {
+  return t.app.inject({
+    method: "POST",
+    url: "/agent/agent_runtime/chat",
+    payload: {
+      token: alice.token,
+      schema_id: agentId,
+      release: false,
+      query,
+      files: files.map(({ id, name, type }) => ({ id, name, type })),
+    },
+  });
+}
+
 beforeAll(async () => {
   llm = await startLlmServer();
   t = await createTestApp({ MODEL_BASE_URL: llm.url, MODEL_NAME: "test-model" });
@@ -84,25 +103,13 @@ describe("chat upload", () => {
   });
 
   it("attachments reach the model as extracted text (txt, pptx); another user's file id is not found", async () => {
-    const agentId = (
-      await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: alice.headers, payload: {} })
-    ).json().data.agentId;
+    const agentId = await newAgent(alice);
     const txt = (await upload(alice, "合同.txt", Buffer.from("合同编号 A-42，金额 100 元"))).json().data;
     const zip = new JSZip();
     zip.file("ppt/slides/slide1.xml", "<p:sld><a:t>季度目标：增长 30%</a:t></p:sld>");
     zip.file("[Content_Types].xml", "<Types/>");
     const pptx = (await upload(alice, "汇报.pptx", await zip.generateAsync({ type: "nodebuffer" }))).json().data;
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/agent/agent_runtime/chat",
-      payload: {
-        token: alice.token,
-        schema_id: agentId,
-        release: false,
-        query: "总结附件",
-        files: [txt, pptx].map((f) => ({ id: f.id, name: f.name, type: f.type })),
-      },
-    });
+    const res = await askWithFiles(agentId, "总结附件", [txt, pptx]);
     const evs = res.payload
       .split("\n")
       .map(parseChatEvent)
@@ -111,8 +118,7 @@ describe("chat upload", () => {
     const sent = JSON.stringify(llm.requests.find((r) => JSON.stringify(r.body).includes("总结附件"))?.body);
     expect(sent).toContain("合同编号 A-42");
     expect(sent).toContain("季度目标：增长 30%");
-    const bobAgent = (await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: bob.headers, payload: {} })).json()
-      .data.agentId;
+    const bobAgent = await newAgent(bob);
     const steal = await t.app.inject({
       method: "POST",
       url: "/agent/agent_runtime/chat",
@@ -126,22 +132,10 @@ describe("chat upload", () => {
     await t.platform.db.update(models).set({ type: "VISION" });
     await t.platform.invalidate("models", "");
     try {
-      const agentId = (
-        await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: alice.headers, payload: {} })
-      ).json().data.agentId;
+      const agentId = await newAgent(alice);
       const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from("fake-png-body")]);
       const image = (await upload(alice, "截图.png", png)).json().data;
-      const res = await t.app.inject({
-        method: "POST",
-        url: "/agent/agent_runtime/chat",
-        payload: {
-          token: alice.token,
-          schema_id: agentId,
-          release: false,
-          query: "图里是什么",
-          files: [{ id: image.id, name: image.name, type: image.type }],
-        },
-      });
+      const res = await askWithFiles(agentId, "图里是什么", [image]);
       expect(res.payload).toContain('"type":"stop","status":"done"');
       const sent = JSON.stringify(llm.requests.find((r) => JSON.stringify(r.body).includes("图里是什么"))?.body);
       expect(sent).toContain(`data:image/png;base64,${png.toString("base64")}`);
