@@ -90,9 +90,11 @@ export class AgentsService implements AgentsForRuntime {
     return row!;
   }
 
-  /** Readable as a hirer (listed in scope) or as the owner. */
-  private async readableAgent(caller: Caller | null, id: string): Promise<AgentRow> {
-    const row = await this.repo.byId(id);
+  /** Readable as a hirer (listed in scope) or as the owner. `cached`: read through the runtime's cache. */
+  private async readableAgent(caller: Caller | null, id: string, cached = false): Promise<AgentRow> {
+    const row = cached
+      ? await this.platform.invalidation.cached("agent", this.runtimeRows, id, () => this.repo.byId(id))
+      : await this.repo.byId(id);
     requireAccess(caller, await this.accessOf(row, { hirer: true }), "read");
     return row!;
   }
@@ -472,10 +474,9 @@ export class AgentsService implements AgentsForRuntime {
       const row = await this.ownAgent(caller, agentId);
       return toRuntime(row, snapshotOf(row), null);
     }
-    const row = await this.platform.invalidation.cached("agent", this.runtimeRows, agentId, () => this.repo.byId(agentId));
-    requireAccess(caller, await this.accessOf(row, { hirer: true }), "read");
-    const { snap, versionId } = await this.releasedSnapshot(caller, row!);
-    return toRuntime(row!, snap, versionId);
+    const row = await this.readableAgent(caller, agentId, true);
+    const { snap, versionId } = await this.releasedSnapshot(caller, row);
+    return toRuntime(row, snap, versionId);
   }
 
   async markDebugSucceeded(caller: Caller, agentId: string, draftRevision: number) {

@@ -26,9 +26,8 @@ import { runReply } from "../../runtime/reply.ts";
 import type { ToolRegistry } from "../../runtime/tool-registry.ts";
 import type { AgentsForRuntime, RuntimeAgent } from "../agents/runtime-agent.ts";
 import type { Billing } from "../billing/billing.seam.ts";
-import { chatModelOf } from "../models/provider.ts";
 import { describeModelError, type ModelsService } from "../models/models.service.ts";
-import type { ResolvedModel } from "../models/provider.ts";
+import { chatModelOf, type ResolvedModel } from "../models/provider.ts";
 import { ChatRepository, type MessageRow, type SessionRow } from "./chat.repository.ts";
 
 /** Where chat attachments come from: the caller's own uploads only (another user's id is not found). */
