@@ -177,6 +177,68 @@ describe("billing: catalogue, orders, sandbox payment", () => {
     expect(list.total).toBe(1);
   });
 
+  it("reuses the caller's open order for the same plan, duration and amount, also under parallel requests", async () => {
+    const u = await createUser(t, { memberLevel: "MONTHLY" });
+    const api = caller(t, u.headers);
+    const durations = (await api.post("/monthConfig/getList")).json().data as { id: string; monthNum: number }[];
+    const [one, three] = durations;
+    // Every opening of the buy dialog sends a new idempotency key: still one order per choice.
+    const parallel = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, { configId: one.id, idempotencyKey: `dialog-open-${i}` }),
+      ),
+    );
+    const ids = new Set(parallel.map((r) => r.json().data.orderId));
+    expect(ids.size).toBe(1);
+    expect(parallel.every((r) => r.json().data.payUrl.includes("/pay/sandbox?orderNo="))).toBe(true);
+    const [first] = ids;
+    const viaBuy = await api.post("/order/buyMembers", { orderTemplateId: plans.PER_FLAGSHIP_MONTHLY.id, configId: one.id });
+    expect(viaBuy.json().data.orderId).toBe(first);
+    // Another duration or plan is another order; switching back finds the first again.
+    const longer = (await api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, { configId: three.id })).json().data;
+    expect(longer.orderId).not.toBe(first);
+    const renew = (await api.post(`/order/${plans.MONTHLY.id}/create`, { configId: one.id })).json().data;
+    expect(renew.orderId).not.toBe(first);
+    expect((await api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, { configId: one.id })).json().data.orderId).toBe(first);
+    // A top-up of the same amount, by tile or by amount, reuses the open one; another amount does not.
+    const options = (await api.get("/order/recharge/templates")).json().data as { id: string; amount: number }[];
+    const fifty = options.find((o) => o.amount === 50)!;
+    const topUps = await Promise.all([
+      api.post(`/order/recharge/${fifty.id}/create`, { idempotencyKey: "top-up-click-1" }),
+      api.post(`/order/recharge/${fifty.id}/create`, { idempotencyKey: "top-up-click-2" }),
+      api.post("/order/recharge/amount", { amount: 50, idempotencyKey: "top-up-click-3" }),
+    ]);
+    expect(new Set(topUps.map((r) => r.json().data.orderId)).size).toBe(1);
+    const other = (await api.post("/order/recharge/amount", { amount: 51 })).json().data;
+    expect(other.orderId).not.toBe(topUps[0].json().data.orderId);
+    // Another user never gets this user's order.
+    const stranger = caller(t, (await createUser(t, { memberLevel: "MONTHLY" })).headers);
+    expect((await stranger.post(`/order/recharge/${fifty.id}/create`, {})).json().data.orderId).not.toBe(topUps[0].json().data.orderId);
+    // A cancelled or paid order is not open any more: the next create makes a new one.
+    await api.post("/order/cancelOrder", { orderId: first });
+    const fresh = (await api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, { configId: one.id })).json().data;
+    expect(fresh.orderId).not.toBe(first);
+    await paySandbox(t, fresh.payUrl);
+    const afterPaid = (await api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, { configId: one.id })).json().data;
+    expect(afterPaid.orderId).not.toBe(fresh.orderId);
+    const pending = (await api.post("/order/orderList", { orderStatus: "PENDING" })).json().data;
+    expect(pending.total).toBe(5);
+  });
+
+  it("an open order past half its life is not offered again: a new one is made, the old one expires", async () => {
+    const u = await createUser(t, { memberLevel: "MONTHLY" });
+    const api = caller(t, u.headers);
+    const old = (await api.post("/order/recharge/amount", { amount: 20 })).json().data;
+    const halfLife = (t.platform.config.ORDER_EXPIRE_MINUTES / 2) * 60_000;
+    await t.platform.db
+      .update(orders)
+      .set({ createdAt: new Date(Date.now() - halfLife - 60_000) })
+      .where(eq(orders.id, old.orderId));
+    const next = (await api.post("/order/recharge/amount", { amount: 20 })).json().data;
+    expect(next.orderId).not.toBe(old.orderId);
+    expect((await api.get(`/order/${old.orderId}/status`)).json().data.orderStatus).toBe("PENDING");
+  });
+
   it("lists own orders 100 a page, re-pays and cancels pending orders, refuses illegal transitions", async () => {
     const u = await createUser(t);
     const api = caller(t, u.headers);

@@ -8,7 +8,8 @@ import {
   type OrderStatus,
   type PayChannel,
 } from "@agentfair/contracts";
-import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../../db/client.ts";
 import { orders, paymentNotifications, userGroups, users } from "../../db/schema/index.ts";
 import { type Caller, requireAccess } from "../../platform/auth.ts";
@@ -19,6 +20,7 @@ import { applyGrant, purchaseKind } from "./membership.ts";
 import { type PaymentProvider, PaymentVerificationError, type VerifiedPayment } from "./payment/provider.ts";
 
 type OrderRow = typeof orders.$inferSelect;
+type NewOrder = Omit<typeof orders.$inferInsert, "orderNo" | "userId" | "tenantId" | "payChannel">;
 
 /** The web route base of the caller: tenant users' pages live under /{domain}. */
 const basePath = (caller: Caller) => (caller.tenantIsDefault ? "" : `/${encodeURIComponent(caller.tenantDomain)}`);
@@ -77,39 +79,87 @@ export class OrdersService {
     return p;
   }
 
-  private async byIdempotencyKey(caller: Caller, key: string | undefined) {
+  private async byIdempotencyKey(tx: Tx, caller: Caller, key: string | null | undefined) {
     if (!key) return null;
-    const [row] = await this.db
+    const [row] = await tx
       .select()
       .from(orders)
       .where(and(eq(orders.userId, caller.userId), eq(orders.idempotencyKey, key)));
     return row ?? null;
   }
 
-  /** Inserts the order, then asks the provider for the pay URL (outside any transaction). */
-  private async open(
-    caller: Caller,
-    values: Omit<typeof orders.$inferInsert, "orderNo" | "userId" | "tenantId" | "payChannel">,
-    origin: string,
-  ) {
-    const existing = await this.byIdempotencyKey(caller, values.idempotencyKey ?? undefined);
-    if (existing) return created(existing);
+  /**
+   * The caller's open order for the same purchase (plan, duration, kind, group and amount),
+   * while it has at least half its life left for the payer to scan and pay. Older ones are
+   * left to the reconciliation job, which closes them when they expire.
+   */
+  private async openOrderFor(tx: Tx, caller: Caller, values: NewOrder) {
+    const same = (column: AnyPgColumn, value: string | number | null | undefined) => (value == null ? isNull(column) : eq(column, value));
+    const halfLife = (this.platform.config.ORDER_EXPIRE_MINUTES * 60_000) / 2;
+    const [row] = await tx
+      .select()
+      .from(orders)
+      .where(
+        and(
+          eq(orders.userId, caller.userId),
+          eq(orders.status, "PENDING"),
+          eq(orders.payChannel, this.channel),
+          eq(orders.kind, values.kind),
+          eq(orders.amountCents, values.amountCents),
+          same(orders.templateId, values.templateId),
+          same(orders.configId, values.configId),
+          same(orders.memberLevel, values.memberLevel),
+          same(orders.renewUpgrade, values.renewUpgrade),
+          same(orders.groupId, values.groupId),
+          same(orders.groupName, values.groupName),
+          gt(orders.createdAt, new Date(Date.now() - halfLife)),
+        ),
+      )
+      .orderBy(desc(orders.createdAt))
+      .limit(1);
+    return row ?? null;
+  }
+
+  /**
+   * An order for this purchase: the one the idempotency key names, else the caller's open order
+   * for the same purchase, else a new one. The caller's row lock makes parallel creates (a
+   * double click, a dialog opened twice) wait for each other, so they yield one order.
+   */
+  private async open(caller: Caller, values: NewOrder, origin: string) {
+    const existing = await this.byIdempotencyKey(this.db, caller, values.idempotencyKey);
+    if (existing) return this.withPayment(caller, existing, origin);
     // Each order may call the payment provider: a user opens at most 60 in 10 minutes.
     const limitKey = `order:${caller.userId}`;
     await this.platform.rateLimiter.assertUnder(limitKey, 60, 600);
     await this.platform.rateLimiter.hit(limitKey, 600);
-    let row: OrderRow;
+    let found: { row: OrderRow; fresh: boolean };
     try {
-      [row] = await this.db
-        .insert(orders)
-        .values({ ...values, orderNo: newOrderNo(), userId: caller.userId, tenantId: caller.tenantId, payChannel: this.channel })
-        .returning();
+      found = await this.db.transaction(async (tx) => {
+        await lockUser(tx, caller.userId);
+        const open = (await this.byIdempotencyKey(tx, caller, values.idempotencyKey)) ?? (await this.openOrderFor(tx, caller, values));
+        if (open) return { row: open, fresh: false };
+        const [row] = await tx
+          .insert(orders)
+          .values({ ...values, orderNo: newOrderNo(), userId: caller.userId, tenantId: caller.tenantId, payChannel: this.channel })
+          .returning();
+        return { row, fresh: true };
+      });
     } catch (err) {
-      // Two requests with one idempotency key: the second answers with the first's order.
-      const again = await this.byIdempotencyKey(caller, values.idempotencyKey ?? undefined);
-      if (again) return created(again);
+      // A key used at the same moment by a request that did not wait for the lock.
+      const again = await this.byIdempotencyKey(this.db, caller, values.idempotencyKey);
+      if (again) return this.withPayment(caller, again, origin);
       throw err;
     }
+    return this.withPayment(caller, found.row, origin, found.fresh);
+  }
+
+  /**
+   * The order with its pay URL, asked of the provider (outside any transaction) when it has none
+   * yet: a new order, or one whose creator is still waiting for the provider (creation is
+   * idempotent per orderNo). A new order whose payment cannot be created is cancelled.
+   */
+  private async withPayment(caller: Caller, row: OrderRow, origin: string, fresh = false) {
+    if (row.payUrl || row.status !== "PENDING") return created(row);
     try {
       const { payUrl } = await this.provider(row.payChannel).create(
         {
@@ -121,16 +171,17 @@ export class OrdersService {
         },
         origin,
       );
-      [row] = await this.db.update(orders).set({ payUrl }).where(eq(orders.id, row.id)).returning();
+      const [updated] = await this.db.update(orders).set({ payUrl }).where(eq(orders.id, row.id)).returning();
+      return created(updated);
     } catch (err) {
       this.platform.log.error({ err, orderNo: row.orderNo }, "payment creation failed");
-      await this.db
-        .update(orders)
-        .set({ status: "CANCELLED" })
-        .where(and(eq(orders.id, row.id), eq(orders.status, "PENDING")));
+      if (fresh)
+        await this.db
+          .update(orders)
+          .set({ status: "CANCELLED" })
+          .where(and(eq(orders.id, row.id), eq(orders.status, "PENDING")));
       throw badRequest("paymentFailed");
     }
-    return created(row);
   }
 
   private expiresAt(o: OrderRow) {
@@ -225,19 +276,7 @@ export class OrdersService {
       await this.cancelRow(row);
       throw badRequest("orderNotPending");
     }
-    if (row.payUrl) return created(row);
-    const { payUrl } = await this.provider(row.payChannel).create(
-      {
-        orderNo: row.orderNo,
-        amountCents: row.amountCents,
-        description: row.title,
-        expiresAt: this.expiresAt(row),
-        basePath: basePath(caller),
-      },
-      origin,
-    );
-    const [updated] = await this.db.update(orders).set({ payUrl }).where(eq(orders.id, row.id)).returning();
-    return created(updated);
+    return this.withPayment(caller, row, origin);
   }
 
   async cancel(caller: Caller, ref: string) {
