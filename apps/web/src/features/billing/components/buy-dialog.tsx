@@ -12,7 +12,6 @@ import { Form, Input, Modal, Radio, Select, Space, Typography } from "antd";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { buyMembers } from "../api/buy-members";
-import { cancelOrder } from "../api/cancel-order";
 import { createOrder } from "../api/create-order";
 import { useMonthConfigs } from "../api/month-config";
 import { PayQr } from "./pay-qr";
@@ -44,13 +43,11 @@ export function BuyDialog({
   const [order, setOrder] = useState<OrderCreated | null>(null);
   const [loading, setLoading] = useState(false);
   const session = useRef(randomKey());
-  const latest = useRef<OrderCreated | null>(null);
 
   useEffect(() => {
     if (open) {
       setPlanId(initialPlanId);
       setOrder(null);
-      latest.current = null;
       session.current = randomKey();
     }
   }, [open, initialPlanId]);
@@ -62,7 +59,8 @@ export function BuyDialog({
   const duration = durations.data?.find((d) => d.id === configId) ?? null;
   const team = plan?.category === "ENTERPRISE";
 
-  // A new order for each choice of plan, duration and team; the key makes a repeat harmless.
+  // An order for each choice of plan, duration and team: the server answers with the caller's open
+  // order for the same choice, and leaves orders of abandoned choices to expire.
   const choice = `${planId}|${configId}|${team ? groupId || groupName : ""}`;
   useEffect(() => {
     if (!open || !plan || !duration) return;
@@ -82,13 +80,7 @@ export function BuyDialog({
               idempotencyKey,
             })
           : await createOrder(plan.id, { renewUpgrade, configId: duration.id, idempotencyKey });
-        if (live) {
-          // The previous choice's order is no longer wanted: cancel it rather than leave it pending.
-          const previous = latest.current;
-          if (previous && previous.orderId !== created.orderId) cancelOrder(previous.orderId, { silent: true }).catch(() => undefined);
-          latest.current = created;
-          setOrder(created);
-        }
+        if (live) setOrder(created);
       } catch {
         if (live) setOrder(null);
       } finally {
@@ -101,7 +93,7 @@ export function BuyDialog({
     };
   }, [open, choice, !!plan, !!duration]);
 
-  usePayWatch(open ? (order?.orderId ?? null) : null, "delayed");
+  usePayWatch(order?.orderId, open, "delayed");
   const price = useMemo(
     () =>
       plan && duration

@@ -1,13 +1,12 @@
-import { RECHARGE_MAX_YUAN, RECHARGE_MIN_YUAN, RECHARGE_QR_SIZE, type OrderCreated } from "@agentfair/contracts";
-import { Button, type ButtonProps, Card, Col, InputNumber, Modal, Row, Space, Typography } from "antd";
+import { RECHARGE_MAX_YUAN, RECHARGE_MIN_YUAN, type OrderCreated } from "@agentfair/contracts";
+import { type ButtonProps, Card, Col, InputNumber, Modal, Row, Space, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { rechargeByAmount } from "../api/recharge-by-amount";
 import { rechargeByTemplate } from "../api/recharge-by-template";
 import { useRechargeTemplates } from "../api/recharge-templates";
 import { randomKey } from "./buy-dialog";
-import { PayQr } from "./pay-qr";
-import { usePayWatch } from "./use-pay-watch";
+import { TopUpQrDialog } from "./top-up-qr-dialog";
 
 /** The top-up choice dialog (amount tiles or a custom amount), then the top-up QR dialog (160 px). */
 export function RechargeDialogs({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -26,7 +25,6 @@ export function RechargeDialogs({ open, onClose }: { open: boolean; onClose: () 
       setKey(randomKey());
     }
   }, [open]);
-  usePayWatch(order?.orderId ?? null, "immediate");
 
   const pay = async () => {
     setBusy(true);
@@ -89,15 +87,7 @@ export function RechargeDialogs({ open, onClose }: { open: boolean; onClose: () 
           />
         </Space>
       </Modal>
-      <Modal open={open && !!order} title={t("billing.topUpQr")} onCancel={onClose} footer={null} width={360} destroyOnHidden>
-        <div style={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 12 }}>
-          <div data-testid="recharge-amount" style={{ fontSize: 24, fontWeight: 600, color: "#f5222d" }}>
-            ¥{order?.orderAmount}
-          </div>
-          <PayQr order={order} size={RECHARGE_QR_SIZE} />
-          <Button onClick={() => setOrder(null)}>{t("common.cancel")}</Button>
-        </div>
-      </Modal>
+      <TopUpQrDialog order={order} open={open && !!order} onClose={onClose} onCancel={() => setOrder(null)} />
     </>
   );
 }

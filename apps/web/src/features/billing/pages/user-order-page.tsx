@@ -10,6 +10,7 @@ import { rePayOrder } from "../api/re-pay-order";
 import { useWalletLog } from "../api/wallet-log";
 import { OrderStatusTag } from "../components/order-status-tag";
 import { PayQr } from "../components/pay-qr";
+import { TopUpQrDialog } from "../components/top-up-qr-dialog";
 import { UsageCharts } from "../components/usage-charts";
 import { usePayWatch } from "../components/use-pay-watch";
 import { WalletLogTable } from "../components/wallet-log-table";
@@ -42,8 +43,8 @@ function Orders() {
   const { message } = AntApp.useApp();
   const [page, setPage] = useState(0);
   const list = useOrderList(page);
-  const [paying, setPaying] = useState<OrderCreated | null>(null);
-  usePayWatch(paying?.orderId ?? null, "delayed");
+  // The pending order being paid again, in the dialog of its kind.
+  const [paying, setPaying] = useState<{ order: OrderCreated; kind: Order["kind"] } | null>(null);
   // Step back one page when the current last page becomes empty (doc 1 §4).
   useEffect(() => {
     if (page > 0 && list.data && list.data.list.length === 0) setPage(page - 1);
@@ -82,7 +83,7 @@ function Orders() {
             render: (_, o) =>
               o.orderStatus === "PENDING" ? (
                 <Space>
-                  <Button size="small" type="link" onClick={async () => setPaying(await rePayOrder(o.orderId))}>
+                  <Button size="small" type="link" onClick={async () => setPaying({ order: await rePayOrder(o.orderId), kind: o.kind })}>
                     {t("billing.order.rePay")}
                   </Button>
                   <Popconfirm title={t("billing.order.confirmCancel")} onConfirm={() => cancel(o)}>
@@ -95,13 +96,25 @@ function Orders() {
           },
         ]}
       />
-      <Modal open={!!paying} title={t("billing.buyTitle")} footer={null} onCancel={() => setPaying(null)} destroyOnHidden width={320}>
-        <div style={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 8 }}>
-          <div style={{ fontSize: 24, fontWeight: 600, color: "#f5222d" }}>¥{paying?.orderAmount}</div>
-          <PayQr order={paying} size={BUY_QR_SIZE} />
-        </div>
-      </Modal>
+      <TopUpQrDialog order={paying?.order ?? null} open={paying?.kind === "RECHARGE"} onClose={() => setPaying(null)} />
+      <MembershipPayDialog order={paying?.order ?? null} open={paying?.kind === "MEMBERSHIP"} onClose={() => setPaying(null)} />
     </>
+  );
+}
+
+/** A pending membership order paid again: the buy dialog's title and its 112 px QR. */
+function MembershipPayDialog({ order, open, onClose }: { order: OrderCreated | null; open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  usePayWatch(order?.orderId, open, "delayed");
+  return (
+    <Modal open={open} title={t("billing.buyTitle")} footer={null} onCancel={onClose} destroyOnHidden width={320}>
+      <div style={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 8 }}>
+        <div data-testid="order-amount" style={{ fontSize: 24, fontWeight: 600, color: "#f5222d" }}>
+          ¥{order?.orderAmount}
+        </div>
+        <PayQr order={order} size={BUY_QR_SIZE} />
+      </div>
+    </Modal>
   );
 }
 
