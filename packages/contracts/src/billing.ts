@@ -108,6 +108,12 @@ export const planTemplate = z.object({
   enabled: z.boolean(),
 });
 export type PlanTemplate = z.infer<typeof planTemplate>;
+/**
+ * A plan as administrators edit it: name and description are the Chinese texts, with their
+ * English ones beside (the plan calls answer with the caller's language, Chinese when no English).
+ */
+export const adminPlanTemplate = planTemplate.extend({ nameEn: z.string(), descriptionEn: z.string() });
+export type AdminPlanTemplate = z.infer<typeof adminPlanTemplate>;
 
 const int = (max: number) => z.number().int().min(0).max(max);
 export const planTemplateInput = z.object({
@@ -115,6 +121,8 @@ export const planTemplateInput = z.object({
   memberLevel,
   name: z.string().trim().min(1).max(40),
   description: z.string().trim().max(500).default(""),
+  nameEn: z.string().trim().max(60).default(""),
+  descriptionEn: z.string().trim().max(800).default(""),
   num: z.number().min(0).max(1_000_000),
   types: z.string().trim().max(200).default(""),
   discount: z.number().gt(0).max(1).default(1),

@@ -1,16 +1,16 @@
 import type { Language } from "@agentfair/contracts";
 
 /**
- * The server's message catalogue, by key, in both languages. Texts the spec gives in Chinese
- * are the same in both; texts it gives in English are the en wording with a faithful zh.
- * Modules add their keys here, in their own section.
+ * The server's message catalogue, by key, in both languages. zh keeps the spec's Chinese texts
+ * verbatim; en has an English text for every message (texts the spec gives in English are its
+ * wording, with a faithful zh). Modules add their keys here, in their own section.
  */
 export const messages = {
   // platform
   ok: { zh: "操作成功", en: "success" },
   badRequest: { zh: "参数错误：{detail}", en: "parameter error: {detail}" },
   unauthorized: { zh: "未登录或登录已过期，请重新登录", en: "not signed in or the sign-in has expired" },
-  tokenInvalid: { zh: "token失效", en: "token失效" },
+  tokenInvalid: { zh: "token失效", en: "token invalid" },
   forbidden: { zh: "没有权限", en: "no permission" },
   notFound: { zh: "请求的资源不存在", en: "server resource not found" },
   tooMany: { zh: "操作过于频繁，请{seconds}秒后再试", en: "too many attempts, try again in {seconds} s" },
@@ -55,8 +55,8 @@ export const messages = {
     en: "membership feature, please open membership first",
   },
   // agents and files
-  agentNameBlank: { zh: "名称不能为空", en: "名称不能为空" },
-  agentNameTooLong: { zh: "输入内容不能超过15个字符", en: "输入内容不能超过15个字符" },
+  agentNameBlank: { zh: "名称不能为空", en: "the name must not be empty" },
+  agentNameTooLong: { zh: "输入内容不能超过15个字符", en: "at most 15 characters" },
   personaTooLong: { zh: "人设与回复逻辑不能超过{max}字节", en: "the prompt may be at most {max} bytes" },
   variableNameDuplicate: { zh: "变量名重复：{name}", en: "variable name duplicate: {name}" },
   labelNotFound: { zh: "分类标签不存在", en: "the label does not exist" },
@@ -64,15 +64,15 @@ export const messages = {
   agentNotReleased: { zh: "智能体未发布", en: "agent not released" },
   agentNotListed: { zh: "智能体未上架", en: "the agent is not listed" },
   alreadyListed: { zh: "当前版本已上架", en: "this version is already listed" },
-  applyPending: { zh: "审核中", en: "审核中" },
+  applyPending: { zh: "审核中", en: "under review" },
   applyNotPending: { zh: "该申请已处理", en: "this request has already been reviewed" },
-  copySuccess: { zh: "复制成功！", en: "复制成功！" },
-  deleteSuccess: { zh: "删除成功", en: "删除成功" },
+  copySuccess: { zh: "复制成功！", en: "copied successfully!" },
+  deleteSuccess: { zh: "删除成功", en: "deleted successfully" },
   fileFormatNotSupported: { zh: "文件格式不支持", en: "file format not supported" },
   fileTooLarge: { zh: "文件大小不能超过{size}", en: "the file may be at most {size}" },
   fileRequired: { zh: "请选择要上传的文件", en: "please choose a file to upload" },
   // billing
-  memberFeatureRequired: { zh: "会员权益功能，请先开通会员!", en: "会员权益功能，请先开通会员!" },
+  memberFeatureRequired: { zh: "会员权益功能，请先开通会员!", en: "membership feature, please open membership first!" },
   planNotFound: { zh: "套餐不存在或已下架", en: "the plan does not exist or is no longer offered" },
   durationNotFound: { zh: "购买时长不存在", en: "the duration does not exist" },
   freePlanNotForSale: { zh: "免费版无需购买", en: "the free plan needs no purchase" },
@@ -102,6 +102,8 @@ export const messages = {
   transferFieldsRequired: { zh: "请填写公司全称、联系人并上传回单", en: "company name, contact and receipt image are required" },
   transferSubmitted: { zh: "提交成功，我们会尽快联系您", en: "submitted, we will contact you soon" },
   agentNotFoundForFee: { zh: "智能体不存在", en: "the agent does not exist" },
+  rechargeOrderTitle: { zh: "账户充值 ¥{amount}", en: "account top-up ¥{amount}" },
+  membershipOrderTitle: { zh: "{name} × {months}", en: "{name} × {months}" },
   // chat and models
   noModel: {
     zh: "暂无可用的模型：请管理员在「模型管理」中添加并启用一个对话模型",
@@ -119,12 +121,12 @@ export const messages = {
   },
   modelConnectionOk: { zh: "连接成功", en: "connection successful" },
   modelDefaultName: { zh: "默认模型", en: "default model" },
-  sessionTitleEmpty: { zh: "名称不能为空", en: "名称不能为空" },
-  sessionTitleTooLong: { zh: "输入内容不能超过15个字符", en: "输入内容不能超过15个字符" },
-  chatQueryEmpty: { zh: "请先输入内容或上传文件!", en: "请先输入内容或上传文件!" },
+  sessionTitleEmpty: { zh: "名称不能为空", en: "the name must not be empty" },
+  sessionTitleTooLong: { zh: "输入内容不能超过15个字符", en: "at most 15 characters" },
+  chatQueryEmpty: { zh: "请先输入内容或上传文件!", en: "please enter a question or upload a file first!" },
   chatUploadType: {
     zh: "请上传 image、word、excel、pdf、audio、zip 等类型文件",
-    en: "请上传 image、word、excel、pdf、audio、zip 等类型文件",
+    en: "please upload an image, Word, Excel, PDF, audio, zip or similar file",
   },
   chatUploadTooLarge: { zh: "文件大小不能超过15MB", en: "files may be at most 15 MB" },
   transcriptionFailed: { zh: "语音识别失败，请重试", en: "speech recognition failed, please retry" },

@@ -11,6 +11,9 @@ export const planTemplates = pgTable("plan_templates", {
   memberLevel: text("member_level").notNull(),
   name: text("name").notNull(),
   description: text("description").notNull().default(""),
+  /** The English name and description; empty: the Chinese ones are shown. */
+  nameEn: text("name_en").notNull().default(""),
+  descriptionEn: text("description_en").notNull().default(""),
   monthlyCents: bigint("monthly_cents", { mode: "number" }).notNull(),
   types: text("types").notNull().default(""),
   discount: real("discount").notNull().default(1),

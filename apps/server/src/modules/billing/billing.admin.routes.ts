@@ -9,7 +9,7 @@ import {
   orderListRequest,
   orderPage,
   planCategory,
-  planTemplate,
+  adminPlanTemplate,
   planTemplateInput,
   rechargeOption,
   rechargeOptionInput,
@@ -19,6 +19,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireAdmin } from "../../platform/auth.ts";
 import { ok } from "../../platform/http.ts";
+import { requestLanguage } from "../../platform/messages.ts";
 import type { BillingService } from "./billing.service.ts";
 
 const tags = ["billing admin"];
@@ -36,17 +37,17 @@ export const billingAdminRoutes: FastifyPluginAsyncZod<{ billing: BillingService
         tags,
         summary: "All plan templates",
         querystring: z.object({ category: planCategory.optional() }),
-        response: { 200: envelope(z.array(planTemplate)) },
+        response: { 200: envelope(z.array(adminPlanTemplate)) },
       },
     },
     async (req) => {
       requireAdmin(req);
-      return ok(await billing.plans(req.query.category, true));
+      return ok(await billing.adminPlans(req.query.category));
     },
   );
   app.post(
     `${base}/plans`,
-    { schema: { tags, summary: "Add a plan template", body: planTemplateInput, response: { 200: envelope(planTemplate) } } },
+    { schema: { tags, summary: "Add a plan template", body: planTemplateInput, response: { 200: envelope(adminPlanTemplate) } } },
     async (req) => {
       requireAdmin(req);
       return ok(await billing.savePlan(null, req.body));
@@ -60,7 +61,7 @@ export const billingAdminRoutes: FastifyPluginAsyncZod<{ billing: BillingService
         summary: "Change a plan template",
         params: idParam,
         body: planTemplateInput,
-        response: { 200: envelope(planTemplate) },
+        response: { 200: envelope(adminPlanTemplate) },
       },
     },
     async (req) => {
@@ -203,7 +204,7 @@ export const billingAdminRoutes: FastifyPluginAsyncZod<{ billing: BillingService
     { schema: { tags, summary: "Every user's orders", body: orderListRequest.optional(), response: { 200: envelope(orderPage) } } },
     async (req) => {
       const caller = requireAdmin(req);
-      return ok(await billing.orders.list(caller, { ...orderListRequest.parse(req.body ?? {}), all: true }));
+      return ok(await billing.orders.list(caller, { ...orderListRequest.parse(req.body ?? {}), all: true }, requestLanguage(req.headers)));
     },
   );
   for (const [action, to] of [

@@ -330,6 +330,46 @@ describe("billing: catalogue, orders, sandbox payment", () => {
     expect((await balanceOf(t, f.id)).memberLevel).toBe("FREE");
   });
 
+  it("plans have an English name and description: plan calls and order titles answer in the caller's language", async () => {
+    const adm = caller(t, (await loginAdmin(t)).headers);
+    const plan = {
+      category: "ENTERPRISE",
+      memberLevel: "ENT_ADVANCED_MONTHLY",
+      name: "团队试用版",
+      description: "小团队试用",
+      nameEn: "Team trial",
+      descriptionEn: "For small teams to try",
+      num: 1,
+      sort: 99,
+    };
+    const created = (await adm.post("/admin/billing/plans", plan)).json().data;
+    // Administrators edit both languages, whatever their own.
+    expect(created).toMatchObject({ name: "团队试用版", nameEn: "Team trial", descriptionEn: "For small teams to try" });
+    const listed = (await adm.get("/admin/billing/plans")).json().data.find((p: { id: string }) => p.id === created.id);
+    expect(listed).toMatchObject({ name: "团队试用版", description: "小团队试用", nameEn: "Team trial" });
+    const anon = (lang?: string) =>
+      t.app.inject({ url: "/agent_api/api/order/weixin/memberTemplates?category=ENTERPRISE", headers: lang ? { lang } : {} });
+    const find = async (lang?: string) => (await anon(lang)).json().data.find((p: { id: string }) => p.id === created.id);
+    expect(await find("en")).toMatchObject({ name: "Team trial", description: "For small teams to try" });
+    expect(await find("zh")).toMatchObject({ name: "团队试用版", description: "小团队试用" });
+    expect(await find()).toMatchObject({ name: "团队试用版" });
+    expect(await find("en")).not.toHaveProperty("nameEn");
+    // A plan with no English shows its Chinese texts in English too.
+    const seeded = (await anon("en")).json().data.find((p: { id: string }) => p.id === plans.ENT_FLAGSHIP_MONTHLY.id);
+    expect(seeded.name).toBe(plans.ENT_FLAGSHIP_MONTHLY.nameEn || plans.ENT_FLAGSHIP_MONTHLY.name);
+    // Orders read in the caller's language: the plan's name, or the top-up.
+    const m = await createUser(t, { memberLevel: "MONTHLY" });
+    const api = caller(t, m.headers);
+    const o = (await api.post(`/order/${created.id}/create`, {})).json().data;
+    await api.post("/order/recharge/amount", { amount: 12 });
+    const titles = async (lang: string) =>
+      (await api.post("/order/orderList", {}, { lang })).json().data.list.map((x: { title: string }) => x.title);
+    expect(await titles("en")).toEqual(["account top-up ¥12", "Team trial × 1"]);
+    expect(await titles("zh")).toEqual(["账户充值 ¥12", "团队试用版 × 1"]);
+    expect((await api.get(`/order/payDetail/${o.orderNo}`)).json().data.subject).toBe("团队试用版 × 1");
+    await adm.delete(`/admin/billing/plans/${created.id}`);
+  });
+
   it("administrators manage plans, durations and top-up options; others may not", async () => {
     const adm = caller(t, (await loginAdmin(t)).headers);
     const created = await adm.post("/admin/billing/plans", {

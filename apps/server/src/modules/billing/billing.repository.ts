@@ -1,4 +1,4 @@
-import type { MemberLevel, PlanCategory } from "@agentfair/contracts";
+import type { Language, MemberLevel, PlanCategory } from "@agentfair/contracts";
 import { and, asc, eq, gte, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { durationConfigs, planTemplates, rechargeOptions, users, walletLedger } from "../../db/schema/index.ts";
@@ -15,6 +15,12 @@ export type WalletKind =
   | "FREEZE"
   | "UNFREEZE"
   | "ADJUST";
+
+/** A plan's name and description in the reader's language (Chinese when it has no English). */
+export const planText = (p: Pick<PlanRow, "name" | "description" | "nameEn" | "descriptionEn">, lang: Language) => ({
+  name: (lang === "en" && p.nameEn) || p.name,
+  description: (lang === "en" && p.descriptionEn) || p.description,
+});
 
 export const cents = (yuan: number) => Math.round(yuan * 100);
 export const yuan = (c: number) => Math.round(c) / 100;

@@ -34,6 +34,7 @@ import { z } from "zod";
 import { requireUser } from "../../platform/auth.ts";
 import { badRequest, notFound } from "../../platform/errors.ts";
 import { ok } from "../../platform/http.ts";
+import { requestLanguage, translate } from "../../platform/messages.ts";
 import { cents, yuan } from "./billing.repository.ts";
 import type { BillingService } from "./billing.service.ts";
 import { orderWire } from "./orders.service.ts";
@@ -62,7 +63,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
   app.get(
     "/api/order/templates",
     { schema: { tags, summary: "Every plan template (personal and team) on offer", response: { 200: envelope(z.array(planTemplate)) } } },
-    async () => ok(await billing.plans()),
+    async (req) => ok(await billing.plans(requestLanguage(req.headers))),
   );
   app.get(
     "/api/order/weixin/memberTemplates",
@@ -74,7 +75,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
         response: { 200: envelope(z.array(planTemplate)) },
       },
     },
-    async (req) => ok(await billing.plans(req.query.category)),
+    async (req) => ok(await billing.plans(requestLanguage(req.headers), req.query.category)),
   );
   app.post(
     "/api/monthConfig/getList",
@@ -192,7 +193,8 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
     },
     async (req) => {
       const row = await orders.owned(requireUser(req), req.params.orderNo);
-      return ok({ ...orderWire(row), subject: row.title });
+      const title = await orders.titleOf(row, requestLanguage(req.headers));
+      return ok({ ...orderWire(row, undefined, title), subject: title });
     },
   );
   app.post(
@@ -207,7 +209,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
     },
     async (req) => {
       const body = orderListRequest.parse(req.body ?? {});
-      return ok(await orders.list(requireUser(req), body));
+      return ok(await orders.list(requireUser(req), body, requestLanguage(req.headers)));
     },
   );
   app.post(
@@ -273,7 +275,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
       if (row?.payChannel !== "sandbox" || !billing.sandbox.checkScanToken(row.orderNo, req.query.t)) throw notFound();
       return ok({
         orderNo: row.orderNo,
-        subject: row.title,
+        subject: await orders.titleOf(row, requestLanguage(req.headers)),
         orderAmount: yuan(row.amountCents),
         orderStatus: row.status as z.infer<typeof orderStatus>,
       });
@@ -304,7 +306,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
       const after = (await orders.byOrderNo(row.orderNo)) ?? row;
       return ok({
         orderNo: after.orderNo,
-        subject: after.title,
+        subject: await orders.titleOf(after, requestLanguage(req.headers)),
         orderAmount: yuan(after.amountCents),
         orderStatus: after.status as z.infer<typeof orderStatus>,
       });
@@ -420,7 +422,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
       if (!form.success || !image || image.length === 0) throw badRequest("transferFieldsRequired");
       if (mime !== "image/png" && mime !== "image/jpeg") throw badRequest("transferImageType");
       await billing.submitTransfer(caller, { ...form.data, mime, image });
-      return ok(null, "提交成功");
+      return ok(null, translate("transferSubmitted", requestLanguage(req.headers)));
     },
   );
 };

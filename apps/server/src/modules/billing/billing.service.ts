@@ -1,4 +1,12 @@
-import type { DurationConfig, PayChannel, PlanCategory, PlanTemplate, RechargeOption } from "@agentfair/contracts";
+import type {
+  AdminPlanTemplate,
+  DurationConfig,
+  Language,
+  PayChannel,
+  PlanCategory,
+  PlanTemplate,
+  RechargeOption,
+} from "@agentfair/contracts";
 import { and, eq, lt, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { durationConfigInput, planTemplateInput, rechargeOptionInput } from "@agentfair/contracts";
@@ -16,7 +24,7 @@ import { badRequest, notFound } from "../../platform/errors.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { FeeTemplateSource } from "../users/users.service.ts";
 import { Benefits } from "./benefits.ts";
-import { CatalogRepository, cents, type PlanRow, yuan } from "./billing.repository.ts";
+import { CatalogRepository, cents, type PlanRow, planText, yuan } from "./billing.repository.ts";
 import type { Billing } from "./billing.seam.ts";
 import { OrdersService } from "./orders.service.ts";
 import type { PaymentProvider } from "./payment/provider.ts";
@@ -32,12 +40,11 @@ export interface AgentFeeLookup {
   agentForFee(caller: Caller, agentId: string): Promise<{ agentId: string; agentName: string; priceCents: number }>;
 }
 
-export const planWire = (p: PlanRow): PlanTemplate => ({
+export const planWire = (p: PlanRow, lang: Language): PlanTemplate => ({
   id: p.id,
   category: p.category as PlanCategory,
   memberLevel: p.memberLevel as PlanTemplate["memberLevel"],
-  name: p.name,
-  description: p.description,
+  ...planText(p, lang),
   num: yuan(p.monthlyCents),
   types: p.types,
   discount: p.discount,
@@ -52,6 +59,7 @@ export const planWire = (p: PlanRow): PlanTemplate => ({
   sort: p.sort,
   enabled: p.enabled,
 });
+const adminPlanWire = (p: PlanRow): AdminPlanTemplate => ({ ...planWire(p, "zh"), nameEn: p.nameEn, descriptionEn: p.descriptionEn });
 const durationWire = (d: typeof durationConfigs.$inferSelect): DurationConfig => ({
   id: d.id,
   monthNum: d.monthNum,
@@ -129,8 +137,12 @@ export class BillingService implements Billing, FeeTemplateSource {
 
   // ---- catalogue ---------------------------------------------------------------------------
 
-  async plans(category?: PlanCategory, all = false) {
-    return (await this.catalog.plans(category, !all)).map(planWire);
+  async plans(lang: Language, category?: PlanCategory) {
+    return (await this.catalog.plans(category)).map((p) => planWire(p, lang));
+  }
+  /** Every plan as administrators edit it: the Chinese texts and the English ones. */
+  async adminPlans(category?: PlanCategory): Promise<AdminPlanTemplate[]> {
+    return (await this.catalog.plans(category, false)).map(adminPlanWire);
   }
   async durations(all = false) {
     return (await this.catalog.durations(!all)).map(durationWire);
@@ -146,7 +158,7 @@ export class BillingService implements Billing, FeeTemplateSource {
       ? await db.update(planTemplates).set(values).where(eq(planTemplates.id, id)).returning()
       : await db.insert(planTemplates).values(values).returning();
     if (!row) throw notFound();
-    return planWire(row);
+    return adminPlanWire(row);
   }
   async deletePlan(id: string) {
     const rows = await this.platform.db.delete(planTemplates).where(eq(planTemplates.id, id)).returning();

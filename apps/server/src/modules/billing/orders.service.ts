@@ -6,16 +6,18 @@ import {
   type Order,
   type OrderCreated,
   type OrderStatus,
+  type Language,
   type PayChannel,
 } from "@agentfair/contracts";
 import { and, count, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../../db/client.ts";
-import { orders, paymentNotifications, userGroups, users } from "../../db/schema/index.ts";
+import { orders, paymentNotifications, planTemplates, userGroups, users } from "../../db/schema/index.ts";
 import { type Caller, requireAccess } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
+import { translate } from "../../platform/messages.ts";
 import type { Platform } from "../../platform/platform.ts";
-import { type CatalogRepository, changeBalance, lockUser, recordEvent, yuan } from "./billing.repository.ts";
+import { type CatalogRepository, changeBalance, lockUser, type PlanRow, planText, recordEvent, yuan } from "./billing.repository.ts";
 import { applyGrant, purchaseKind } from "./membership.ts";
 import { type PaymentProvider, PaymentVerificationError, type VerifiedPayment } from "./payment/provider.ts";
 
@@ -30,12 +32,22 @@ const newOrderNo = () => {
   return `AF${d}${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
 };
 
-export function orderWire(o: OrderRow, username?: string): Order {
+/**
+ * What an order is for, in the reader's language: the top-up amount, or the plan's name (from
+ * the plan when it still exists, else as sold) and the months.
+ */
+export function orderTitle(o: OrderRow, lang: Language, plan?: PlanRow | null) {
+  if (o.kind === "RECHARGE") return translate("rechargeOrderTitle", lang, { amount: yuan(o.amountCents) });
+  if (!plan) return o.title;
+  return translate("membershipOrderTitle", lang, { name: planText(plan, lang).name, months: o.monthNum ?? 1 });
+}
+
+export function orderWire(o: OrderRow, username?: string, title = o.title): Order {
   return {
     orderId: o.id,
     orderNo: o.orderNo,
     kind: o.kind as Order["kind"],
-    title: o.title,
+    title,
     memberLevel: (o.memberLevel as MemberLevel | null) ?? null,
     monthNum: o.monthNum,
     renewUpgrade: (o.renewUpgrade as Order["renewUpgrade"]) ?? null,
@@ -221,7 +233,8 @@ export class OrdersService {
       caller,
       {
         kind: "MEMBERSHIP",
-        title: `${plan.name} × ${monthNum}`,
+        // As sold, in Chinese: the provider's description; readers see it in their language.
+        title: translate("membershipOrderTitle", "zh", { name: plan.name, months: monthNum }),
         templateId: plan.id,
         configId: duration?.id ?? null,
         memberLevel: plan.memberLevel,
@@ -239,9 +252,19 @@ export class OrdersService {
   async createRecharge(caller: Caller, amountCents: number, idempotencyKey: string | undefined, origin: string) {
     return this.open(
       caller,
-      { kind: "RECHARGE", title: `账户充值 ¥${yuan(amountCents)}`, amountCents, idempotencyKey: idempotencyKey ?? null },
+      {
+        kind: "RECHARGE",
+        title: translate("rechargeOrderTitle", "zh", { amount: yuan(amountCents) }),
+        amountCents,
+        idempotencyKey: idempotencyKey ?? null,
+      },
       origin,
     );
+  }
+
+  /** An order's title in the reader's language (pay detail, the sandbox pay page). */
+  async titleOf(o: OrderRow, lang: Language) {
+    return orderTitle(o, lang, o.templateId ? await this.catalog.plan(o.templateId) : null);
   }
 
   /** The caller's order by id or orderNo; another user's order is not found. */
@@ -251,21 +274,25 @@ export class OrdersService {
     return row as OrderRow;
   }
 
-  async list(caller: Caller, req: { pageNumber: number; pageSize: number; orderStatus?: OrderStatus; all?: boolean }) {
+  async list(caller: Caller, req: { pageNumber: number; pageSize: number; orderStatus?: OrderStatus; all?: boolean }, lang: Language) {
     const conds = [];
     if (!req.all) conds.push(eq(orders.userId, caller.userId));
     if (req.orderStatus) conds.push(eq(orders.status, req.orderStatus));
     const where = conds.length ? and(...conds) : undefined;
     const rows = await this.db
-      .select({ order: orders, username: users.username })
+      .select({ order: orders, username: users.username, plan: planTemplates })
       .from(orders)
       .innerJoin(users, eq(users.id, orders.userId))
+      .leftJoin(planTemplates, eq(planTemplates.id, orders.templateId))
       .where(where)
       .orderBy(desc(orders.createdAt), desc(orders.id))
       .limit(req.pageSize)
       .offset(req.pageNumber * req.pageSize);
     const [{ total }] = await this.db.select({ total: count() }).from(orders).where(where);
-    return { list: rows.map((r) => orderWire(r.order, req.all ? r.username : undefined)), total };
+    return {
+      list: rows.map((r) => orderWire(r.order, req.all ? r.username : undefined, orderTitle(r.order, lang, r.plan))),
+      total,
+    };
   }
 
   /** Pay again: the open payment of a pending order, or a new one if the provider closed it. */
