@@ -76,6 +76,8 @@ export function planButtonState(
 
 /** Discount shown as discount × 10 '折' (doc 1 §9); 1 means no discount. */
 export const discountFold = (discount: number) => Math.round(discount * 100) / 10;
+/** The same discount as English says it: 0.8 is 20% off. */
+export const discountPercentOff = (discount: number) => Math.round((1 - discount) * 1000) / 10;
 
 /** The price of a membership order in cents: monthly price × months × duration discount × plan discount. */
 export function membershipPriceCents(monthlyCents: number, monthNum: number, priceDiscount: number, discount: number) {

@@ -115,6 +115,24 @@ describe("the http client (doc 1 §8)", () => {
     expect((await failure(http.get("/agent_api/api/q"))).message).toBe("连接错误302");
   });
 
+  it("in English, the spec's Chinese-only texts read in English", async () => {
+    await i18n.changeLanguage("en");
+    setTokens({ token: "tok-1", reportToken: "rep-1" });
+    reply(403);
+    expect((await failure(http.get("/agent_api/api/q"))).message).toBe("token invalid");
+    reply(502);
+    expect((await failure(http.get("/agent_api/api/q"))).message).toBe("server error 502");
+    reply(418);
+    expect((await failure(http.get("/agent_api/api/q"))).message).toBe("connection error 418");
+    fetchMock.mockImplementationOnce(
+      (_url: string, init: RequestInit) =>
+        new Promise((_resolve, reject) => init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")))),
+    );
+    const call = http.get("/agent_api/api/slow");
+    cancelPending();
+    expect((await failure(call)).message).toBe("Request cancelled!");
+  });
+
   it("shows the server's message when it sends one", async () => {
     reply(400, { code: 400, msg: "用户名或密码错误", data: null });
     const e = await failure(http.post("/agent_api/api/auth/login", {}));

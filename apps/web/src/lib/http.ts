@@ -43,8 +43,8 @@ export interface RequestOptions {
 
 function statusMessage(status: number, serverMsg?: string): string {
   const t = i18n.t.bind(i18n);
-  if (status === 403) return "token失效";
-  if (status >= 500) return `服务器错误${status}`;
+  if (status === 403) return t("http.tokenInvalid");
+  if (status >= 500) return t("http.serverError", { status });
   if (serverMsg) return serverMsg;
   const known: Record<number, string> = {
     400: t("http.badRequest"),
@@ -52,7 +52,7 @@ function statusMessage(status: number, serverMsg?: string): string {
     404: t("http.notFound"),
     408: t("http.timeout"),
   };
-  return known[status] ?? `连接错误${status}`;
+  return known[status] ?? t("http.connectionError", { status });
 }
 
 export async function request<T>(url: string, opts: RequestOptions = {}): Promise<T> {
@@ -80,7 +80,7 @@ export async function request<T>(url: string, opts: RequestOptions = {}): Promis
     res = await fetch(qs ? `${url}?${qs}` : url, { method: opts.method ?? "GET", headers, body, signal: controller.signal });
   } catch {
     pending.delete(controller);
-    if (controller.signal.aborted) throw new HttpError("请求取消！", 0);
+    if (controller.signal.aborted) throw new HttpError(i18n.t("common.requestCancelled"), 0);
     return fail(i18n.t("http.connectionFailed"), 0);
   }
   pending.delete(controller);

@@ -9,6 +9,9 @@ export const http = defineArea(
     notFound: "请求的资源不存在",
     timeout: "请求超时",
     connectionFailed: "连接服务器失败",
+    tokenInvalid: "token失效",
+    serverError: "服务器错误{{status}}",
+    connectionError: "连接错误{{status}}",
   },
   {
     badRequest: "parameter error",
@@ -17,5 +20,8 @@ export const http = defineArea(
     notFound: "server resource not found",
     timeout: "timeout",
     connectionFailed: "connection to server failed",
+    tokenInvalid: "token invalid",
+    serverError: "server error {{status}}",
+    connectionError: "connection error {{status}}",
   },
 );

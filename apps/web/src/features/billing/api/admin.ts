@@ -1,4 +1,4 @@
-import type { DurationConfig, Order, PlanTemplate, RechargeOption } from "@agentfair/contracts";
+import type { AdminPlanTemplate, DurationConfig, Order, RechargeOption } from "@agentfair/contracts";
 import { API, http } from "../../../lib/http";
 
 /** Administrator calls of the billing screens. */
@@ -18,9 +18,9 @@ export type BenefitBatch = {
 };
 
 export const adminApi = {
-  plans: () => http.get<PlanTemplate[]>(`${base}/plans`),
+  plans: () => http.get<AdminPlanTemplate[]>(`${base}/plans`),
   savePlan: (id: string | null, body: Record<string, unknown>) =>
-    id ? http.put<PlanTemplate>(`${base}/plans/${id}`, body) : http.post<PlanTemplate>(`${base}/plans`, body),
+    id ? http.put<AdminPlanTemplate>(`${base}/plans/${id}`, body) : http.post<AdminPlanTemplate>(`${base}/plans`, body),
   deletePlan: (id: string) => http.delete<null>(`${base}/plans/${id}`),
   durations: () => http.get<DurationConfig[]>(`${base}/durations`),
   saveDuration: (id: string | null, body: Record<string, unknown>) =>

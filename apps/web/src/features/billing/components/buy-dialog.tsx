@@ -2,6 +2,7 @@ import {
   BUY_QR_SIZE,
   type DurationConfig,
   discountFold,
+  discountPercentOff,
   type MemberLevel,
   membershipPriceCents,
   type OrderCreated,
@@ -118,8 +119,10 @@ export function BuyDialog({
           <Radio.Group value={configId} onChange={(e) => setConfigId(e.target.value)} optionType="button">
             {(durations.data ?? []).map((d: DurationConfig) => (
               <Radio.Button key={d.id} value={d.id}>
-                {t("billing.months", { n: d.monthNum })}
-                {d.priceDiscount < 1 ? ` · ${t("billing.fold", { n: discountFold(d.priceDiscount) })}` : ""}
+                {t("billing.months", { count: d.monthNum })}
+                {d.priceDiscount < 1
+                  ? ` · ${t("billing.fold", { n: discountFold(d.priceDiscount), off: discountPercentOff(d.priceDiscount) })}`
+                  : ""}
               </Radio.Button>
             ))}
           </Radio.Group>

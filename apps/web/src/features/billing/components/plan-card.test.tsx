@@ -43,4 +43,38 @@ describe("PlanCard", () => {
     render(<PlanCard plan={plan} userLevel="FREE" onAction={() => undefined} />);
     expect(screen.getByTestId("plan-MONTHLY").style.borderColor).toBe("");
   });
+
+  it("speaks English in English: '20% off', singular and plural counts, the category names", async () => {
+    await i18n.changeLanguage("en");
+    // The plan calls answer with the English name in English.
+    const flagship = {
+      ...plan,
+      name: "Basic",
+      discount: 0.8,
+      invitedNum: 1,
+      pluginsNum: 10,
+      types: "chatBi,chat dashboard,industry report",
+    };
+    render(<PlanCard plan={flagship} userLevel="FREE" onAction={() => undefined} />);
+    const card = screen.getByTestId("plan-MONTHLY");
+    expect(card.textContent).toContain("20% off");
+    expect(card.textContent).not.toContain("fold");
+    expect(card.textContent).toContain("invite 1 member");
+    expect(card.textContent).not.toContain("1 members");
+    expect(card.textContent).toContain("10 plugins");
+    expect(card.textContent).toContain("capabilities: chatBi, chat dashboard, industry report");
+    expect(i18n.t("billing.months", { count: 1 })).toBe("1 month");
+    expect(i18n.t("billing.months", { count: 3 })).toBe("3 months");
+    expect(card.textContent).not.toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it("keeps 折 in Chinese and names the categories in Chinese", () => {
+    const flagship = { ...plan, discount: 0.8, invitedNum: 1, types: "chatBi,chat dashboard,industry report" };
+    render(<PlanCard plan={flagship} userLevel="FREE" onAction={() => undefined} />);
+    const card = screen.getByTestId("plan-MONTHLY");
+    expect(card.textContent).toContain("8折");
+    expect(card.textContent).toContain("可邀请成员 1 人");
+    expect(card.textContent).toContain("可用能力：chatBi、对话仪表盘、行业报告");
+    expect(i18n.t("billing.months", { count: 1 })).toBe("1个月");
+  });
 });

@@ -1,11 +1,18 @@
-import { discountFold, type MemberLevel, type PlanButtonState, type PlanTemplate, planButtonState } from "@agentfair/contracts";
+import {
+  discountFold,
+  discountPercentOff,
+  type MemberLevel,
+  type PlanButtonState,
+  type PlanTemplate,
+  planButtonState,
+} from "@agentfair/contracts";
 import { CheckOutlined } from "@ant-design/icons";
 import { Button, Card, Tag, Typography, theme } from "antd";
 import { useTranslation } from "react-i18next";
 
 const BENEFIT_KEYS = ["countPerDay", "paidAgentCount", "insightPerDay", "editCount", "knowledgeSpace", "pluginsNum", "invitedNum"] as const;
 
-/** One plan column: price, discount in 折, benefits and the button of doc 1 §4. */
+/** One plan column: price, discount (折 in Chinese, % off in English), benefits and the button of doc 1 §4. */
 export function PlanCard({
   plan,
   userLevel,
@@ -29,7 +36,9 @@ export function PlanCard({
         <Typography.Title level={4} style={{ margin: 0 }}>
           {plan.name}
         </Typography.Title>
-        {plan.discount < 1 && <Tag color="red">{t("billing.fold", { n: discountFold(plan.discount) })}</Tag>}
+        {plan.discount < 1 && (
+          <Tag color="red">{t("billing.fold", { n: discountFold(plan.discount), off: discountPercentOff(plan.discount) })}</Tag>
+        )}
       </div>
       <Typography.Text type="secondary">{plan.description}</Typography.Text>
       <div>
@@ -55,7 +64,7 @@ export function PlanCard({
         {BENEFIT_KEYS.filter((k) => plan[k] > 0).map((k) => (
           <li key={k}>
             <CheckOutlined style={{ color: "#52c41a", marginRight: 6 }} />
-            {t(`billing.benefits.${k}`, { n: plan[k] })}
+            {t(`billing.benefits.${k}`, { count: plan[k] })}
           </li>
         ))}
         {plan.fees > 0 && (
@@ -67,7 +76,12 @@ export function PlanCard({
         {plan.types && (
           <li>
             <CheckOutlined style={{ color: "#52c41a", marginRight: 6 }} />
-            {t("billing.benefits.types", { types: plan.types.split(",").join("、") })}
+            {t("billing.benefits.types", {
+              types: plan.types
+                .split(",")
+                .map((type) => t(`billing.typeNames.${type.trim()}`, { defaultValue: type.trim() }))
+                .join(t("billing.listSeparator")),
+            })}
           </li>
         )}
       </ul>

@@ -1,4 +1,4 @@
-import { MEMBER_LEVELS, type DurationConfig, type Order, type PlanTemplate, type RechargeOption } from "@agentfair/contracts";
+import { type AdminPlanTemplate, MEMBER_LEVELS, type DurationConfig, type Order, type RechargeOption } from "@agentfair/contracts";
 import {
   App as AntApp,
   Button,
@@ -57,7 +57,7 @@ const NUM_FIELDS = ["countPerDay", "paidAgentCount", "insightPerDay", "editCount
 function Plans() {
   const { t } = useTranslation();
   return (
-    <CrudTab<PlanTemplate>
+    <CrudTab<AdminPlanTemplate>
       testId="plans"
       queryKey="plans"
       load={adminApi.plans}
@@ -72,6 +72,8 @@ function Plans() {
         sort: 0,
         enabled: true,
         description: "",
+        nameEn: "",
+        descriptionEn: "",
         types: "",
         ...Object.fromEntries(NUM_FIELDS.map((k) => [k, 0])),
       }}
@@ -83,6 +85,7 @@ function Plans() {
         },
         { title: t("billing.admin.level"), dataIndex: "memberLevel", render: (l: string) => t(`billing.levels.${l}`) },
         { title: t("billing.admin.name"), dataIndex: "name" },
+        { title: t("billing.admin.nameEn"), dataIndex: "nameEn" },
         { title: t("billing.admin.num"), dataIndex: "num" },
         { title: t("billing.admin.discount"), dataIndex: "discount" },
         ...NUM_FIELDS.map((k) => ({ title: t(`billing.admin.${k}`), dataIndex: k })),
@@ -113,13 +116,23 @@ function Plans() {
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="types" label={t("billing.admin.types")}>
-              <Input />
+            <Form.Item name="nameEn" label={t("billing.admin.nameEn")} rules={[{ whitespace: true, max: 60 }]}>
+              <Input data-testid="plan-name-en" />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="description" label={t("billing.admin.description")}>
+              <Input.TextArea rows={2} maxLength={500} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="descriptionEn" label={t("billing.admin.descriptionEn")}>
+              <Input.TextArea rows={2} maxLength={800} data-testid="plan-description-en" />
             </Form.Item>
           </Col>
           <Col span={24}>
-            <Form.Item name="description" label={t("billing.admin.description")}>
-              <Input.TextArea rows={2} maxLength={500} />
+            <Form.Item name="types" label={t("billing.admin.types")}>
+              <Input />
             </Form.Item>
           </Col>
           <Col span={8}>
@@ -244,7 +257,7 @@ function Benefit() {
       ...(v.expiresAt ? { expiresAt: (v.expiresAt as Dayjs).toISOString() } : {}),
     };
     const res = await adminApi.createBatch(body);
-    message.success(t("billing.admin.generated", { n: res.codes.length }));
+    message.success(t("billing.admin.generated", { count: res.codes.length }));
     setCreating(false);
     setGenerated(res.codes);
     batches.refetch();
@@ -342,7 +355,7 @@ function Benefit() {
       </Modal>
       <Modal
         open={!!generated}
-        title={t("billing.admin.generated", { n: generated?.length ?? 0 })}
+        title={t("billing.admin.generated", { count: generated?.length ?? 0 })}
         footer={null}
         onCancel={() => setGenerated(null)}
       >
