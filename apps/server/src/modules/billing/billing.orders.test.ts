@@ -367,6 +367,11 @@ describe("billing: catalogue, orders, sandbox payment", () => {
     expect(await titles("en")).toEqual(["account top-up ¥12", "Team trial × 1"]);
     expect(await titles("zh")).toEqual(["账户充值 ¥12", "团队试用版 × 1"]);
     expect((await api.get(`/order/payDetail/${o.orderNo}`)).json().data.subject).toBe("团队试用版 × 1");
+    await paySandbox(t, o.payUrl);
+    const notes = async (lang: string) =>
+      (await api.post("/userWalletLog/page/ALL", {}, { lang })).json().data.list.map((x: { note: string }) => x.note);
+    expect(await notes("en")).toEqual(["Team trial × 1 ¥1"]);
+    expect(await notes("zh")).toEqual(["团队试用版 × 1 ¥1"]);
     await adm.delete(`/admin/billing/plans/${created.id}`);
   });
 

@@ -325,7 +325,8 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
         response: { 200: envelope(walletLogPage) },
       },
     },
-    async (req) => ok(await billing.walletLog(requireUser(req), req.params.type, walletLogRequest.parse(req.body ?? {}))),
+    async (req) =>
+      ok(await billing.walletLog(requireUser(req), req.params.type, walletLogRequest.parse(req.body ?? {}), requestLanguage(req.headers))),
   );
 
   // ---- benefit codes -----------------------------------------------------------------------

@@ -192,8 +192,13 @@ export class BillingService implements Billing, FeeTemplateSource {
 
   // ---- wallet ------------------------------------------------------------------------------
 
-  walletLog(caller: Caller, type: "USE" | "ALL", req: { pageNumber: number; pageSize: number; startDate?: string; endDate?: string }) {
-    return walletLog(this.platform.db, caller, type, req);
+  walletLog(
+    caller: Caller,
+    type: "USE" | "ALL",
+    req: { pageNumber: number; pageSize: number; startDate?: string; endDate?: string },
+    lang: Language,
+  ) {
+    return walletLog(this.platform.db, caller, type, req, lang);
   }
 
   async balance(userId: string) {

@@ -1,9 +1,11 @@
 import { and, count, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import type { Language } from "@agentfair/contracts";
 import type { Db } from "../../db/client.ts";
-import { orders, walletLedger } from "../../db/schema/index.ts";
+import { orders, planTemplates, walletLedger } from "../../db/schema/index.ts";
 import type { Caller } from "../../platform/auth.ts";
 import { badRequest } from "../../platform/errors.ts";
 import { yuan } from "./billing.repository.ts";
+import { orderTitle } from "./orders.service.ts";
 import { shanghaiDay } from "./quotas.ts";
 
 const USE_KINDS = ["USE", "EDIT_FEE", "COPY_FEE"];
@@ -21,6 +23,7 @@ export async function walletLog(
   caller: Caller,
   type: "USE" | "ALL",
   req: { pageNumber: number; pageSize: number; startDate?: string; endDate?: string },
+  lang: Language,
 ) {
   const endDay = req.endDate ?? shanghaiDay();
   const startDay = req.startDate ?? shanghaiDay(new Date(startOf(endDay).getTime() - 6 * DAY_MS));
@@ -30,9 +33,10 @@ export async function walletLog(
   const ranged = and(mine, gte(walletLedger.createdAt, from), lt(walletLedger.createdAt, to));
   const listWhere = type === "USE" ? and(ranged, inArray(walletLedger.kind, USE_KINDS)) : ranged;
   const rows = await db
-    .select({ entry: walletLedger, orderNo: orders.orderNo })
+    .select({ entry: walletLedger, order: orders, plan: planTemplates })
     .from(walletLedger)
     .leftJoin(orders, eq(orders.id, walletLedger.orderId))
+    .leftJoin(planTemplates, eq(planTemplates.id, orders.templateId))
     .where(listWhere)
     .orderBy(desc(walletLedger.createdAt), desc(walletLedger.id))
     .limit(req.pageSize)
@@ -54,15 +58,16 @@ export async function walletLog(
     .groupBy(nameExpr)
     .orderBy(desc(sql`sum(-${walletLedger.amountCents})`));
   return {
-    list: rows.map(({ entry, orderNo }) => ({
+    list: rows.map(({ entry, order, plan }) => ({
       id: entry.id,
       kind: entry.kind as "USE",
       amount: yuan(entry.amountCents),
       balanceAfter: yuan(entry.balanceAfterCents),
       agentId: entry.agentId,
       agentName: entry.agentName,
-      orderNo: orderNo ?? null,
-      note: entry.note,
+      orderNo: order?.orderNo ?? null,
+      // A membership bought: what the order was for, in the reader's language.
+      note: entry.kind === "MEMBERSHIP" && order ? `${orderTitle(order, lang, plan)} ¥${yuan(order.amountCents)}` : entry.note,
       createTime: entry.createdAt.toISOString(),
     })),
     total,
