@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { apiToken, loginAs, snap } from "./helpers";
+import { apiToken, chooseLanguage, clickUntilClosed, loginAs, snap } from "./helpers";
 
 /**
  * Commerce end to end with the sandbox payment provider: the membership gate, buying a plan
@@ -293,4 +293,78 @@ test("administrator billing screens: plans, durations, top-ups, benefit codes, o
   await page.getByRole("button", { name: "解冻" }).first().click();
   await page.getByRole("button", { name: /确\s*定|OK/ }).click();
   await expect(page.getByRole("cell", { name: "已冻结" })).toHaveCount(0);
+});
+
+test("in English every money screen speaks English: plan names, '20% off', plurals, titles and toasts", async ({ page }) => {
+  const chinese = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/;
+  /**
+   * What the page says, without the header (the user's own nickname, e.g. 免费用户) and the
+   * footer (the record-filing number, a legal text): the content and any open dialog.
+   */
+  const visibleText = async () => (await page.locator(".ant-layout-content, .ant-modal-wrap:visible").allInnerTexts()).join("\n");
+  await loginAs(page, "free");
+  await page.goto("/recharge");
+  await chooseLanguage(page, "English");
+  await expect(page.getByTestId("plan-PER_FLAGSHIP_MONTHLY")).toContainText("Personal flagship");
+  await expect(page.getByTestId("plan-PER_FLAGSHIP_MONTHLY")).toContainText("20% off");
+  await expect(page.getByTestId("plan-MONTHLY")).toContainText("invite 1 member");
+  await expect(page.getByTestId("plan-MONTHLY")).not.toContainText("1 members");
+  await expect(page.getByTestId("plan-PER_FLAGSHIP_MONTHLY")).toContainText("chat dashboard, chatWord, chatPPT, industry report");
+  expect(await visibleText()).not.toMatch(chinese);
+  await snap(page, "billing-en-recharge");
+  await page.getByTestId("plan-button-PER_FLAGSHIP_MONTHLY").click();
+  const buy = page.getByRole("dialog", { name: "open or upgrade membership" });
+  await expect(buy.getByTestId("pay-url")).toBeVisible();
+  await expect(buy.getByText("1 month", { exact: true })).toBeVisible();
+  await expect(buy.getByText("12 months · 20% off")).toBeVisible();
+  expect(await visibleText()).not.toMatch(chinese);
+  await page.waitForTimeout(400);
+  await snap(page, "billing-en-buy-dialog");
+  await page.keyboard.press("Escape");
+  await expect(buy).toBeHidden();
+  await page.getByTestId("recharge-button").click();
+  await page.getByTestId("recharge-tile-100").click();
+  await page.waitForTimeout(400);
+  await snap(page, "billing-en-recharge-choice");
+  await page.getByTestId("recharge-pay").click();
+  const qr = page.getByRole("dialog", { name: "scan to top up" });
+  await expect(qr.getByTestId("pay-url")).toBeVisible();
+  await page.waitForTimeout(400);
+  await snap(page, "billing-en-recharge-qr");
+  await qr.locator(".ant-modal-close").click();
+  await page.goto("/user-order");
+  await expect(page.getByRole("cell", { name: "account top-up ¥100" }).first()).toBeVisible();
+  await expect(page.getByRole("cell", { name: "Personal flagship × 1" }).first()).toBeVisible();
+  expect(await visibleText()).not.toMatch(chinese);
+  await snap(page, "billing-en-user-order");
+  await page.getByRole("tab", { name: "consumption details" }).click();
+  await expect(page.getByTestId("usage-pie").locator("canvas")).toBeVisible();
+  await page.waitForTimeout(800);
+  await snap(page, "billing-en-user-order-usage");
+  await page.goto("/login");
+});
+
+test("administrators give plans an English name and description at /admin/billing", async ({ page, request }) => {
+  await loginAs(page, "admin");
+  await page.goto("/admin/billing");
+  await page
+    .getByRole("row", { name: /企业基础版/ })
+    .getByRole("button", { name: /编\s*辑/ })
+    .click();
+  const form = page.getByRole("dialog", { name: "编辑" });
+  await expect(form.getByTestId("plan-name-en")).toHaveValue("Enterprise basic");
+  await form.getByTestId("plan-name-en").fill("Team basic");
+  await form.getByTestId("plan-description-en").fill("Teamwork for small companies");
+  await page.waitForTimeout(400);
+  await snap(page, "billing-admin-plan-form-english");
+  await clickUntilClosed(form, /确\s*定|OK/);
+  await expect(page.getByRole("cell", { name: "Team basic" })).toBeVisible();
+  const plans = await request.get(`${API}/order/weixin/memberTemplates?category=ENTERPRISE`, { headers: { lang: "en" } });
+  expect((await plans.json()).data).toEqual(
+    expect.arrayContaining([expect.objectContaining({ name: "Team basic", description: "Teamwork for small companies" })]),
+  );
+  await chooseLanguage(page, "English");
+  await expect(page.getByRole("tab", { name: "plans" })).toBeVisible();
+  await page.waitForTimeout(400);
+  await snap(page, "billing-en-admin-plans");
 });

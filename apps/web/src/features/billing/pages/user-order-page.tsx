@@ -1,4 +1,4 @@
-import { BUY_QR_SIZE, ORDER_PAGE_SIZE, type Order, type OrderCreated } from "@agentfair/contracts";
+import { BILLING_TIME_ZONE, BUY_QR_SIZE, ORDER_PAGE_SIZE, type Order, type OrderCreated } from "@agentfair/contracts";
 import { App as AntApp, Button, Card, Modal, Popconfirm, Radio, Space, Table, Tabs } from "antd";
 import dayjs from "dayjs";
 import { useEffect, useState } from "react";
@@ -119,13 +119,15 @@ function MembershipPayDialog({ order, open, onClose }: { order: OrderCreated | n
 }
 
 const RANGES = [7, 15, 30] as const;
+/** Today in the billing time zone (Asia/Shanghai), the days the server counts in, wherever the browser is. */
+const billingToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: BILLING_TIME_ZONE }).format(new Date());
 
 function Usage() {
   const { t } = useTranslation();
   const [days, setDays] = useState<(typeof RANGES)[number]>(7);
   const [page, setPage] = useState(0);
-  const endDate = dayjs().format("YYYY-MM-DD");
-  const startDate = dayjs()
+  const endDate = billingToday();
+  const startDate = dayjs(endDate)
     .subtract(days - 1, "day")
     .format("YYYY-MM-DD");
   const log = useWalletLog({ type: "USE", pageNumber: page, pageSize: 10, startDate, endDate });
@@ -149,7 +151,7 @@ function Usage() {
 
 function Wallet() {
   const [page, setPage] = useState(0);
-  const endDate = dayjs().format("YYYY-MM-DD");
+  const endDate = billingToday();
   const log = useWalletLog({ type: "ALL", pageNumber: page, pageSize: 20, startDate: "2000-01-01", endDate });
   return <WalletLogTable data={log.data} loading={log.isLoading} page={page} pageSize={20} onPage={setPage} />;
 }
