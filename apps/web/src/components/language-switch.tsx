@@ -1,4 +1,5 @@
 import { GlobalOutlined } from "@ant-design/icons";
+import { useQueryClient } from "@tanstack/react-query";
 import { Button, Dropdown } from "antd";
 import { useTranslation } from "react-i18next";
 import { storage } from "../lib/storage";
@@ -6,9 +7,12 @@ import { storage } from "../lib/storage";
 /** zh / en; the choice is kept in local config (doc 1 §9). */
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
-  const choose = (lang: "zh" | "en") => {
+  const queryClient = useQueryClient();
+  const choose = async (lang: "zh" | "en") => {
     storage.setLang(lang);
-    i18n.changeLanguage(lang);
+    await i18n.changeLanguage(lang);
+    // The server answers in the asked language (plan names, order titles, messages): ask again.
+    await queryClient.invalidateQueries();
   };
   return (
     <Dropdown
