@@ -138,9 +138,10 @@ export class OrdersService {
    * double click, a dialog opened twice) wait for each other, so they yield one order.
    */
   private async open(caller: Caller, values: NewOrder, origin: string) {
-    const existing = await this.byIdempotencyKey(this.db, caller, values.idempotencyKey);
+    const existing =
+      (await this.byIdempotencyKey(this.db, caller, values.idempotencyKey)) ?? (await this.openOrderFor(this.db, caller, values));
     if (existing) return this.withPayment(caller, existing, origin);
-    // Each order may call the payment provider: a user opens at most 60 in 10 minutes.
+    // Each new order may call the payment provider: a user opens at most 60 in 10 minutes.
     const limitKey = `order:${caller.userId}`;
     await this.platform.rateLimiter.assertUnder(limitKey, 60, 600);
     await this.platform.rateLimiter.hit(limitKey, 600);
