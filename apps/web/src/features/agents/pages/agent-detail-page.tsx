@@ -129,9 +129,14 @@ export function AgentDetailPage() {
               </>
             )}
           </Card>
-          <Card title={t("agents.detail.skills")} extra={<span data-testid="detail-skill-num">{skillsText(t, skillCount(a))}</span>}>
+          <Card
+            title={t("agents.detail.skills")}
+            extra={skills.length > 0 && <span data-testid="detail-skill-num">{skillsText(t, skillCount(a))}</span>}
+          >
             {skills.length === 0 ? (
-              <Typography.Text type="secondary">{t("agents.detail.noSkills")}</Typography.Text>
+              <Typography.Text type="secondary" data-testid="detail-skill-num">
+                {skillsText(t, 0)}
+              </Typography.Text>
             ) : (
               <Space wrap>
                 {skills.map((s) => (
