@@ -475,7 +475,7 @@ export class AgentsService implements AgentsForRuntime {
       if (decision.approve) {
         await this.repo.updateApply(tx, applyId, { status: "APPROVED", ...reviewed });
         // The approved card and price are what hirers see and pay until another request is approved.
-        const listing = apply.card ?? { ...listingOf(agent), copyable: false };
+        const listing = apply.card ?? listingOf(agent);
         await this.repo.update(tx, agent.id, { launchVersion: apply.versionNo, launchVersionDisabled: false, listing });
       } else {
         await this.repo.updateApply(tx, applyId, { status: "REJECTED", reason: decision.reason, ...reviewed });
