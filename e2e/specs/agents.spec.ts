@@ -151,13 +151,17 @@ test("rename with blank and too-long names, then delete", async ({ page }) => {
 });
 
 test("create in the studio, release after a debug run, compare versions, submit for listing", async ({ page, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
+  // A failed form validation (or anything else) must not throw an uncaught error or rejection.
+  const pageErrors: string[] = [];
+  page.on("pageerror", (err) => pageErrors.push(err.message));
   await loginAs(page, "member");
   await page.goto("/home");
   await page.getByTestId("create-agent").click();
-  await expect(page).toHaveURL(/\/studio/);
-  const agentId = await page.evaluate(() => sessionStorage.getItem("studioAgentId"));
-  expect(agentId).toBeTruthy();
+  await expect(page).toHaveURL(/\/studio\?new=1/);
+  // Nothing is created before the first save; the debug pane asks for it.
+  expect(await page.evaluate(() => sessionStorage.getItem("studioAgentId"))).toBeNull();
+  await expect(page.getByTestId("studio-save-to-debug").first()).toBeVisible();
 
   await page.getByTestId("studio-name").fill(NEW_AGENT);
   await page.getByTestId("studio-description").fill("按预算和天数规划国内自由行路线与每日行程。");
@@ -204,6 +208,11 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await page.getByTestId("studio-save").click();
   await expect(page.getByText("已保存").first()).toBeVisible();
   await expect(page.getByTestId("studio-title")).toHaveText(NEW_AGENT);
+  await expect(page).toHaveURL(/\/studio$/);
+  const agentId = await page.evaluate(() => sessionStorage.getItem("studioAgentId"));
+  expect(agentId).toBeTruthy();
+  // The debug pane shows the agent's own icon (the uploaded image), not a letter.
+  await expect(page.getByTestId("studio-debug-pane").getByTestId("agent-icon").locator("img").first()).toBeVisible();
   await clickRelease(page);
   await expect(page.getByText("请先调试成功再发布").first()).toBeVisible();
   await expect(page.getByTestId("studio-debug-needed")).toBeVisible();
@@ -215,6 +224,17 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await debugInput.press("Enter");
   await expect(page.getByText("当前草稿已调试成功，可以发布").first()).toBeVisible({ timeout: 20_000 });
   await snap(page, "agents-studio-debugged");
+  // An unsaved edit is not what was debugged: the pane asks to save it first, release too.
+  await page.getByTestId("studio-description").fill("按预算和天数规划国内自由行路线、每日行程与美食。");
+  await expect(page.getByTestId("studio-debug-unsaved")).toBeVisible();
+  await expect(page.getByTestId("studio-debug-ok")).toHaveCount(0);
+  await expect(page.getByTestId("studio-debug-pane").getByTestId("studio-save-to-debug")).toBeVisible();
+  await snap(page, "agents-studio-unsaved-debug");
+  await page.getByTestId("studio-debug-pane").getByTestId("studio-save-to-debug").getByRole("button").click();
+  await expect(page.getByTestId("studio-debug-needed")).toBeVisible();
+  await debugInput.fill("你好，请再介绍一次");
+  await debugInput.press("Enter");
+  await expect(page.getByTestId("studio-debug-ok")).toBeVisible({ timeout: 20_000 });
   await clickRelease(page);
   await page.getByTestId("release-notes").fill("首个版本");
   await page
@@ -248,21 +268,72 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await card.hover();
   await card.getByTestId("agent-more").hover();
   await page.getByRole("menuitem", { name: "上架" }).click();
-  await expect(page.locator(".ant-modal-confirm-title")).toHaveText("确认上架");
-  await page.getByRole("button", { name: ok }).click();
+  const dialog = page.locator(".ant-modal").filter({ hasText: "确认上架" });
+  await expect(dialog).toContainText("不允许复制");
+  await dialog.getByTestId("list-copyable").click();
+  await expect(dialog).toContainText("复制品包含人设与回复逻辑");
+  await snap(page, "agents-list-dialog");
+  await dialog.getByRole("button", { name: ok }).click();
   await expect(myCard(page, NEW_AGENT)).toContainText("审核中");
   await snap(page, "agents-home-pending");
+  // Under review: 上架 is not offered again.
+  await myCard(page, NEW_AGENT).hover();
+  await myCard(page, NEW_AGENT).getByTestId("agent-more").hover();
+  await expect(page.getByRole("menuitem", { name: /上架/ })).toHaveAttribute("aria-disabled", "true");
+  expect(pageErrors).toEqual([]);
 });
 
-test("an unreleased agent's detail is blocked", async ({ page }) => {
+test("an unreleased agent: start and detail say 'please publish and use first' and offer the studio; no junk agents", async ({
+  page,
+  request,
+}) => {
+  const token = await apiToken(request, "member");
+  const auth = { authorization: `Bearer ${token}` };
+  const mineTotal = async () =>
+    (await (await request.post("/agent_api/api/agent/page-created-by-me", { headers: auth, data: {} })).json()).data.total as number;
+  // An abandoned 创建智能体 leaves nothing behind.
   await loginAs(page, "member");
+  const before = await mineTotal();
   await page.goto("/home");
   await page.getByTestId("create-agent").click();
+  await expect(page).toHaveURL(/\/studio\?new=1/);
+  await page.goto("/home");
+  expect(await mineTotal()).toBe(before);
+
+  const created = await request.post("/aiagent_api/agent/quick/add", { headers: auth, data: { agentName: "未发布助手" } });
+  const id = (await created.json()).data.agentId as string;
+  await page.goto("/home");
+  // 上架 is not offered on an unreleased agent.
+  await myCard(page, "未发布助手").hover();
+  await myCard(page, "未发布助手").getByTestId("agent-more").hover();
+  await expect(page.getByRole("menuitem", { name: /上架/ })).toHaveAttribute("aria-disabled", "true");
+  await page.mouse.move(0, 0);
+  await myCard(page, "未发布助手").getByTestId("agent-name").click();
+  await expect(page.locator(".ant-modal-confirm-title")).toHaveText("请先发布后再使用");
+  await snap(page, "agents-start-unreleased");
+  await page.getByRole("button", { name: "去编排" }).click();
   await expect(page).toHaveURL(/\/studio/);
-  const id = await page.evaluate(() => sessionStorage.getItem("studioAgentId"));
+  await expect(page.getByTestId("studio-name")).toHaveValue("未发布助手");
+
   await page.goto(`/agent-detail?id=${id}&price=0`);
   await expect(page.getByTestId("detail-blocked")).toContainText("请先发布后再使用");
+  await expect(page.getByTestId("detail-blocked").getByRole("button", { name: "去编排" })).toBeVisible();
   await snap(page, "agents-detail-unreleased");
+  await request.delete(`/agent_api/api/agent/${id}`, { headers: auth });
+});
+
+test("copies are the owner's choice: a priced demo agent offers no copy; skills read the same on card and detail", async ({ page }) => {
+  await loginAs(page, "free");
+  await page.goto("/index");
+  const priced = cards(page).filter({ hasText: "保险条款解读" });
+  await expect(priced).toHaveCount(1);
+  await expect(priced.getByTestId("copy-agent")).toHaveCount(0);
+  await expect(priced.getByTestId("skill-num")).toHaveText("暂未配置技能");
+  await priced.getByTestId("agent-name").click();
+  await expect(page.getByTestId("detail-name")).toHaveText("保险条款解读");
+  await expect(page.getByTestId("detail-copy")).toHaveCount(0);
+  await expect(page.getByTestId("detail-skill-num")).toHaveText("暂未配置技能");
+  await snap(page, "agents-detail-not-copyable");
 });
 
 test("the administrator approves; another user sees it in the marketplace", async ({ page }) => {
@@ -283,6 +354,8 @@ test("the administrator approves; another user sees it in the marketplace", asyn
   await expect(cards(page)).toHaveCount(1);
   await expect(cards(page).first()).toContainText("立即雇佣");
   await expect(cards(page).first().getByTestId("agent-icon").locator("img")).toBeVisible();
+  // The owner allowed copies when listing.
+  await expect(cards(page).first().getByTestId("copy-agent")).toBeVisible();
   await snap(page, "agents-marketplace-new-listing");
 });
 

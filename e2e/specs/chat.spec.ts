@@ -161,7 +161,10 @@ test("the studio debug pane chats with the draft and unlocks release", async ({ 
   await loginAs(page, "admin");
   await page.goto("/studio");
   await page.getByTestId("studio-create").click();
+  // A new agent is created on its first save; until then the pane asks for it.
   const pane = page.getByTestId("studio-debug-pane");
+  await expect(pane.getByTestId("studio-save-to-debug")).toBeVisible();
+  await page.getByTestId("studio-save").click();
   await expect(pane.getByTestId("studio-debug-needed")).toBeVisible();
   await pane.locator(".ant-sender textarea").fill("调试一下");
   await pane.locator(".ant-sender textarea").press("Enter");

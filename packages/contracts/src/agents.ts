@@ -115,6 +115,13 @@ const ids = z.array(z.string().trim().min(1).max(64)).max(50);
 export const agentBindings = z.object({ plugins: ids, externalPlugins: ids, workflows: ids, knowledgeBases: ids, rules: ids });
 export type AgentBindings = z.infer<typeof agentBindings>;
 export const emptyBindings = (): AgentBindings => ({ plugins: [], externalPlugins: [], workflows: [], knowledgeBases: [], rules: [] });
+/**
+ * The number of skills a hirer sees (tools, external tools, workflows, rules; knowledge bases are the
+ * owner's private data). The card's count and the detail page's list agree on it (doc 1 §3 leaves
+ * skillNum decorative; a real count keeps the two places consistent).
+ */
+export const skillCount = (b: Pick<AgentBindings, "plugins" | "externalPlugins" | "workflows" | "rules">) =>
+  b.plugins.length + b.externalPlugins.length + b.workflows.length + b.rules.length;
 
 /** Icon: '#<file id>' an uploaded file, a number a built-in image, otherwise an emoji name. */
 export const agentIcon = z.string().trim().max(80);
@@ -140,6 +147,25 @@ export const agentDraft = z.object({
   labelId: z.string().max(64).nullable(),
 });
 export type AgentDraft = z.infer<typeof agentDraft>;
+
+/** A new agent's draft: what quick/add stores and what the studio shows before the first save. */
+export function defaultAgentDraft(agentName: string): AgentDraft {
+  return {
+    agentName,
+    agentDescription: "",
+    agentIcon: "1",
+    agentIconBackground: "#e8f3ff",
+    persona: "",
+    model: defaultModelSettings(),
+    usageGuide: "",
+    chatOption: { prologue: "", presetQuestions: [], enableFastConfigRuleOnChat: false, enableChatInsight: false, chatInsightFeatures: [] },
+    variables: [],
+    bindings: emptyBindings(),
+    example: "",
+    launchTags: [],
+    labelId: null,
+  };
+}
 
 /** A released version's full content (owner / administrator only). */
 export const agentSnapshot = agentDraft.extend({ price });
@@ -192,6 +218,10 @@ export const agentCard = z.object({
   copyByMe: z.boolean(),
   labelId: z.string().nullable(),
   taskNum: z.number(),
+  /** Real number of bound skills (agentSkills): of the listed version in the marketplace, of the draft in My agents. */
+  skillNum: z.number(),
+  /** The owner lets others copy it (a copy includes the persona); own cards: the listing's setting. */
+  copyable: z.boolean(),
   /** The caller owns it: 'use now' instead of 'hire now'. */
   mine: z.boolean(),
   /** Latest listing request of the owner's agent (own lists only). */
@@ -278,13 +308,19 @@ export const agentDetail = z.object({
   versions: z.array(versionSummary),
   launchVersion: z.number().nullable(),
   launchVersionDisabled: z.boolean(),
+  /** Whether the caller may copy it: the owner's choice when listing (owners always). */
+  copyable: z.boolean(),
 });
 export type AgentDetail = z.infer<typeof agentDetail>;
 
 export const wasCopiedResponse = z.object({ copied: z.boolean() });
 export const copyResponse = z.object({ agentId: z.string() });
 
-export const saveApplyRequest = z.object({ agentId: z.string().min(1).max(64) });
+/**
+ * Submit for listing. `copyable`: the owner lets hirers copy the agent, persona included (the
+ * spec's client sends no body but agentId: absent means not copyable).
+ */
+export const saveApplyRequest = z.object({ agentId: z.string().min(1).max(64), copyable: z.boolean().default(false) });
 export const applyItem = z.object({
   id: z.string(),
   agentId: z.string(),
@@ -293,6 +329,8 @@ export const applyItem = z.object({
   agentIcon: z.string(),
   agentIconBackground: z.string(),
   price: z.number(),
+  /** The owner lets hirers copy it (persona included). */
+  copyable: z.boolean(),
   versionNo: z.number(),
   notes: z.string(),
   persona: z.string(),

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
-import { TOKEN_COOKIE, type MemberLevel } from "@agentfair/contracts";
+import { type MemberLevel, membershipGateApplies, TOKEN_COOKIE } from "@agentfair/contracts";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { authSessions, tenants, users } from "../db/schema/index.ts";
-import { forbidden, notFound, tokenInvalid } from "./errors.ts";
+import { AppError, forbidden, notFound, tokenInvalid } from "./errors.ts";
 import { EVERYTHING, type Invalidation } from "./invalidation.ts";
 
 /** Who is calling, resolved from the server's own session: never from the request body. */
@@ -125,6 +125,21 @@ export function requireAdmin(request: FastifyRequest): Caller {
 
 /** The caller's tenantId as the spec's clients see it: null on the public platform. */
 export const wireTenantId = (caller: Pick<Caller, "tenantId" | "tenantIsDefault">) => (caller.tenantIsDefault ? null : caller.tenantId);
+
+/**
+ * The membership gate (doc 1 §5, doc 2 §6) on the server, the same rule the web's route guard
+ * applies: a non-admin caller of the public platform with level FREE and no white flag is refused
+ * ('membership feature, please open membership first'). Every studio write calls it.
+ */
+export function requireMembership(caller: Caller) {
+  const gated = membershipGateApplies({
+    isAdmin: caller.isAdmin,
+    isWhite: caller.isWhite,
+    tenantId: wireTenantId(caller),
+    userMemberLevel: { memberLevel: caller.memberLevel },
+  });
+  if (gated) throw new AppError("membershipRequired", 400);
+}
 
 export type Action = "read" | "write";
 

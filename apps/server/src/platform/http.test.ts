@@ -79,7 +79,7 @@ describe("the whole app", () => {
   });
 
   it("attack: values the database refuses (a NUL byte, a number past its column) are a 400, not a 500", async () => {
-    const u = await createUser(t);
+    const u = await createUser(t, { memberLevel: "MONTHLY" });
     const nul = await t.app.inject({
       method: "POST",
       url: "/aiagent_api/agent/quick/add",

@@ -64,6 +64,10 @@ export const messages = {
   agentNotReleased: { zh: "智能体未发布", en: "agent not released" },
   agentNotListed: { zh: "智能体未上架", en: "the agent is not listed" },
   alreadyListed: { zh: "当前版本已上架", en: "this version is already listed" },
+  agentNotCopyable: {
+    zh: "该智能体的创建者未允许复制，可直接使用",
+    en: "The creator of this agent does not allow copies; you can still use it",
+  },
   applyPending: { zh: "审核中", en: "under review" },
   applyNotPending: { zh: "该申请已处理", en: "this request has already been reviewed" },
   copySuccess: { zh: "复制成功！", en: "copied successfully!" },

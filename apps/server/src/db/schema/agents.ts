@@ -8,6 +8,22 @@ import { users } from "./users.ts";
 /** Editable config of the studio; identity (name, description, icon, price) lives in columns. */
 export type AgentConfig = Omit<AgentDraft, "agentName" | "agentDescription" | "agentIcon" | "agentIconBackground">;
 
+/**
+ * What hirers see of a listed agent and are charged: the card and price as submitted for listing,
+ * whether copies are allowed, and the listed version's skill count. A listing request carries one;
+ * approval makes it the agent's listing, which stays until another request is approved.
+ */
+export interface ListingCard {
+  agentName: string;
+  agentDescription: string;
+  agentIcon: string;
+  agentIconBackground: string;
+  priceCents: number;
+  /** The owner lets hirers copy the agent (a copy includes the persona). */
+  copyable: boolean;
+  skillNum: number;
+}
+
 export const agents = pgTable(
   "agents",
   {
@@ -37,6 +53,8 @@ export const agents = pgTable(
     /** The approved version shown in the marketplace; null when never listed. */
     launchVersion: integer("launch_version"),
     launchVersionDisabled: boolean("launch_version_disabled").notNull().default(false),
+    /** The approved listing's card and price (set with launchVersion); null when never listed. */
+    listing: jsonb("listing").$type<ListingCard>(),
     copyByMe: boolean("copy_by_me").notNull().default(false),
     copiedFromId: text("copied_from_id"),
     useCount: bigint("use_count", { mode: "number" }).notNull().default(0),
@@ -86,6 +104,8 @@ export const agentApplies = pgTable(
     tenantId: text("tenant_id").notNull(),
     applicantId: text("applicant_id").notNull(),
     versionNo: integer("version_no").notNull(),
+    /** The card, price and copy choice submitted (null only on requests older than this column). */
+    card: jsonb("card").$type<ListingCard>(),
     status: text("status").notNull().default("PENDING"),
     reason: text("reason"),
     reviewerId: text("reviewer_id"),

@@ -17,7 +17,7 @@ let applyId = "";
 beforeAll(async () => {
   t = await createTestApp();
   s = agentSteps(t);
-  who.owner = await createUser(t);
+  who.owner = await createUser(t, { memberLevel: "MONTHLY" });
   who.other = await createUser(t);
   who.foreign = await createUser(t, { domain: "acme" });
   who.anonymous = null;
@@ -71,7 +71,8 @@ describe("access matrix on a private (released, unlisted) agent", () => {
       ["labels", "GET", () => "/agent_api/api/lables/list", undefined, ALL(200, 200, 200, 200, 200)],
       ["marketplace", "POST", () => "/agent_api/api/agent/launch/page", () => ({}), ALL(200, 200, 200, 200, 200)],
       ["my agents", "POST", () => "/agent_api/api/agent/page-created-by-me", () => ({}), ALL(200, 200, 200, 200, 200)],
-      ["quick add", "POST", () => "/aiagent_api/agent/quick/add", () => ({ agentName: "新助手" }), ALL(200, 200, 200, 403, 200)],
+      // The studio's membership gate: a FREE user of the public platform (other) may not create agents.
+      ["quick add", "POST", () => "/aiagent_api/agent/quick/add", () => ({ agentName: "新助手" }), ALL(200, 400, 200, 403, 200)],
       ["icon list", "GET", () => "/agent_api/api/files/icon/list", undefined, ALL(200, 200, 200, 403, 200)],
       ["use counts", "GET", () => "/agent/agent_runtime/schema_use_count", undefined, ALL(200, 200, 200, 200, 200)],
     ];

@@ -87,7 +87,7 @@ describe("copy", () => {
   });
 
   it("refuses agents the caller cannot see, and anonymous callers", async () => {
-    const hirer = await createUser(t);
+    const hirer = await createUser(t, { memberLevel: "MONTHLY" });
     const foreign = await createUser(t, { domain: "acme" });
     const unlisted = await s.released(owner, {}, "未上架助手");
     const acmeAgent = await s.listed(foreign, admin, { name: "租户助手" });
@@ -130,7 +130,7 @@ describe("the billing seam", () => {
   });
 
   it("counts the first save of each editing round as one edit; a refusal saves nothing", async () => {
-    const u = await createUser(t);
+    const u = await createUser(t, { memberLevel: "MONTHLY" });
     const id = await s.create(u, "计费编辑");
     const caller = await s.caller(u);
     const rec = recordingBilling(false);

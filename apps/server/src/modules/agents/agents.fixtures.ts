@@ -40,18 +40,30 @@ export function agentSteps(t: TestApp) {
     return id;
   };
 
-  /** Released, submitted and approved by the administrator: listed in the marketplace. */
-  const listed = async (user: TestUser, admin: TestUser, opts: { price?: number; patch?: Partial<AgentDraft>; name?: string } = {}) => {
+  /** Released, submitted (copies allowed unless `copyable: false`) and approved by the administrator: listed. */
+  const listed = async (
+    user: TestUser,
+    admin: TestUser,
+    opts: { price?: number; patch?: Partial<AgentDraft>; name?: string; copyable?: boolean } = {},
+  ) => {
     const id = await released(user, opts.patch, opts.name);
     if (opts.price)
       expect(
         (await call(user, "PUT", `/agent_api/api/agent/intro/${id}`, { agentName: opts.name ?? "发布助手", price: opts.price })).statusCode,
       ).toBe(200);
-    expect((await call(user, "POST", "/agent_api/api/agentApply/saveInfo", { agentId: id })).statusCode).toBe(200);
+    expect(
+      (await call(user, "POST", "/agent_api/api/agentApply/saveInfo", { agentId: id, copyable: opts.copyable ?? true })).statusCode,
+    ).toBe(200);
+    await approvePending(admin, id);
+    return id;
+  };
+
+  /** The administrator approves the agent's pending listing request. */
+  const approvePending = async (admin: TestUser, id: string) => {
     const queue = (await call(admin, "POST", "/agent_api/api/agentApply/page", { status: "PENDING", size: 100 })).json().data;
     const apply = queue.list.find((a: { agentId: string }) => a.agentId === id);
+    expect(apply, "a pending listing request").toBeTruthy();
     expect((await call(admin, "POST", `/agent_api/api/agentApply/approve/${apply.id}`)).statusCode).toBe(200);
-    return id;
   };
 
   const market = async (user: TestUser | null, body: object = {}) =>
@@ -59,5 +71,5 @@ export function agentSteps(t: TestApp) {
   const mine = async (user: TestUser | null, body: object = {}) =>
     (await call(user, "POST", "/agent_api/api/agent/page-created-by-me", body)).json().data;
 
-  return { call, caller, create, draft, save, debugOk, release, released, listed, market, mine };
+  return { call, caller, create, draft, save, debugOk, release, released, listed, approvePending, market, mine };
 }

@@ -4,29 +4,17 @@ import {
   type AgentPublic,
   type AgentSnapshot,
   type AgentStatus,
-  defaultModelSettings,
-  emptyBindings,
+  defaultAgentDraft,
+  skillCount,
 } from "@agentfair/contracts";
-import type { AgentConfig } from "../../db/schema/agents.ts";
+import type { AgentConfig, ListingCard } from "../../db/schema/agents.ts";
 import type { AgentRow, ApplyRow } from "./agents.repository.ts";
 import type { RuntimeAgent } from "./runtime-agent.ts";
 
 export const yuan = (cents: number) => cents / 100;
 export const cents = (yuanValue: number) => Math.round(yuanValue * 100);
 
-export function defaultConfig(): AgentConfig {
-  return {
-    persona: "",
-    model: defaultModelSettings(),
-    usageGuide: "",
-    chatOption: { prologue: "", presetQuestions: [], enableFastConfigRuleOnChat: false, enableChatInsight: false, chatInsightFeatures: [] },
-    variables: [],
-    bindings: emptyBindings(),
-    example: "",
-    launchTags: [],
-    labelId: null,
-  };
-}
+export const defaultConfig = (): AgentConfig => splitDraft(defaultAgentDraft("")).config;
 
 export function splitDraft(draft: AgentDraft): {
   identity: Pick<AgentRow, "agentName" | "agentDescription" | "agentIcon" | "agentIconBackground">;
@@ -51,6 +39,37 @@ export function snapshotOf(row: AgentRow): AgentSnapshot {
   return { ...draftOf(row), price: yuan(row.priceCents) };
 }
 
+/** The card a listing request asks for: the agent's current card and price, and the owner's copy choice. */
+export function listingCardOf(row: AgentRow, snap: AgentSnapshot, copyable: boolean): ListingCard {
+  return {
+    agentName: row.agentName,
+    agentDescription: row.agentDescription,
+    agentIcon: row.agentIcon,
+    agentIconBackground: row.agentIconBackground,
+    priceCents: row.priceCents,
+    copyable,
+    skillNum: skillCount(snap.bindings),
+  };
+}
+
+/**
+ * The approved listing of a listed agent. Every approval writes one (and the migration wrote those
+ * of earlier listings); the fallback only keeps a row written otherwise from failing: not copyable.
+ */
+export const listingOf = (row: AgentRow): ListingCard =>
+  row.listing ?? {
+    agentName: row.agentName,
+    agentDescription: row.agentDescription,
+    agentIcon: row.agentIcon,
+    agentIconBackground: row.agentIconBackground,
+    priceCents: row.priceCents,
+    copyable: false,
+    skillNum: 0,
+  };
+
+export const sameListingCard = (a: ListingCard, b: ListingCard) => (Object.keys(a) as (keyof ListingCard)[]).every((k) => a[k] === b[k]);
+
+/** The owner's view of an agent (My agents, the owner's answers): its current card. */
 export function toCard(row: AgentRow, callerId: string | undefined, apply?: ApplyRow): AgentCard {
   return {
     id: row.id,
@@ -71,23 +90,45 @@ export function toCard(row: AgentRow, callerId: string | undefined, apply?: Appl
     copyByMe: row.copyByMe,
     labelId: row.config.labelId ?? null,
     taskNum: row.useCount,
+    skillNum: skillCount(row.config.bindings),
+    copyable: row.listing?.copyable ?? false,
     mine: row.ownerId === callerId,
     applyStatus: (apply?.status as AgentCard["applyStatus"]) ?? null,
     applyReason: apply?.reason ?? null,
   };
 }
 
-/** What a hirer sees of a released snapshot: no persona, model settings or variables. */
-export function toPublic(row: AgentRow, snap: AgentSnapshot, versionNo: number | null): AgentPublic {
+/** A marketplace card: the approved listing's card and price, whoever looks (the owner too). */
+export function toMarketCard(row: AgentRow, callerId: string | undefined): AgentCard {
+  const l = listingOf(row);
+  return {
+    ...toCard(row, callerId),
+    agentName: l.agentName,
+    name: l.agentName,
+    agentDescription: l.agentDescription,
+    desc: l.agentDescription,
+    agentIcon: l.agentIcon,
+    agentIconBackground: l.agentIconBackground,
+    price: yuan(l.priceCents),
+    skillNum: l.skillNum,
+    copyable: l.copyable,
+  };
+}
+
+/**
+ * What a hirer sees of a released snapshot: no persona, model settings or variables. `listing`:
+ * the hirer's view, with the approved card and price; without it the owner's (current price).
+ */
+export function toPublic(row: AgentRow, snap: AgentSnapshot, versionNo: number | null, listing: ListingCard | null): AgentPublic {
+  const card = listing ?? snap;
   return {
     agentId: row.id,
-    agentName: snap.agentName,
-    agentIcon: snap.agentIcon,
-    agentIconBackground: snap.agentIconBackground,
-    desc: snap.agentDescription,
-    agentDescription: snap.agentDescription,
-    // The price is the agent's current one (what the card shows and what a chat charges).
-    price: yuan(row.priceCents),
+    agentName: card.agentName,
+    agentIcon: card.agentIcon,
+    agentIconBackground: card.agentIconBackground,
+    desc: card.agentDescription,
+    agentDescription: card.agentDescription,
+    price: yuan(listing ? listing.priceCents : row.priceCents),
     agentType: row.agentType,
     agentStatus: row.agentStatus as AgentStatus,
     usageGuide: snap.usageGuide,
@@ -103,19 +144,21 @@ export function toPublic(row: AgentRow, snap: AgentSnapshot, versionNo: number |
   };
 }
 
-export function toRuntime(row: AgentRow, snap: AgentSnapshot, versionId: string | null): RuntimeAgent {
+/** The run's agent; `listing` for hirers: they are charged the approved price. */
+export function toRuntime(row: AgentRow, snap: AgentSnapshot, versionId: string | null, listing: ListingCard | null): RuntimeAgent {
+  const card = listing ?? snap;
   return {
     agentId: row.id,
     ownerId: row.ownerId,
     tenantId: row.tenantId,
     versionId,
     draftRevision: row.draftRevision,
-    agentName: snap.agentName,
-    agentDescription: snap.agentDescription,
-    agentIcon: snap.agentIcon,
-    agentIconBackground: snap.agentIconBackground,
+    agentName: card.agentName,
+    agentDescription: card.agentDescription,
+    agentIcon: card.agentIcon,
+    agentIconBackground: card.agentIconBackground,
     agentType: row.agentType,
-    priceCents: row.priceCents,
+    priceCents: listing ? listing.priceCents : row.priceCents,
     persona: snap.persona,
     model: snap.model,
     usageGuide: snap.usageGuide,

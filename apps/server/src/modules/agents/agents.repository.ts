@@ -60,8 +60,8 @@ export class AgentsRepository {
     return row;
   }
 
-  async version(agentId: string, versionNo: number): Promise<VersionRow | undefined> {
-    const [row] = await this.db
+  async version(agentId: string, versionNo: number, tx: Tx = this.db): Promise<VersionRow | undefined> {
+    const [row] = await tx
       .select()
       .from(agentVersions)
       .where(and(eq(agentVersions.agentId, agentId), eq(agentVersions.versionNo, versionNo)));
@@ -79,7 +79,8 @@ export class AgentsRepository {
   /** Listed agents of the given tenants, newest listing first. */
   async marketplace(tenantIds: string[], filter: { name?: string; tag?: string; labelId?: string }, page: number, size: number) {
     const conds: (SQL | undefined)[] = [live, listed, inArray(agents.tenantId, tenantIds)];
-    if (filter.name) conds.push(ilike(agents.agentName, `%${escapeLike(filter.name)}%`));
+    // Hirers search the listed name (the approved card), not a later rename.
+    if (filter.name) conds.push(ilike(sql`${agents.listing}->>'agentName'`, `%${escapeLike(filter.name)}%`));
     if (filter.tag) conds.push(sql`${agents.config}->'launchTags' ? ${filter.tag}`);
     if (filter.labelId) conds.push(sql`${agents.config}->>'labelId' = ${filter.labelId}`);
     const where = and(...conds);

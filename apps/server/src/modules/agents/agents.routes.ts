@@ -134,13 +134,16 @@ export const agentsRoutes: FastifyPluginAsyncZod<Opts> = async (app, { agents })
     {
       schema: {
         tags,
-        summary: "Submit my released agent for listing ('审核中')",
+        summary: "Submit my released agent, its card, price and copy choice for listing ('审核中')",
         body: saveApplyRequest,
         response: { 200: envelope(z.object({ status: z.literal("PENDING") })) },
       },
     },
     async (req) =>
-      ok(await agents.submitForListing(requireUser(req), req.body.agentId), translate("applyPending", requestLanguage(req.headers))),
+      ok(
+        await agents.submitForListing(requireUser(req), req.body.agentId, req.body.copyable),
+        translate("applyPending", requestLanguage(req.headers)),
+      ),
   );
 
   app.post(

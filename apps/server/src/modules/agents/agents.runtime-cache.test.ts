@@ -13,7 +13,7 @@ describe("the runtime's agent cache", () => {
   beforeAll(async () => {
     t = await createTestApp();
     s = agentSteps(t);
-    owner = await createUser(t);
+    owner = await createUser(t, { memberLevel: "MONTHLY" });
     hirer = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
     admin = await createUser(t, { username: "admin" });
   });
@@ -22,10 +22,13 @@ describe("the runtime's agent cache", () => {
   const run = async (app: TestApp, user: TestUser, id: string) =>
     app.services.agents.runtimeAgent((await app.platform.callers.resolve(user.token))!, id, { release: true });
 
-  it("a new price, a new release and taking it off the shelf count from the next reply", async () => {
+  it("an approved new price, a new release and taking it off the shelf count from the next reply", async () => {
     const id = await s.listed(owner, admin, { name: "缓存助手" });
     expect((await run(t, hirer, id)).priceCents).toBe(0);
     expect((await s.call(owner, "PUT", `/agent_api/api/agent/intro/${id}`, { agentName: "缓存助手", price: 2 })).statusCode).toBe(200);
+    // A new price of a listed agent waits for review; the approval reaches the next reply.
+    expect((await run(t, hirer, id)).priceCents).toBe(0);
+    await s.approvePending(admin, id);
     expect((await run(t, hirer, id)).priceCents).toBe(200);
 
     expect((await s.save(owner, id, { persona: "第二版" })).statusCode).toBe(200);

@@ -232,6 +232,16 @@ export const seedAgents: DemoSeed = async (db: Db, ctx) => {
         debugSucceededRevision: 1,
         latestVersionNo: 1,
         launchVersion: 1,
+        // The demo's free agents may be copied (so the copy flow can be tried); priced ones not.
+        listing: {
+          agentName: a.name,
+          agentDescription: a.desc,
+          agentIcon: a.icon,
+          agentIconBackground: a.bg,
+          priceCents: Math.round(a.price * 100),
+          copyable: a.price === 0,
+          skillNum: 0,
+        },
         useCount: a.uses,
       })
       .returning();

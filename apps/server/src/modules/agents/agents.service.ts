@@ -15,16 +15,31 @@ import {
   type VersionDetail,
 } from "@agentfair/contracts";
 import { LRUCache } from "lru-cache";
-import type { Db } from "../../db/client.ts";
-import { type Caller, requireAccess } from "../../platform/auth.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import type { ListingCard } from "../../db/schema/agents.ts";
+import { type Caller, requireAccess, requireMembership } from "../../platform/auth.ts";
 import { badRequest, forbidden, notFound } from "../../platform/errors.ts";
 import { EVERYTHING } from "../../platform/invalidation.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { RateLimiter } from "../../platform/rate-limit.ts";
 import type { Billing } from "../billing/billing.seam.ts";
 import type { TenantsService } from "../tenants/tenants.service.ts";
-import { AgentsRepository, type AgentRow, type VersionRow } from "./agents.repository.ts";
-import { cents, defaultConfig, draftOf, snapshotOf, splitDraft, toCard, toPublic, toRuntime, yuan } from "./agents.mappers.ts";
+import { AgentsRepository, type AgentRow, type ApplyRow, type VersionRow } from "./agents.repository.ts";
+import {
+  cents,
+  defaultConfig,
+  draftOf,
+  listingCardOf,
+  listingOf,
+  sameListingCard,
+  snapshotOf,
+  splitDraft,
+  toCard,
+  toMarketCard,
+  toPublic,
+  toRuntime,
+  yuan,
+} from "./agents.mappers.ts";
 import type { AgentsForRuntime, RuntimeAgent } from "./runtime-agent.ts";
 
 const isoDay = (d = new Date()) => d.toISOString().slice(0, 10);
@@ -103,12 +118,18 @@ export class AgentsService implements AgentsForRuntime {
     return !!caller && (caller.isAdmin || (row.ownerId === caller.userId && row.tenantId === caller.tenantId));
   }
 
+  /** Hirers see and are charged the approved listing's card and price; owners (null) their own. */
+  private hirerListing(caller: Caller | null, row: AgentRow) {
+    return this.isOwner(caller, row) ? null : listingOf(row);
+  }
+
   // ---- studio: drafts and releases -------------------------------------------------------------
 
   async quickAdd(
     caller: Caller,
     body: { agentName?: string; agentDescription?: string; agentIcon?: string; agentIconBackground?: string },
   ) {
+    requireMembership(caller);
     const name = body.agentName?.trim() || "未命名智能体";
     const err = renameError(name);
     if (err) throw badRequest(err === "blank" ? "agentNameBlank" : "agentNameTooLong");
@@ -159,6 +180,7 @@ export class AgentsService implements AgentsForRuntime {
    */
   async saveDraft(caller: Caller, id: string, draft: AgentDraft): Promise<DraftResponse> {
     const row = await this.ownAgent(caller, id);
+    requireMembership(caller);
     await this.validateDraft(draft);
     const claimed = await this.repo.claimEditRound(id);
     if (claimed) {
@@ -181,6 +203,7 @@ export class AgentsService implements AgentsForRuntime {
   /** Release: an immutable version of the current draft, only after a successful debug of it. */
   async release(caller: Caller, id: string, notes: string) {
     await this.ownAgent(caller, id);
+    requireMembership(caller);
     return this.db.transaction(async (tx) => {
       const row = await this.repo.lockById(tx, id);
       if (!row) throw notFound();
@@ -233,16 +256,17 @@ export class AgentsService implements AgentsForRuntime {
   async releaseSchema(caller: Caller | null, id: string): Promise<AgentPublic> {
     const row = await this.readableAgent(caller, id);
     const { snap, versionNo } = await this.releasedSnapshot(caller, row);
-    return toPublic(row, snap, versionNo);
+    return toPublic(row, snap, versionNo, this.hirerListing(caller, row));
   }
 
   async detail(caller: Caller | null, id: string): Promise<AgentDetail> {
     const row = await this.readableAgent(caller, id);
     const mine = this.isOwner(caller, row);
+    const listing = this.hirerListing(caller, row);
     let agent: AgentPublic;
     if (row.latestVersionNo)
-      agent = toPublic(row, (await this.releasedSnapshot(caller, row)).snap, mine ? row.latestVersionNo : row.launchVersion);
-    else agent = toPublic(row, snapshotOf(row), null);
+      agent = toPublic(row, (await this.releasedSnapshot(caller, row)).snap, mine ? row.latestVersionNo : row.launchVersion, listing);
+    else agent = toPublic(row, snapshotOf(row), null, null);
     const versions = (await this.repo.versions(id))
       .filter((v) => mine || v.versionNo <= (row.launchVersion ?? 0))
       .map((v) => ({ ...v, createdAt: v.createdAt.toISOString() }));
@@ -255,6 +279,7 @@ export class AgentsService implements AgentsForRuntime {
       versions,
       launchVersion: row.launchVersion,
       launchVersionDisabled: row.launchVersionDisabled,
+      copyable: mine || !!listing?.copyable,
     };
   }
 
@@ -262,7 +287,7 @@ export class AgentsService implements AgentsForRuntime {
 
   async marketplace(caller: Caller | null, req: LaunchPageRequest & { page: number; size: number }) {
     const { list, total } = await this.repo.marketplace(await this.scope(caller), req, req.page, req.size);
-    return { list: list.map((r) => toCard(r, caller?.userId)), total };
+    return { list: list.map((r) => toMarketCard(r, caller?.userId)), total };
   }
 
   async mine(caller: Caller | null, req: MinePageRequest & { page: number; size: number }) {
@@ -279,23 +304,38 @@ export class AgentsService implements AgentsForRuntime {
 
   // ---- my agents: rename, delete ----------------------------------------------------------------
 
+  /**
+   * The card and price. Hirers keep the approved listing's: a change to a listed agent's card or
+   * price files a listing request (the answer's applyStatus is then PENDING).
+   */
   async intro(
     caller: Caller,
     id: string,
     body: { agentName: string; agentDescription?: string; agentIcon?: string; agentIconBackground?: string; price?: number },
   ) {
-    await this.ownAgent(caller, id);
+    const before = await this.ownAgent(caller, id);
     const err = renameError(body.agentName);
     if (err) throw badRequest(err === "blank" ? "agentNameBlank" : "agentNameTooLong");
-    const row = await this.repo.update(this.db, id, {
-      agentName: body.agentName.trim(),
-      ...(body.agentDescription !== undefined && { agentDescription: body.agentDescription }),
-      ...(body.agentIcon !== undefined && { agentIcon: body.agentIcon }),
-      ...(body.agentIconBackground !== undefined && { agentIconBackground: body.agentIconBackground }),
-      ...(body.price !== undefined && { priceCents: cents(body.price) }),
-      lastModifiedAt: new Date(),
+    const listedSnap = isListed(before) ? (await this.releasedSnapshot(caller, before)).snap : null;
+    const row = await this.db.transaction(async (tx) => {
+      const row = await this.repo.update(tx, id, {
+        agentName: body.agentName.trim(),
+        ...(body.agentDescription !== undefined && { agentDescription: body.agentDescription }),
+        ...(body.agentIcon !== undefined && { agentIcon: body.agentIcon }),
+        ...(body.agentIconBackground !== undefined && { agentIconBackground: body.agentIconBackground }),
+        ...(body.price !== undefined && { priceCents: cents(body.price) }),
+        lastModifiedAt: new Date(),
+      });
+      if (listedSnap && row.latestVersionNo) {
+        const pending = await this.repo.pendingApply(tx, id);
+        const copyable = pending?.card?.copyable ?? listingOf(row).copyable;
+        const card = listingCardOf(row, listedSnap, copyable);
+        if (!sameListingCard(card, listingOf(row)) || pending) await this.fileListingRequest(tx, caller, row, card, pending);
+      }
+      return row;
     });
-    return toCard(row, caller.userId);
+    const apply = (await this.repo.latestApplies([id])).get(id);
+    return toCard(row, caller.userId, apply);
   }
 
   async remove(caller: Caller, id: string) {
@@ -320,10 +360,13 @@ export class AgentsService implements AgentsForRuntime {
    */
   async copy(caller: Caller, id: string) {
     const source = await this.readableAgent(caller, id);
+    const listing = this.hirerListing(caller, source);
+    // A copy includes the persona, model settings and variables: only when the owner allowed it.
+    if (listing && !listing.copyable) throw badRequest("agentNotCopyable");
     const { snap } = await this.releasedSnapshot(caller, source);
     await this.limiter.consume(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
-    if (source.priceCents > 0 && !this.isOwner(caller, source)) {
-      await this.billing.chargeAgentCopy(caller, { agentId: source.id, agentName: source.agentName, priceCents: source.priceCents });
+    if (listing && listing.priceCents > 0) {
+      await this.billing.chargeAgentCopy(caller, { agentId: source.id, agentName: listing.agentName, priceCents: listing.priceCents });
     }
     const copy: AgentSnapshot = { ...snap, bindings: { ...snap.bindings, knowledgeBases: [] } };
     const { identity, config } = splitDraft(copy);
@@ -345,7 +388,7 @@ export class AgentsService implements AgentsForRuntime {
       await this.repo.insertVersion(tx, {
         agentId: row.id,
         versionNo: 1,
-        notes: `复制自「${source.agentName}」`,
+        notes: `复制自「${listing?.agentName ?? source.agentName}」`,
         snapshot: { ...copy, price: 0 },
         draftRevision: 1,
         createdBy: caller.userId,
@@ -357,18 +400,34 @@ export class AgentsService implements AgentsForRuntime {
 
   // ---- listing and review ------------------------------------------------------------------------
 
-  async submitForListing(caller: Caller, agentId: string) {
+  /**
+   * Submits the latest release with the current card and price for listing; `copyable` is the
+   * owner's choice whether hirers may copy it. Withdrawing copies applies at once (it only
+   * restricts); everything else waits for approval.
+   */
+  async submitForListing(caller: Caller, agentId: string, copyable: boolean) {
     await this.ownAgent(caller, agentId);
     return this.db.transaction(async (tx) => {
       const row = await this.repo.lockById(tx, agentId);
       if (!row) throw notFound();
       if (!row.latestVersionNo) throw badRequest("agentNotReleased");
-      if (isListed(row) && row.launchVersion === row.latestVersionNo) throw badRequest("alreadyListed");
+      const version = await this.repo.version(row.id, row.latestVersionNo, tx);
+      if (!version) throw badRequest("agentNotReleased");
+      const card = listingCardOf(row, version.snapshot, copyable);
       const pending = await this.repo.pendingApply(tx, agentId);
-      if (pending) await this.repo.updateApply(tx, pending.id, { versionNo: row.latestVersionNo });
-      else await this.repo.insertApply(tx, { agentId, tenantId: row.tenantId, applicantId: caller.userId, versionNo: row.latestVersionNo });
+      if (isListed(row) && row.launchVersion === row.latestVersionNo && sameListingCard(card, listingOf(row)) && !pending)
+        throw badRequest("alreadyListed");
+      if (row.listing?.copyable && !copyable) await this.repo.update(tx, agentId, { listing: { ...row.listing, copyable: false } });
+      await this.fileListingRequest(tx, caller, row, card, pending);
       return { status: "PENDING" as const };
     });
+  }
+
+  /** One pending request per agent: a new submission moves it to the newest version and card. */
+  private async fileListingRequest(tx: Tx, caller: Caller, row: AgentRow, card: ListingCard, pending: ApplyRow | undefined) {
+    const versionNo = row.latestVersionNo!;
+    if (pending) await this.repo.updateApply(tx, pending.id, { versionNo, card });
+    else await this.repo.insertApply(tx, { agentId: row.id, tenantId: row.tenantId, applicantId: caller.userId, versionNo, card });
   }
 
   async applyPage(caller: Caller, req: { status?: string; page: number; size: number }) {
@@ -376,27 +435,31 @@ export class AgentsService implements AgentsForRuntime {
     const { list, total } = await this.repo.applyPage(req.status, req.page, req.size);
     return {
       total,
-      list: list.map(({ apply, agent, applicant, tenantName, snapshot, notes }) => ({
-        id: apply.id,
-        agentId: agent.id,
-        agentName: agent.agentName,
-        agentDescription: agent.agentDescription,
-        agentIcon: agent.agentIcon,
-        agentIconBackground: agent.agentIconBackground,
-        price: yuan(agent.priceCents),
-        versionNo: apply.versionNo,
-        notes,
-        persona: snapshot.persona,
-        prologue: snapshot.chatOption.prologue,
-        presetQuestions: snapshot.chatOption.presetQuestions,
-        launchTags: snapshot.launchTags,
-        applicant,
-        tenantName,
-        status: apply.status as "PENDING",
-        reason: apply.reason,
-        createdAt: apply.createdAt.toISOString(),
-        reviewedAt: apply.reviewedAt?.toISOString() ?? null,
-      })),
+      list: list.map(({ apply, agent, applicant, tenantName, snapshot, notes }) => {
+        const card = apply.card ?? listingOf(agent);
+        return {
+          id: apply.id,
+          agentId: agent.id,
+          agentName: card.agentName,
+          agentDescription: card.agentDescription,
+          agentIcon: card.agentIcon,
+          agentIconBackground: card.agentIconBackground,
+          price: yuan(card.priceCents),
+          copyable: card.copyable,
+          versionNo: apply.versionNo,
+          notes,
+          persona: snapshot.persona,
+          prologue: snapshot.chatOption.prologue,
+          presetQuestions: snapshot.chatOption.presetQuestions,
+          launchTags: snapshot.launchTags,
+          applicant,
+          tenantName,
+          status: apply.status as "PENDING",
+          reason: apply.reason,
+          createdAt: apply.createdAt.toISOString(),
+          reviewedAt: apply.reviewedAt?.toISOString() ?? null,
+        };
+      }),
     };
   }
 
@@ -411,7 +474,9 @@ export class AgentsService implements AgentsForRuntime {
       const reviewed = { reviewerId: caller.userId, reviewedAt: new Date() };
       if (decision.approve) {
         await this.repo.updateApply(tx, applyId, { status: "APPROVED", ...reviewed });
-        await this.repo.update(tx, agent.id, { launchVersion: apply.versionNo, launchVersionDisabled: false });
+        // The approved card and price are what hirers see and pay until another request is approved.
+        const listing = apply.card ?? listingOf(agent);
+        await this.repo.update(tx, agent.id, { launchVersion: apply.versionNo, launchVersionDisabled: false, listing });
       } else {
         await this.repo.updateApply(tx, applyId, { status: "REJECTED", reason: decision.reason, ...reviewed });
       }
@@ -443,12 +508,13 @@ export class AgentsService implements AgentsForRuntime {
   async widget(caller: Caller | null, id: string) {
     const row = await this.readableAgent(caller, id);
     const { snap } = await this.releasedSnapshot(caller, row);
+    const card = this.hirerListing(caller, row) ?? snap;
     return {
       agentId: row.id,
-      agentName: snap.agentName,
-      agentIcon: snap.agentIcon,
-      agentIconBackground: snap.agentIconBackground,
-      agentDescription: snap.agentDescription,
+      agentName: card.agentName,
+      agentIcon: card.agentIcon,
+      agentIconBackground: card.agentIconBackground,
+      agentDescription: card.agentDescription,
       prologue: snap.chatOption.prologue,
       presetQuestions: snap.chatOption.presetQuestions,
     };
@@ -464,7 +530,8 @@ export class AgentsService implements AgentsForRuntime {
   /** Billing's fee calls by agentId (AgentFeeLookup): what the caller may see of the agent's price. */
   async agentForFee(caller: Caller, agentId: string) {
     const row = await this.readableAgent(caller, agentId);
-    return { agentId: row.id, agentName: row.agentName, priceCents: row.priceCents };
+    const card = this.hirerListing(caller, row) ?? row;
+    return { agentId: row.id, agentName: card.agentName, priceCents: card.priceCents };
   }
 
   // ---- the chat runtime's seam ------------------------------------------------------------------
@@ -472,11 +539,11 @@ export class AgentsService implements AgentsForRuntime {
   async runtimeAgent(caller: Caller, agentId: string, opts: { release: boolean }): Promise<RuntimeAgent> {
     if (!opts.release) {
       const row = await this.ownAgent(caller, agentId);
-      return toRuntime(row, snapshotOf(row), null);
+      return toRuntime(row, snapshotOf(row), null, null);
     }
     const row = await this.readableAgent(caller, agentId, true);
     const { snap, versionId } = await this.releasedSnapshot(caller, row);
-    return toRuntime(row, snap, versionId);
+    return toRuntime(row, snap, versionId, this.hirerListing(caller, row));
   }
 
   async markDebugSucceeded(caller: Caller, agentId: string, draftRevision: number) {
@@ -484,7 +551,9 @@ export class AgentsService implements AgentsForRuntime {
     await this.repo.markDebugSucceeded(agentId, draftRevision);
   }
 
-  async countUse(agentId: string) {
-    await this.repo.incrementUse(agentId);
+  /** A studio debug run (no version) marks the revision it ran as debugged; released runs count a task. */
+  async replyDone(caller: Caller, agent: RuntimeAgent) {
+    if (agent.versionId === null) await this.markDebugSucceeded(caller, agent.agentId, agent.draftRevision);
+    else await this.repo.incrementUse(agent.agentId);
   }
 }

@@ -49,8 +49,9 @@ export interface AgentsForRuntime {
    * current draft, for its owner only. Throws the catalogue's not-found otherwise.
    */
   runtimeAgent(caller: Caller, agentId: string, opts: { release: boolean }): Promise<RuntimeAgent>;
-  /** Records a successful debug run of a draft revision: what unlocks release. */
-  markDebugSucceeded(caller: Caller, agentId: string, draftRevision: number): Promise<void>;
-  /** Counts one finished reply toward the agent's task count (schema_use_count). */
-  countUse(agentId: string): Promise<void>;
+  /**
+   * A reply that ended done. A debug run of a draft revision marks it debugged (what unlocks
+   * release); a run of a released version counts one task (schema_use_count). Debug runs are no tasks.
+   */
+  replyDone(caller: Caller, agent: RuntimeAgent): Promise<void>;
 }

@@ -21,7 +21,7 @@ describe("chat failures", () => {
 
   it("with no usable model, a priced agent's reply says so and nothing is charged", async () => {
     const s = agentSteps(t);
-    const owner = await createUser(t);
+    const owner = await createUser(t, { memberLevel: "MONTHLY" });
     const admin = await createUser(t, { username: "admin" });
     const hirer = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY", balanceCents: 1000 });
     const id = await s.listed(owner, admin, { price: 2, name: "付费助手" });

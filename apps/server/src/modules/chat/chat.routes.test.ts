@@ -1,7 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { users } from "../../db/schema/index.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { startLlmServer, type LlmServer } from "../../test/llm-server.ts";
@@ -54,7 +56,8 @@ afterAll(async () => {
 
 describe("POST /chat stream", () => {
   it("a FREE user on a priced agent is refused before anything is written, and the page knows it in advance", async () => {
-    const carol = await createUser(t);
+    // A member prices their agent, then the membership lapses (FREE users cannot create agents).
+    const carol = await createUser(t, { memberLevel: "MONTHLY" });
     const priced = await newAgent(carol, "付费助手");
     const intro = await t.app.inject({
       method: "PUT",
@@ -63,6 +66,8 @@ describe("POST /chat stream", () => {
       payload: { agentName: "付费助手", price: 2 },
     });
     expect(intro.statusCode).toBe(200);
+    await t.platform.db.update(users).set({ memberLevel: "FREE", memberEndAt: null }).where(eq(users.id, carol.id));
+    await t.platform.invalidate("user", carol.id);
     const info = await t.app.inject({ url: `${R}/agent_info?id=${priced}&release=false`, headers: carol.headers });
     expect(info.json().data).toMatchObject({ price: 2, membershipRequired: true });
     const before = llm.requests.length;
@@ -243,7 +248,7 @@ describe("sessions", () => {
     ).toBe(404);
   });
 
-  it("every finished reply counts toward the agent's task count; failed ones do not", async () => {
+  it("every finished reply of a released version counts toward the task count; debug runs and failed ones do not", async () => {
     const count = async () =>
       (
         await t.app.inject({
@@ -254,10 +259,19 @@ describe("sessions", () => {
         })
       ).json().data[0]?.count ?? 0;
     const before = await count();
-    await chat(alice, { query: "计数" });
+    await chat(alice, { query: "调试不计数" });
+    expect(await count()).toBe(before);
+    const released = await t.app.inject({
+      method: "POST",
+      url: `/aiagent_api/agent/release/${agentId}`,
+      headers: alice.headers,
+      payload: { notes: "" },
+    });
+    expect(released.statusCode).toBe(200);
+    await chat(alice, { query: "计数", release: true });
     expect(await count()).toBe(before + 1);
     llm.script({ status: 500 });
-    await chat(alice, { query: "失败不计数" });
+    await chat(alice, { query: "失败不计数", release: true });
     expect(await count()).toBe(before + 1);
   });
 

@@ -322,9 +322,7 @@ export class ChatService {
 
   private async afterReply(caller: Caller, agent: RuntimeAgent, status: string) {
     if (status !== "done") return;
-    const agents = this.agents();
-    await agents.countUse(agent.agentId);
-    if (agent.versionId === null) await agents.markDebugSucceeded(caller, agent.agentId, agent.draftRevision);
+    await this.agents().replyDone(caller, agent);
   }
 
   // ---- sessions --------------------------------------------------------------------------------

@@ -26,7 +26,9 @@ function glyphColor(bg: string) {
  * An agent's icon (doc 1 §3): '#<id>' an uploaded file, a number a built-in image,
  * otherwise an emoji name.
  */
-export function AgentIcon({ icon, background, size = 48 }: { icon: string; background: string; size?: number }) {
+export function AgentIcon({ icon, background, size = 48, label }: { icon: string; background: string; size?: number; label?: string }) {
+  // Named (e.g. by the agent's name) where the icon stands for the agent; decorative otherwise.
+  const a11y = label ? { role: "img", "aria-label": label } : {};
   const box: React.CSSProperties = {
     width: size,
     height: size,
@@ -40,7 +42,7 @@ export function AgentIcon({ icon, background, size = 48 }: { icon: string; backg
   };
   if (icon.startsWith("#")) {
     return (
-      <span style={box} data-testid="agent-icon">
+      <span style={box} data-testid="agent-icon" {...a11y}>
         <img src={fileDataPath(icon.slice(1))} alt="" style={{ width: "100%", height: "100%", objectFit: "cover" }} />
       </span>
     );
@@ -48,13 +50,13 @@ export function AgentIcon({ icon, background, size = 48 }: { icon: string; backg
   if (/^\d+$/.test(icon)) {
     const Icon = BUILTIN_ICONS[(Number(icon) - 1 + BUILTIN_ICONS.length) % BUILTIN_ICONS.length];
     return (
-      <span style={box} data-testid="agent-icon">
+      <span style={box} data-testid="agent-icon" {...a11y}>
         <Icon style={{ fontSize: size * 0.5, color: glyphColor(background) }} />
       </span>
     );
   }
   return (
-    <span style={{ ...box, fontSize: size * 0.5 }} data-testid="agent-icon">
+    <span style={{ ...box, fontSize: size * 0.5 }} data-testid="agent-icon" {...a11y}>
       {EMOJI[icon] ?? (icon || "🤖")}
     </span>
   );

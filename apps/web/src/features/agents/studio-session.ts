@@ -2,3 +2,6 @@
 const KEY = "studioAgentId";
 export const studioAgentId = () => sessionStorage.getItem(KEY);
 export const setStudioAgentId = (id: string) => sessionStorage.setItem(KEY, id);
+export const clearStudioAgentId = () => sessionStorage.removeItem(KEY);
+/** A new agent is edited as a blank draft and created on its first save. */
+export const NEW_AGENT_PATH = "/studio?new=1";

@@ -66,6 +66,8 @@ export const agents = defineArea(
       noData: "暂无数据",
       goMarket: "去智能体广场添加智能体",
       unreleased: "未发布",
+      publishHint: "该智能体还没有发布版本，请先在智能体编排中调试成功并发布。",
+      goStudio: "去编排",
     },
     rename: {
       title: "编辑智能体信息",
@@ -74,11 +76,18 @@ export const agents = defineArea(
       price: "价格（元，0 为免费）",
       icon: "图标",
       saved: "修改成功",
+      listedHint: "该智能体已上架：修改名称、简介、图标或价格需重新审核，审核通过前智能体广场仍显示原信息和原价格。",
+      pendingReview: "已保存并提交审核，审核通过后在智能体广场生效",
     },
     copy: {
       confirm: "确认复制此智能体",
       copiedBefore: "已经复制过，确认再次复制？",
       success: "复制成功！",
+    },
+    list: {
+      copyable: "允许其他用户复制此智能体",
+      copyableHint: "复制品包含人设与回复逻辑、模型设置和记忆变量，复制者可以查看并修改它们。",
+      notCopyableHint: "不允许复制：用户只能使用此智能体，看不到人设与回复逻辑。",
     },
     detail: {
       back: "返回",
@@ -171,6 +180,7 @@ export const agents = defineArea(
       debug: "调试",
       debugOk: "当前草稿已调试成功，可以发布",
       debugNeeded: "当前草稿尚未调试成功",
+      saveToDebug: "有未保存的修改：保存后即可调试编辑器中的内容",
       revision: "草稿修订号 {{revision}}",
       required: "请输入名称",
       nameTooLong: "输入内容不能超过15个字符",
@@ -198,6 +208,8 @@ export const agents = defineArea(
       rejected: "已驳回",
       offShelf: "下架",
       onShelf: "重新上架",
+      copyable: "允许复制",
+      notCopyable: "不可复制",
       shelfDone: "操作成功",
       persona: "人设",
       prologue: "开场白",
@@ -284,6 +296,8 @@ export const agents = defineArea(
       noData: "no data",
       goMarket: "go to the marketplace to add agents",
       unreleased: "Unreleased",
+      publishHint: "This agent has no released version yet: debug it and release it in the studio first.",
+      goStudio: "Open the studio",
     },
     rename: {
       title: "Edit agent info",
@@ -292,11 +306,20 @@ export const agents = defineArea(
       price: "Price (yuan, 0 is free)",
       icon: "Icon",
       saved: "saved",
+      listedHint:
+        "This agent is listed: a new name, description, icon or price is reviewed again, and the marketplace keeps the current card and price until it is approved.",
+      pendingReview: "Saved and submitted for review: the marketplace shows it once approved",
     },
     copy: {
       confirm: "confirm copy this agent",
       copiedBefore: "copied before, copy again?",
       success: "copied successfully!",
+    },
+    list: {
+      copyable: "Allow other users to copy this agent",
+      copyableHint:
+        "A copy includes the persona (prompt), model settings and memory variables: whoever copies it can read and change them.",
+      notCopyableHint: "No copies: users can only use this agent and never see its persona.",
     },
     detail: {
       back: "back",
@@ -389,6 +412,7 @@ export const agents = defineArea(
       debug: "Debug",
       debugOk: "The current draft was debugged successfully and can be released",
       debugNeeded: "The current draft has not been debugged successfully yet",
+      saveToDebug: "Unsaved changes: save to debug what the editor shows",
       revision: "Draft revision {{revision}}",
       required: "please enter a name",
       nameTooLong: "at most 15 characters",
@@ -416,6 +440,8 @@ export const agents = defineArea(
       rejected: "Rejected",
       offShelf: "Take off shelf",
       onShelf: "Put back on shelf",
+      copyable: "Copies allowed",
+      notCopyable: "No copies",
       shelfDone: "Done",
       persona: "Persona",
       prologue: "Opening remarks",

@@ -1,9 +1,10 @@
-import { type AgentCard, AGENT_NAME_MAX, RENAME_MESSAGES, renameError } from "@agentfair/contracts";
-import { App, Form, Input, InputNumber, Modal } from "antd";
+import { type AgentCard, AGENT_NAME_MAX, isListed, RENAME_MESSAGES, renameError } from "@agentfair/contracts";
+import { Alert, App, Form, Input, InputNumber, Modal } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { IconPickerButton, type IconValue } from "../../../components/icon-picker/icon-picker";
 import { updateIntro } from "../api/update-intro";
+import { validated } from "../../../lib/form";
 
 type Values = { agentName: string; agentDescription: string; price: number };
 
@@ -32,10 +33,11 @@ export function IntroModal({
 
   const submit = async () => {
     if (!agent) return;
-    const v = await form.validateFields();
+    const v = await validated(form);
+    if (!v) return;
     setBusy(true);
     try {
-      await updateIntro(
+      const card = await updateIntro(
         agent.id,
         mode === "rename"
           ? { agentName: v.agentName }
@@ -47,7 +49,8 @@ export function IntroModal({
               price: v.price ?? 0,
             },
       );
-      message.success(t("agents.rename.saved"));
+      // A listed agent's new card or price waits for review; hirers keep the approved one until then.
+      message.success(t(isListed(agent) && card.applyStatus === "PENDING" ? "agents.rename.pendingReview" : "agents.rename.saved"));
       onSaved();
     } finally {
       setBusy(false);
@@ -65,6 +68,7 @@ export function IntroModal({
       okText={t("common.confirm")}
       cancelText={t("common.cancel")}
     >
+      {agent && isListed(agent) && <Alert type="info" showIcon title={t("agents.rename.listedHint")} style={{ marginBottom: 16 }} />}
       <Form form={form} layout="vertical" preserve={false}>
         {mode === "settings" && (
           <Form.Item label={t("agents.rename.icon")}>

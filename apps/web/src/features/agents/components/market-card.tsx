@@ -2,16 +2,21 @@ import { CheckCircleOutlined, CopyOutlined, StarFilled, ThunderboltOutlined } fr
 import type { AgentCard } from "@agentfair/contracts";
 import { Button, Card, Tag, Tooltip, Typography } from "antd";
 import { useMemo } from "react";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { AgentIcon } from "../../../components/icon-picker/agent-icon";
 
-/** skillNum and star are decorative, generated on the client (doc 1 §3); stable per agent. */
-function decorations(id: string) {
+/** The star rating is decorative, generated on the client (doc 1 §3); stable per agent. */
+function star(id: string) {
   let h = 0;
   for (const ch of id) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
-  return { skillNum: 2 + (h % 7), star: (40 + ((h >> 3) % 11)) / 10 };
+  return (40 + ((h >> 3) % 11)) / 10;
 }
+
+/** The skills line, the same on the card and the detail page: the real count of bound skills. */
+export const skillsText = (t: TFunction, count: number) =>
+  count > 0 ? t("agents.market.skillNum", { count }) : t("agents.detail.noSkills");
 
 export const executePath = (agent: { id: string; mine: boolean }) => `/agent-execute?id=${agent.id}&source=${agent.mine ? 1 : 0}`;
 export const detailPath = (agent: { id: string; price: number }) => `/agent-detail?id=${agent.id}&price=${agent.price}`;
@@ -20,7 +25,7 @@ export const detailPath = (agent: { id: string; price: number }) => `/agent-deta
 export function MarketCard({ agent, taskNum, onCopy }: { agent: AgentCard; taskNum: number; onCopy: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const deco = useMemo(() => decorations(agent.id), [agent.id]);
+  const stars = useMemo(() => star(agent.id), [agent.id]);
   return (
     <Card
       hoverable
@@ -38,7 +43,7 @@ export function MarketCard({ agent, taskNum, onCopy }: { agent: AgentCard; taskN
           <div style={{ display: "flex", gap: 8, alignItems: "center", marginTop: 4 }}>
             {agent.price > 0 ? <Tag color="orange">¥{agent.price}</Tag> : <Tag color="green">{t("agents.market.free")}</Tag>}
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              <StarFilled style={{ color: "#fadb14" }} /> {deco.star.toFixed(1)}
+              <StarFilled style={{ color: "#fadb14" }} /> {stars.toFixed(1)}
             </Typography.Text>
           </div>
         </div>
@@ -50,12 +55,13 @@ export function MarketCard({ agent, taskNum, onCopy }: { agent: AgentCard; taskN
         <span data-testid="task-num">
           <CheckCircleOutlined /> {t("agents.market.taskNum", { count: taskNum })}
         </span>
-        <span>
-          <ThunderboltOutlined /> {t("agents.market.skillNum", { count: deco.skillNum })}
+        <span data-testid="skill-num">
+          <ThunderboltOutlined /> {skillsText(t, agent.skillNum)}
         </span>
       </div>
       <div style={{ display: "flex", gap: 8, marginTop: "auto" }} onClick={(e) => e.stopPropagation()}>
-        {!agent.mine && (
+        {/* Copies include the persona: offered only when the owner allowed them. */}
+        {!agent.mine && agent.copyable && (
           <Tooltip title={t("agents.market.copyAndEdit")}>
             <Button icon={<CopyOutlined />} onClick={onCopy} aria-label={t("agents.market.copyAndEdit")} data-testid="copy-agent" />
           </Tooltip>

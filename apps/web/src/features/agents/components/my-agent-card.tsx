@@ -5,9 +5,10 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { AgentIcon } from "../../../components/icon-picker/agent-icon";
 import { relativeTime } from "../../../components/relative-time";
-import { detailPath, executePath } from "./market-card";
+import { detailPath } from "./market-card";
 
 export interface MyAgentActions {
+  onStart: () => void;
   onEdit: () => void;
   onDelete: () => Promise<void>;
   onSettings: () => void;
@@ -38,12 +39,18 @@ export function MyAgentCard({ agent, showMenu, actions }: { agent: AgentCard; sh
   const { t } = useTranslation();
   const navigate = useNavigate();
   const untyped = !agent.agentType;
+  // Listing needs a release, and one request at a time.
+  const unlistable = isUnreleased(agent.agentStatus)
+    ? t("agents.mine.unreleased")
+    : agent.applyStatus === "PENDING"
+      ? t("agents.mine.pending")
+      : null;
   return (
     <Card
       hoverable
       styles={{ body: { padding: 16, display: "flex", flexDirection: "column", gap: 10, height: "100%" } }}
       style={{ height: "100%" }}
-      onClick={() => navigate(executePath(agent))}
+      onClick={actions.onStart}
       data-testid="my-agent-card"
     >
       <div style={{ display: "flex", gap: 12, alignItems: "center" }}>
@@ -113,7 +120,13 @@ export function MyAgentCard({ agent, showMenu, actions }: { agent: AgentCard; sh
                 items: [
                   { key: "rename", label: t("agents.mine.rename"), onClick: actions.onRename },
                   { key: "detail", label: t("agents.mine.viewDetails"), onClick: () => navigate(detailPath(agent)) },
-                  { key: "list", label: t("agents.mine.list"), onClick: actions.onList },
+                  {
+                    key: "list",
+                    label: t("agents.mine.list"),
+                    disabled: !!unlistable,
+                    extra: unlistable ?? undefined,
+                    onClick: actions.onList,
+                  },
                 ],
               }}
             >

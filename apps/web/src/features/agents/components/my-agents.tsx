@@ -1,5 +1,5 @@
 import { PlusOutlined } from "@ant-design/icons";
-import { AGENT_PAGE_SIZE, type AgentCard } from "@agentfair/contracts";
+import { AGENT_PAGE_SIZE, type AgentCard, isUnreleased } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Col, Empty, Input, Pagination, Row, Select, Space, Spin } from "antd";
 import { useEffect, useState } from "react";
@@ -10,11 +10,11 @@ import { usePlatformSettings } from "../../auth/api/platform-settings";
 import { useUserInfo } from "../../auth/api/user-info";
 import { deleteAgent } from "../api/delete-agent";
 import { useMinePage } from "../api/mine-page";
-import { quickAdd } from "../api/quick-add";
-import { saveApply } from "../api/save-apply";
 import { stepBackPage } from "../paging";
-import { setStudioAgentId } from "../studio-session";
+import { NEW_AGENT_PATH, setStudioAgentId } from "../studio-session";
 import { IntroModal } from "./intro-modal";
+import { ListDialog } from "./list-dialog";
+import { executePath } from "./market-card";
 import { MyAgentCard } from "./my-agent-card";
 
 /** My agents (doc 1 §2 mine mode): create, search, source and listing filters, cards, paging. */
@@ -31,6 +31,7 @@ export function MyAgents() {
   const [status, setStatus] = useState<"all" | "C90_Launched" | "C90_bay">("all");
   const [page, setPage] = useState(1);
   const [intro, setIntro] = useState<{ agent: AgentCard; mode: "rename" | "settings" } | null>(null);
+  const [listing, setListing] = useState<AgentCard | null>(null);
   const query = useMinePage({
     name: name || undefined,
     copyByMe: source === "all" ? undefined : source === "copied",
@@ -58,24 +59,21 @@ export function MyAgents() {
     navigate("/studio");
   };
   // Creating needs a sign-in (doc 1 §5); the studio it opens is membership-gated, so check that first.
-  const create = async () => {
-    if (!gates.requireMembership()) return;
-    const { agentId } = await quickAdd({ agentName: t("agents.studio.defaultName") });
-    await refresh();
-    openStudio(agentId);
+  // The studio creates the agent on its first save.
+  const create = () => {
+    if (gates.requireMembership()) navigate(NEW_AGENT_PATH);
   };
-  const list_ = (agent: AgentCard) =>
+  // An unreleased agent has no version to run: 'please publish and use first', with the way there.
+  const start = (agent: AgentCard) => {
+    if (!isUnreleased(agent.agentStatus)) return navigate(executePath(agent));
     modal.confirm({
-      title: t("agents.mine.confirmList"),
-      content: t("agents.mine.confirmListHint"),
-      okText: t("common.confirm"),
+      title: t("agents.detail.notPublished"),
+      content: t("agents.mine.publishHint"),
+      okText: t("agents.mine.goStudio"),
       cancelText: t("common.cancel"),
-      onOk: async () => {
-        await saveApply(agent.id);
-        message.success(t("agents.mine.pending"));
-        await refresh();
-      },
+      onOk: () => openStudio(agent.id),
     });
+  };
 
   return (
     <div>
@@ -143,6 +141,7 @@ export function MyAgents() {
                   agent={a}
                   showMenu={showMenu}
                   actions={{
+                    onStart: () => start(a),
                     onEdit: () => openStudio(a.id),
                     onDelete: async () => {
                       await deleteAgent(a.id);
@@ -151,7 +150,7 @@ export function MyAgents() {
                     },
                     onSettings: () => setIntro({ agent: a, mode: "settings" }),
                     onRename: () => setIntro({ agent: a, mode: "rename" }),
-                    onList: () => list_(a),
+                    onList: () => setListing(a),
                   }}
                 />
               </Col>
@@ -169,6 +168,7 @@ export function MyAgents() {
           onChange={setPage}
         />
       )}
+      <ListDialog agent={listing} onClose={() => setListing(null)} onListed={refresh} />
       <IntroModal
         agent={intro?.agent ?? null}
         mode={intro?.mode ?? "rename"}

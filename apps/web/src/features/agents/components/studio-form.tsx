@@ -35,6 +35,7 @@ import { useTranslation } from "react-i18next";
 import { IconPickerButton } from "../../../components/icon-picker/icon-picker";
 import { useLabels } from "../api/labels";
 import { useModelOptions } from "../api/model-options";
+import { validated } from "../../../lib/form";
 
 const BINDING_KINDS = ["plugins", "externalPlugins", "workflows", "knowledgeBases", "rules"] as const;
 
@@ -96,7 +97,7 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
           const stale = ((form.getFieldValue("variables") ?? []) as unknown[])
             .map((_, i) => ["variables", i, "name"] as ["variables", number, "name"])
             .filter((path) => form.getFieldError(path).length > 0);
-          if (stale.length) setTimeout(() => form.validateFields(stale).catch(() => undefined));
+          if (stale.length) setTimeout(() => validated(form, stale));
         }
         onChange();
       }}

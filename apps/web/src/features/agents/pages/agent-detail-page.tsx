@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, CopyOutlined, PlayCircleOutlined } from "@ant-design/icons";
-import { isUnreleased } from "@agentfair/contracts";
+import { isUnreleased, skillCount } from "@agentfair/contracts";
 import { App, Button, Card, Col, Descriptions, Empty, Result, Row, Space, Spin, Tag, Timeline, Typography } from "antd";
 import dayjs from "dayjs";
 import { useEffect } from "react";
@@ -7,8 +7,9 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import { AgentIcon } from "../../../components/icon-picker/agent-icon";
 import { useAgentDetail } from "../api/agent-detail";
-import { executePath } from "../components/market-card";
+import { executePath, skillsText } from "../components/market-card";
 import { useCopyAgent } from "../components/use-copy-agent";
+import { setStudioAgentId } from "../studio-session";
 
 /** /agent-detail?id=&price=: what a hirer should know before starting (doc 1 §2). */
 export function AgentDetailPage() {
@@ -37,7 +38,24 @@ export function AgentDetailPage() {
     return (
       <div style={{ maxWidth: 960, margin: "0 auto" }}>
         {back}
-        <Result status="warning" title={t("agents.detail.notPublished")} data-testid="detail-blocked" />
+        <Result
+          status="warning"
+          title={t("agents.detail.notPublished")}
+          data-testid="detail-blocked"
+          extra={
+            d.mine && (
+              <Button
+                type="primary"
+                onClick={() => {
+                  setStudioAgentId(d.agent.agentId);
+                  navigate("/studio");
+                }}
+              >
+                {t("agents.mine.goStudio")}
+              </Button>
+            )
+          }
+        />
       </div>
     );
 
@@ -46,6 +64,7 @@ export function AgentDetailPage() {
   const price = a.price;
   const skills = [
     ...a.plugins.map((p) => ({ kind: t("agents.detail.plugins"), id: p })),
+    ...a.externalPlugins.map((p) => ({ kind: t("agents.detail.plugins"), id: p })),
     ...a.workflows.map((p) => ({ kind: t("agents.detail.workflows"), id: p })),
     ...a.rules.map((p) => ({ kind: t("agents.detail.rules"), id: p })),
   ];
@@ -73,7 +92,7 @@ export function AgentDetailPage() {
             </Space>
           </div>
           <Space>
-            {!d.mine && (
+            {!d.mine && d.copyable && (
               <Button icon={<CopyOutlined />} onClick={() => copy(a.agentId)} data-testid="detail-copy">
                 {t("agents.detail.copy")}
               </Button>
@@ -110,9 +129,14 @@ export function AgentDetailPage() {
               </>
             )}
           </Card>
-          <Card title={t("agents.detail.skills")}>
+          <Card
+            title={t("agents.detail.skills")}
+            extra={skills.length > 0 && <span data-testid="detail-skill-num">{skillsText(t, skillCount(a))}</span>}
+          >
             {skills.length === 0 ? (
-              <Typography.Text type="secondary">{t("agents.detail.noSkills")}</Typography.Text>
+              <Typography.Text type="secondary" data-testid="detail-skill-num">
+                {skillsText(t, 0)}
+              </Typography.Text>
             ) : (
               <Space wrap>
                 {skills.map((s) => (

@@ -9,6 +9,7 @@ import { useUserInfo } from "../../auth/api/user-info";
 import { useApplyPage } from "../api/apply-page";
 import { approveApply, rejectApply } from "../api/review-apply";
 import { setShelf } from "../api/set-shelf";
+import { validated } from "../../../lib/form";
 
 const STATUS_COLOR: Record<ApplyStatus, string> = { PENDING: "processing", APPROVED: "green", REJECTED: "red" };
 
@@ -40,7 +41,9 @@ function ReviewQueue() {
   };
   const reject = async () => {
     if (!rejecting) return;
-    const { reason } = await form.validateFields();
+    const values = await validated(form);
+    if (!values) return;
+    const { reason } = values;
     await rejectApply(rejecting.id, reason.trim());
     message.success(t("agents.review.rejected"));
     setRejecting(null);
@@ -118,7 +121,18 @@ function ReviewQueue() {
             },
             { title: t("agents.review.applicant"), dataIndex: "applicant" },
             { title: t("agents.review.tenant"), dataIndex: "tenantName" },
-            { title: t("agents.review.version"), render: (_, r) => `v${r.versionNo}` },
+            {
+              title: t("agents.review.version"),
+              render: (_, r) => (
+                <Space size={4} wrap>
+                  {`v${r.versionNo}`}
+                  {r.price > 0 && <Tag color="orange">¥{r.price}</Tag>}
+                  <Tag color={r.copyable ? "gold" : undefined}>
+                    {t(r.copyable ? "agents.review.copyable" : "agents.review.notCopyable")}
+                  </Tag>
+                </Space>
+              ),
+            },
             { title: t("agents.review.submittedAt"), render: (_, r) => dayjs(r.createdAt).format("YYYY-MM-DD HH:mm") },
             {
               title: t("agents.review.status"),

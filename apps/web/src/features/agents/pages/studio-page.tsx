@@ -1,5 +1,5 @@
 import { HistoryOutlined, PlusOutlined, RocketOutlined, SaveOutlined } from "@ant-design/icons";
-import { type AgentDraft, type DraftResponse, isUnreleased } from "@agentfair/contracts";
+import { type AgentDraft, type DraftResponse, defaultAgentDraft, isUnreleased } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Card, Col, Empty, Form, Input, Modal, Row, Space, Spin, Tag, Tooltip, Typography } from "antd";
 import { useEffect, useState } from "react";
@@ -12,7 +12,8 @@ import { releaseAgent } from "../api/release";
 import { saveDraft } from "../api/save-draft";
 import { StudioForm } from "../components/studio-form";
 import { VersionsDrawer } from "../components/versions-drawer";
-import { setStudioAgentId, studioAgentId } from "../studio-session";
+import { clearStudioAgentId, NEW_AGENT_PATH, setStudioAgentId, studioAgentId } from "../studio-session";
+import { validated } from "../../../lib/form";
 
 /** Fills what an older draft may lack, so the form always holds a whole AgentDraft. */
 function normalise(values: AgentDraft): AgentDraft {
@@ -34,14 +35,19 @@ function normalise(values: AgentDraft): AgentDraft {
   };
 }
 
-/** /studio: the agent editor. The agent id is kept in session storage (doc 1 §2). */
+/**
+ * /studio: the agent editor. The agent id is kept in session storage (doc 1 §2). A new agent
+ * (/studio?new=1) is a blank draft in the editor until its first save creates it, so an abandoned
+ * 创建智能体 leaves nothing behind.
+ */
 export function StudioPage() {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const [agentId, setAgentId] = useState<string | null>(() => params.get("id") ?? studioAgentId());
+  const isNew = params.get("new") === "1";
+  const [agentId, setAgentId] = useState<string | null>(() => (isNew ? null : (params.get("id") ?? studioAgentId())));
   const draft = useDraft(agentId);
   const [form] = Form.useForm<AgentDraft>();
   const [dirty, setDirty] = useState(false);
@@ -58,6 +64,11 @@ export function StudioPage() {
       setStudioAgentId(fromUrl);
       setAgentId(fromUrl);
       setParams({}, { replace: true });
+    } else if (isNew) {
+      clearStudioAgentId();
+      setAgentId(null);
+      form.setFieldsValue(defaultAgentDraft(t("agents.studio.defaultName")));
+      setDirty(false);
     }
   }, [params]);
 
@@ -76,7 +87,8 @@ export function StudioPage() {
 
   const loaded = draft.data?.agentId;
   useEffect(() => {
-    if (draft.data) {
+    // Unsaved edits stay (a first save whose draft call failed keeps what the user typed).
+    if (draft.data && !dirty) {
       form.setFieldsValue(draft.data.draft);
       setDirty(false);
     }
@@ -88,13 +100,18 @@ export function StudioPage() {
   };
 
   const save = async () => {
-    if (!agentId) return false;
-    await form.validateFields();
+    if (!(await validated(form))) return false;
     // All values, also the ones no field shows (insight switches, bindings): the draft is sent whole.
     const values = normalise(form.getFieldsValue(true) as AgentDraft);
     setSaving(true);
+    let id = agentId;
     try {
-      const res = await saveDraft(agentId, values);
+      if (!id) {
+        const { agentName, agentDescription, agentIcon, agentIconBackground } = values;
+        id = (await quickAdd({ agentName, agentDescription, agentIcon, agentIconBackground })).agentId;
+        setStudioAgentId(id);
+      }
+      const res = await saveDraft(id, values);
       applyResponse(res);
       form.setFieldsValue(res.draft);
       setDirty(false);
@@ -104,11 +121,16 @@ export function StudioPage() {
       return false;
     } finally {
       setSaving(false);
+      if (id !== agentId) {
+        setAgentId(id);
+        setParams({}, { replace: true });
+        queryClient.invalidateQueries({ queryKey: ["agents", "mine"] });
+      }
     }
   };
 
   const openRelease = () => {
-    if (dirty) return message.warning(t("agents.studio.saveFirst"));
+    if (dirty || !agentId) return message.warning(t("agents.studio.saveFirst"));
     if (!draft.data?.debugSucceeded) return message.warning(t("agents.studio.debugFirst"));
     setNotes("");
     setReleaseOpen(true);
@@ -121,18 +143,12 @@ export function StudioPage() {
     await queryClient.invalidateQueries({ queryKey: ["agents"] });
   };
 
-  const create = async () => {
-    const { agentId: id } = await quickAdd({ agentName: t("agents.studio.defaultName") });
-    setStudioAgentId(id);
-    setAgentId(id);
-  };
-
-  if (!agentId || draft.isError)
+  if ((!agentId && !isNew) || draft.isError)
     return (
       <Card style={{ maxWidth: 720, margin: "48px auto" }}>
         <Empty description={t("agents.studio.noAgent")}>
           <Space>
-            <Button type="primary" icon={<PlusOutlined />} onClick={create} data-testid="studio-create">
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(NEW_AGENT_PATH)} data-testid="studio-create">
               {t("agents.studio.createFirst")}
             </Button>
             <Button onClick={() => navigate("/home")}>{t("agents.home.myAgents")}</Button>
@@ -140,33 +156,43 @@ export function StudioPage() {
         </Empty>
       </Card>
     );
-  if (!draft.data) return <Spin style={{ display: "block", padding: 64 }} />;
+  if (agentId && !draft.data) return <Spin style={{ display: "block", padding: 64 }} />;
   const d = draft.data;
-  const released = !isUnreleased(d.agentStatus);
+  const released = !!d && !isUnreleased(d.agentStatus);
+  // What the debug pane runs is the saved draft: unsaved edits must be saved first.
+  const unsaved = dirty || !d;
+  const saveToDebug = (
+    <Space direction="vertical" align="center" style={{ width: "100%", padding: 12 }} data-testid="studio-save-to-debug">
+      <Typography.Text type="secondary">{t("agents.studio.saveToDebug")}</Typography.Text>
+      <Button icon={<SaveOutlined />} onClick={save} loading={saving}>
+        {t("agents.studio.save")}
+      </Button>
+    </Space>
+  );
 
   return (
     <div style={{ maxWidth: 1440, margin: "0 auto" }}>
       <Card styles={{ body: { padding: "12px 20px" } }} style={{ marginBottom: 16 }}>
         <div style={{ display: "flex", alignItems: "center", gap: 12, flexWrap: "wrap" }}>
           <Typography.Title level={4} style={{ margin: 0 }} data-testid="studio-title">
-            {name || d.draft.agentName}
+            {name || d?.draft.agentName}
           </Typography.Title>
           {released ? (
             <Tag color="green">
-              {t("agents.studio.status.released")} v{d.latestVersion}
+              {t("agents.studio.status.released")} v{d?.latestVersion}
             </Tag>
           ) : (
             <Tag color="gold">{t("agents.studio.status.unreleased")}</Tag>
           )}
-          {dirty && <Tag color="orange">{t("agents.studio.unsaved")}</Tag>}
+          {unsaved && <Tag color="orange">{t("agents.studio.unsaved")}</Tag>}
           <div style={{ flex: 1 }} />
-          <Button icon={<HistoryOutlined />} onClick={() => setVersionsOpen(true)} data-testid="studio-versions">
+          <Button icon={<HistoryOutlined />} onClick={() => setVersionsOpen(true)} disabled={!d} data-testid="studio-versions">
             {t("agents.studio.versions")}
           </Button>
           <Button icon={<SaveOutlined />} onClick={save} loading={saving} data-testid="studio-save">
             {t("agents.studio.save")}
           </Button>
-          <Tooltip title={d.debugSucceeded && !dirty ? undefined : dirty ? t("agents.studio.saveFirst") : t("agents.studio.debugFirst")}>
+          <Tooltip title={unsaved ? t("agents.studio.saveFirst") : d.debugSucceeded ? undefined : t("agents.studio.debugFirst")}>
             <Button type="primary" icon={<RocketOutlined />} onClick={openRelease} data-testid="studio-release">
               {t("agents.studio.release")}
             </Button>
@@ -178,8 +204,9 @@ export function StudioPage() {
           <StudioForm form={form} onChange={() => setDirty(true)} />
         </Col>
         <Col xs={24} lg={10}>
-          {/* Debug pane: the reusable chat view runs the saved draft (release: false); a reply that ends
-              done marks this revision debugged on the server, so the draft is refetched to unlock release. */}
+          {/* Debug pane: the reusable chat view runs the saved draft (release: false), so with unsaved
+              edits it asks for a save first; a reply that ends done marks the revision it ran debugged
+              on the server, so the draft is refetched to unlock release. */}
           <Card title={t("agents.studio.debug")} style={{ position: "sticky", top: 16 }} data-testid="studio-debug-pane">
             <div
               style={{
@@ -191,23 +218,32 @@ export function StudioPage() {
                 marginBottom: 12,
               }}
             >
-              <ChatPanel
-                key={agentId}
-                agentId={agentId}
-                release={false}
-                agent={{ ...d.draft, prologue: d.draft.chatOption.prologue, presetQuestions: d.draft.chatOption.presetQuestions }}
-                sessionId={debugSession}
-                onSession={(sid) => setDebugSession(sid)}
-                onFinish={(status) => status === "done" && void queryClient.invalidateQueries({ queryKey: draftKey(agentId) })}
-              />
+              {agentId && d ? (
+                <ChatPanel
+                  key={agentId}
+                  agentId={agentId}
+                  release={false}
+                  agent={{ ...d.draft, prologue: d.draft.chatOption.prologue, presetQuestions: d.draft.chatOption.presetQuestions }}
+                  sessionId={debugSession}
+                  onSession={(sid) => setDebugSession(sid)}
+                  onFinish={(status) => status === "done" && void queryClient.invalidateQueries({ queryKey: draftKey(agentId) })}
+                  blocked={
+                    unsaved ? { notice: saveToDebug, onBlocked: () => void message.warning(t("agents.studio.saveToDebug")) } : undefined
+                  }
+                />
+              ) : (
+                <div style={{ margin: "auto" }}>{saveToDebug}</div>
+              )}
             </div>
             <Space direction="vertical">
-              {d.debugSucceeded ? (
-                <Alert type="success" showIcon title={t("agents.studio.debugOk")} />
+              {unsaved ? (
+                <Alert type="warning" showIcon title={t("agents.studio.saveToDebug")} data-testid="studio-debug-unsaved" />
+              ) : d.debugSucceeded ? (
+                <Alert type="success" showIcon title={t("agents.studio.debugOk")} data-testid="studio-debug-ok" />
               ) : (
                 <Alert type="warning" showIcon title={t("agents.studio.debugNeeded")} data-testid="studio-debug-needed" />
               )}
-              <Typography.Text type="secondary">{t("agents.studio.revision", { revision: d.revision })}</Typography.Text>
+              {d && <Typography.Text type="secondary">{t("agents.studio.revision", { revision: d.revision })}</Typography.Text>}
             </Space>
           </Card>
         </Col>
@@ -232,7 +268,7 @@ export function StudioPage() {
           data-testid="release-notes"
         />
       </Modal>
-      <VersionsDrawer agentId={agentId} open={versionsOpen} onClose={() => setVersionsOpen(false)} />
+      {agentId && <VersionsDrawer agentId={agentId} open={versionsOpen} onClose={() => setVersionsOpen(false)} />}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { API, http } from "../../../lib/http";
 import { storage } from "../../../lib/storage";
+import { validated } from "../../../lib/form";
 
 type SurveyAnswer = { type?: 1 | 2; directionalTarget?: number[]; other?: string };
 const OTHER = SURVEY_GOAL_COUNT; // the last of the 11 options
@@ -47,7 +48,7 @@ export function SurveyModal() {
       onCancel={close}
       onOk={async () => {
         // Invalid answers show their messages under the fields and keep the modal open.
-        const answer = await form.validateFields().catch(() => null);
+        const answer = await validated(form);
         if (!answer) return;
         console.info("usage intent survey", answer);
         close();

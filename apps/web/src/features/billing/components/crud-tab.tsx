@@ -3,6 +3,7 @@ import type { ColumnsType } from "antd/es/table";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useQuery } from "@tanstack/react-query";
+import { validated } from "../../../lib/form";
 
 /** A list with add / edit / delete through a modal form: plans, durations and top-up options. */
 export function CrudTab<T extends { id: string }>({
@@ -35,7 +36,8 @@ export function CrudTab<T extends { id: string }>({
     form.setFieldsValue(row === "new" ? defaults : row);
   };
   const submit = async () => {
-    const values = await form.validateFields();
+    const values = await validated(form);
+    if (!values) return;
     await save(editing === "new" || !editing ? null : editing.id, values);
     message.success(t("billing.admin.saved"));
     setEditing(null);

@@ -3,6 +3,7 @@ import { App as AntApp, Button, Form, Input, Modal, Upload, type UploadFile } fr
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { submitTransfer } from "../api/transfer";
+import { validated } from "../../../lib/form";
 
 const IMAGE_TYPES = ["image/png", "image/jpeg"];
 
@@ -13,7 +14,8 @@ export function TransferForm({ open, onClose }: { open: boolean; onClose: () => 
   const [form] = Form.useForm<{ companyName: string; contacts: string; img: UploadFile[] }>();
   const [busy, setBusy] = useState(false);
   const submit = async () => {
-    const values = await form.validateFields();
+    const values = await validated(form);
+    if (!values) return;
     const file = values.img?.[0]?.originFileObj;
     if (!file) return;
     setBusy(true);

@@ -28,6 +28,7 @@ import { useUserInfo } from "../../auth/api/user-info";
 import { adminApi, type BenefitBatch } from "../api/admin";
 import { CrudTab } from "../components/crud-tab";
 import { OrderStatusTag } from "../components/order-status-tag";
+import { validated } from "../../../lib/form";
 
 /** Administrator screens: plans, durations, top-up options, benefit-code batches, orders, transfers. */
 export function AdminBillingPage() {
@@ -248,7 +249,8 @@ function Benefit() {
   const [form] = Form.useForm();
   const grant = Form.useWatch("grant", form);
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await validated(form);
+    if (!v) return;
     const body = {
       name: v.name,
       grant: v.grant,

@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { deleteSession } from "../api/delete-session";
 import { exportSession } from "../api/export-session";
 import { updateSessionTitle } from "../api/update-session-title";
+import { validated } from "../../../lib/form";
 
 type Group = "today" | "yesterday" | "week" | "more";
 export function sessionGroup(time: string, now = dayjs()): Group {
@@ -49,7 +50,9 @@ export function SessionSidebar(props: {
     });
 
   const saveTitle = async () => {
-    const { title } = await form.validateFields();
+    const values = await validated(form);
+    if (!values) return;
+    const { title } = values;
     await updateSessionTitle(renaming!.session_id, title.trim());
     message.success(t("chat.renamed"));
     setRenaming(null);

@@ -31,6 +31,7 @@ import { deleteModel } from "../api/delete-model";
 import { modelsKey, useModels } from "../api/models";
 import { saveModel } from "../api/save-model";
 import { testModel } from "../api/test-model";
+import { validated } from "../../../lib/form";
 
 type FormValues = ModelInput & { apiKey?: string };
 
@@ -66,7 +67,8 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
     if (m !== "new") form.setFieldsValue({ ...m, apiKey: "" });
   };
   const save = async () => {
-    const values = await form.validateFields();
+    const values = await validated(form);
+    if (!values) return;
     await saveModel(editing === "new" || !editing ? null : editing.id, values);
     message.success(t("models.saved"));
     setEditing(null);

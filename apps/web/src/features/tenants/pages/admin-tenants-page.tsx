@@ -9,6 +9,7 @@ import { HttpError } from "../../../lib/http";
 import { useUserInfo } from "../../auth/api/user-info";
 import { adminTenantsKey, useAdminTenants } from "../api/admin-tenants";
 import { setTenantRole } from "../api/set-tenant-role";
+import { validated } from "../../../lib/form";
 
 /** Platform administrators: who administers each tenant (others see 403; no list is requested). */
 export function AdminTenantsPage() {
@@ -33,7 +34,9 @@ function TenantAdmins() {
 
   const grant = async () => {
     if (!granting) return;
-    const { username } = await form.validateFields();
+    const values = await validated(form);
+    if (!values) return;
+    const { username } = values;
     setSaving(true);
     try {
       store(await setTenantRole(granting.id, { username: username.trim(), role: "admin" }, { silent: true }));
