@@ -87,8 +87,9 @@ export function useChat(opts: UseChatOptions) {
   optsRef.current = opts;
   const view = opts.sessionId ?? NEW;
 
-  // Leaving a session forgets its local copy once it no longer streams: the server's history is
-  // the truth when it is opened again.
+  // Leaving a session forgets the local copies of the others that no longer stream: the server's
+  // history is the truth when they are opened again. (A reply that ended off screen keeps its copy
+  // until then: it is complete, and the page may not have followed its new session yet.)
   useEffect(() => {
     setLocal((all) => {
       const kept = Object.fromEntries(Object.entries(all).filter(([key]) => key === view || streams.current.has(key)));
@@ -234,8 +235,6 @@ export function useChat(opts: UseChatOptions) {
       patch(botId, (m) => ({ ...m, loading: false, writable: false, status: m.status ?? status }));
       streams.current.delete(key);
       setStreaming([...streams.current.keys()]);
-      // Finished off screen: the server's history shows it from now on.
-      if ((optsRef.current.sessionId ?? NEW) !== key) setLocal(({ [key]: _done, ...rest }) => rest);
       optsRef.current.onFinish?.(status, key === NEW ? null : key);
     }
   }, []);

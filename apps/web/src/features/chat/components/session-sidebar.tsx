@@ -1,4 +1,4 @@
-import { DeleteOutlined, EditOutlined, ExportOutlined, PlusOutlined, SearchOutlined } from "@ant-design/icons";
+import { DeleteOutlined, EditOutlined, ExportOutlined, PlusOutlined } from "@ant-design/icons";
 import { SESSION_TITLE_MAX, type SessionItem } from "@agentfair/contracts";
 import { Conversations } from "@ant-design/x";
 import { App, Button, Form, Input, Modal, Spin } from "antd";
@@ -82,7 +82,6 @@ export function SessionSidebar(props: {
         allowClear
         maxLength={100}
         placeholder={t("chat.searchSessions")}
-        prefix={<SearchOutlined />}
         onSearch={(v) => props.onSearch(v.trim())}
         onChange={(e) => !e.target.value && props.onSearch("")}
         style={{ marginBottom: 8 }}
