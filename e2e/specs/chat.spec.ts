@@ -373,3 +373,32 @@ test("the studio debug pane chats with the draft and unlocks release", async ({ 
   await expect(pane.getByTestId("studio-debug-needed")).toHaveCount(0);
   await snap(page, "studio-debug");
 });
+
+test("sessions past the first 100 load as the list scrolls, and the search finds them by title", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  await loginAs(page, "member");
+  await openChat(page, "政务办事指南");
+  const schema_id = new URL(page.url()).searchParams.get("id");
+  const token = await apiToken(request, "member");
+  const ask = (n: number) =>
+    request.post("/agent/agent_runtime/chat", { data: { token, schema_id, release: true, query: `办事咨询${n}号` } }).then((r) => r.text());
+  for (let n = 1; n <= 105; n += 15) await Promise.all(Array.from({ length: Math.min(15, 106 - n) }, (_, i) => ask(n + i)));
+
+  await page.reload();
+  const items = page.getByTestId("session-list").locator(".ant-conversations-item");
+  await expect(items).toHaveCount(100);
+  await expect(page.getByTestId("session-list")).not.toContainText("办事咨询1号");
+  await page.getByTestId("session-scroll").evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect(items).toHaveCount(105);
+  await expect(page.getByTestId("session-list")).toContainText("办事咨询1号");
+
+  await page.getByTestId("session-search").locator("input").fill("咨询7号");
+  await page.getByTestId("session-search").locator("input").press("Enter");
+  await expect(items).toHaveCount(1);
+  await items.first().click();
+  await expect(page.getByTestId("msg-user")).toContainText("办事咨询7号");
+  await snap(page, "chat-session-search");
+  // Clearing the search shows the whole list again, as far as it was loaded.
+  await page.getByTestId("session-search").locator("input").fill("");
+  await expect(items).toHaveCount(105);
+});
