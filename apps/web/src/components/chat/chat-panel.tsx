@@ -57,8 +57,15 @@ export function ChatPanel(props: {
   const beforeSend = useRef(props.beforeSend);
   beforeSend.current = props.beforeSend;
   /** Every send goes through here: the input, retry, and the question buttons. */
+  const asking = useRef(false);
   const ask = useRef(async (...args: Parameters<typeof send>) => {
-    if (beforeSend.current && !(await beforeSend.current())) return false;
+    // One question at a time while the caller is asked (a second Enter does not open a second dialog).
+    if (asking.current) return false;
+    asking.current = true;
+    const go = await Promise.resolve(beforeSend.current?.() ?? true).finally(() => {
+      asking.current = false;
+    });
+    if (!go) return false;
     void send(...args);
     return true;
   }).current;

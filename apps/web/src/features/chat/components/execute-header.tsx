@@ -37,8 +37,9 @@ export function ExecuteHeader(props: {
 
   const openShare = async (open: boolean) => {
     if (!open || !props.sessionId) return;
-    const { shareToken } = await getShareToken(props.sessionId);
-    setLink(shareLinkOf(agent.id, props.sessionId, shareToken));
+    // The session's live link (the server reuses it); a refusal was already shown by the http client.
+    const share = await getShareToken(props.sessionId).catch(() => null);
+    if (share) setLink(shareLinkOf(agent.id, props.sessionId, share.shareToken));
   };
   const copy = async () => {
     if (await copyText(link)) message.success(t("chat.copyLinkOk"));

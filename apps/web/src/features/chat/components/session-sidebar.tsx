@@ -62,7 +62,12 @@ export function SessionSidebar(props: {
     // An invalid name is shown under the field; there is nothing else to do with the refusal.
     const values = await form.validateFields().catch(() => null);
     if (!values) return;
-    await updateSessionTitle(renaming!.session_id, values.title.trim());
+    // A refusal of the server was already shown by the http client.
+    const saved = await updateSessionTitle(renaming!.session_id, values.title.trim()).then(
+      () => true,
+      () => false,
+    );
+    if (!saved) return;
     message.success(t("chat.renamed"));
     setRenaming(null);
     props.onChanged();

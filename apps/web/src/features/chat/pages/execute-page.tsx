@@ -132,8 +132,9 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
             beforeSend={confirmCharge}
             onShare={async () => {
               if (!activeId) return;
-              const { shareToken } = await getShareToken(activeId);
-              if (await copyText(shareLinkOf(agentId, activeId, shareToken))) message.success(t("chat.copyLinkOk"));
+              const share = await getShareToken(activeId).catch(() => null);
+              if (!share) return;
+              if (await copyText(shareLinkOf(agentId, activeId, share.shareToken))) message.success(t("chat.copyLinkOk"));
               else message.warning(t("chat.copyLinkManual"));
             }}
             onSession={(sid, title, created) => {
@@ -157,10 +158,14 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
             onClear={
               activeId
                 ? () => {
-                    void clearSession(activeId).then(() => {
-                      message.success(t("chat.cleared"));
-                      return queryClient.invalidateQueries({ queryKey: sessionKey(activeId) });
-                    });
+                    // A refusal was already shown by the http client.
+                    clearSession(activeId).then(
+                      () => {
+                        message.success(t("chat.cleared"));
+                        void queryClient.invalidateQueries({ queryKey: sessionKey(activeId) });
+                      },
+                      () => undefined,
+                    );
                   }
                 : undefined
             }
