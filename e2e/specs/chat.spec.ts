@@ -27,7 +27,9 @@ async function openChat(page: Page, name: string) {
   await expect(page.getByTestId("chat-view")).toBeVisible();
 }
 
+/** Asks once the previous reply has ended (sending waits while a reply, follow-ups included, is pending). */
 async function ask(page: Page, text: string) {
+  await expect(page.locator(".ant-sender [class*='loading-button']")).toHaveCount(0, { timeout: 20_000 });
   await input(page).fill(text);
   await input(page).press("Enter");
 }
@@ -276,6 +278,7 @@ test("reply stages, a failure with retry in the page's language, the tool-round 
   const fileInput = page.locator(".ant-sender input[type=file]");
   await fileInput.setInputFiles({ name: "附件.txt", mimeType: "text/plain", buffer: Buffer.from("只有附件") });
   await expect(page.getByTestId("chat-pending-files").locator(".anticon-loading")).toHaveCount(0);
+  await expect(page.locator(".ant-sender [class*='loading-button']")).toHaveCount(0);
   await input(page).press("Enter");
   await expect(page.getByTestId("msg-user").last()).toContainText("附件.txt");
   await expect(lastBot(page).getByTestId("chat-progress")).toContainText(/深度反思完成|生成结果中/);
