@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { clickUntilClosed, loginAs, openMarketAgent, registerTestModel, removeTestModels, snap, startTestModel } from "./helpers";
+import { apiToken, clickUntilClosed, loginAs, openMarketAgent, registerTestModel, removeTestModels, snap, startTestModel } from "./helpers";
 
 /**
  * Chat flow against the real platform: a local OpenAI-compatible test model (its own process),
@@ -26,6 +26,25 @@ async function openChat(page: Page, name: string) {
   await openMarketAgent(page, name);
   await expect(page.getByTestId("chat-view")).toBeVisible();
 }
+
+/** Asks once the previous reply has ended (sending waits while a reply, follow-ups included, is pending). */
+async function ask(page: Page, text: string) {
+  await expect(page.locator(".ant-sender [class*='loading-button']")).toHaveCount(0, { timeout: 20_000 });
+  await input(page).fill(text);
+  await input(page).press("Enter");
+}
+
+/** A screenshot of the same page in English, then back to Chinese. */
+async function enSnap(page: Page, name: string) {
+  await page.evaluate(() => localStorage.setItem("lang", "en"));
+  await page.reload();
+  await page.waitForLoadState("networkidle");
+  await snap(page, name);
+  await page.evaluate(() => localStorage.setItem("lang", "zh"));
+  await page.reload();
+}
+
+const sessionItem = (page: Page, title: string) => page.getByTestId("session-list").locator(".ant-conversations-item", { hasText: title });
 
 test("administrator configures the model in Model management", async ({ page, request }) => {
   await registerTestModel(request, "本地测试模型", LLM_PORT);
@@ -118,7 +137,15 @@ test("chat from the marketplace: streaming, follow-up, stop, rename, delete, upl
   await expect(visitor.getByRole("button", { name: "重试" })).toHaveCount(0);
   await expect(visitor.getByRole("button", { name: "分享" })).toHaveCount(0);
   await snap(visitor, "share-page");
+  await enSnap(visitor, "share-page-en");
+  // The share view leads into the product.
+  await visitor.getByTestId("share-to-market").click();
+  await expect(visitor).toHaveURL(/\/index/);
   await fresh.close();
+  // Opening the popover again shows the same link (the live token is reused).
+  await page.getByRole("button", { name: "分享" }).first().click();
+  await expect(link).toHaveValue(url);
+  await page.keyboard.press("Escape");
 
   // agent details
   await page.getByRole("button", { name: "智能体详情" }).click();
@@ -156,6 +183,186 @@ test("chat from the marketplace: streaming, follow-up, stop, rename, delete, upl
   await expect(page.getByTestId("session-list")).not.toContainText("奶茶文案");
 });
 
+test("switching sessions while a reply streams: the view, the highlight and the send target stay one session", async ({
+  page,
+  request,
+}) => {
+  await loginAs(page, "member");
+  await openChat(page, "营销文案大师");
+  await ask(page, "写一句咖啡广告");
+  await expect(lastBot(page)).toContainText("你好！你的问题是：写一句咖啡广告");
+  await expect(page.getByTestId("chat-suggestions")).toBeVisible();
+
+  // A new session streams a long reply, and is listed at once.
+  await page.getByRole("button", { name: "新建对话" }).click();
+  await ask(page, "讲一个 long 故事吧");
+  await expect(lastBot(page)).toContainText("第3段");
+  await expect(sessionItem(page, "讲一个 long 故事吧")).toBeVisible();
+  await expect(lastBot(page).getByTestId("chat-progress")).toContainText("生成结果中");
+
+  // Back to the first session while it streams: that session is on screen and gets the next question.
+  await sessionItem(page, "写一句咖啡广告").click();
+  await expect(sessionItem(page, "写一句咖啡广告")).toHaveClass(/active/);
+  await expect(page.getByTestId("chat-view")).toContainText("写一句咖啡广告");
+  await expect(page.getByTestId("chat-view")).not.toContainText("第3段");
+  await ask(page, "再来一句");
+  await expect(lastBot(page)).toContainText("你好！你的问题是：再来一句");
+  await expect(page.getByTestId("msg-user")).toHaveCount(2);
+
+  // The story still arrives in its own session.
+  await sessionItem(page, "讲一个 long 故事吧").click();
+  await expect(page.getByTestId("chat-view")).toContainText("第");
+  await expect(page.getByTestId("chat-view")).not.toContainText("再来一句");
+
+  const token = await apiToken(request, "member");
+  const list = (
+    await (
+      await request.get("/agent/agent_runtime/session_list?page_number=1&page_size=100", { headers: { authorization: `Bearer ${token}` } })
+    ).json()
+  ).data.list as { session_id: string; title: string }[];
+  const coffee = list.find((s) => s.title === "写一句咖啡广告");
+  const detail = (
+    await (
+      await request.get(`/agent/agent_runtime/session/${coffee?.session_id}`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()
+  ).data;
+  expect(detail.messages.map((m: { content: string }) => m.content)).toContain("再来一句");
+});
+
+test("reply stages, a failure with retry in the page's language, the tool-round limit, a file alone", async ({ page }) => {
+  await loginAs(page, "member");
+  await openChat(page, "营销文案大师");
+
+  // Each stage the reply reaches is named, from the first moment.
+  await ask(page, "慢慢查 现在几点");
+  const progress = lastBot(page).getByTestId("chat-progress");
+  await expect(progress).toContainText("思考中");
+  await snap(page, "chat-stage-thinking");
+  await expect(progress).toContainText("搜索信息中");
+  await snap(page, "chat-stage-searching");
+  await expect(progress).toContainText("分析中");
+  await expect(progress).toContainText("生成结果中");
+  await expect(lastBot(page)).toContainText("告诉你了");
+
+  // A failed reply says so, in words, and offers a retry; the same from history, and in English.
+  await ask(page, "失败一次的问题");
+  await expect(progress).toContainText("回复失败");
+  await expect(progress).not.toContainText("生成结果中");
+  await expect(lastBot(page).getByRole("alert")).toContainText("模型服务暂时无法连接，请稍后重试");
+  await expect(lastBot(page)).not.toContainText("10.1.2.3");
+  await snap(page, "chat-failed");
+  await page.reload();
+  await sessionItem(page, "慢慢查 现在几点").click();
+  await expect(lastBot(page).getByTestId("chat-progress")).toContainText("回复失败");
+  await page.evaluate(() => localStorage.setItem("lang", "en"));
+  await page.reload();
+  await sessionItem(page, "慢慢查 现在几点").click();
+  await expect(lastBot(page).getByRole("alert")).toContainText("The model service cannot be reached right now");
+  await expect(lastBot(page).getByTestId("chat-progress")).toContainText("Reply failed");
+  await snap(page, "chat-failed-en");
+  await page.evaluate(() => localStorage.setItem("lang", "zh"));
+  await page.reload();
+  await sessionItem(page, "慢慢查 现在几点").click();
+  await lastBot(page)
+    .getByRole("alert")
+    .getByRole("button", { name: /重\s*试/ })
+    .click();
+  await expect(lastBot(page)).toContainText("你好！你的问题是：失败一次的问题");
+  await expect(lastBot(page).getByRole("alert")).toHaveCount(0);
+
+  // The tool rounds run out: the reply says so.
+  await ask(page, "一直算 1+1");
+  await expect(lastBot(page).getByRole("alert")).toContainText("已达到工具调用次数上限", { timeout: 20_000 });
+
+  // A file can be sent without text.
+  const fileInput = page.locator(".ant-sender input[type=file]");
+  await fileInput.setInputFiles({ name: "附件.txt", mimeType: "text/plain", buffer: Buffer.from("只有附件") });
+  await expect(page.getByTestId("chat-pending-files").locator(".anticon-loading")).toHaveCount(0);
+  await expect(page.locator(".ant-sender [class*='loading-button']")).toHaveCount(0);
+  await input(page).press("Enter");
+  await expect(page.getByTestId("msg-user").last()).toContainText("附件.txt");
+  await expect(lastBot(page).getByTestId("chat-progress")).toContainText(/深度反思完成|生成结果中/);
+});
+
+test("back from a chat opened first, clear and rename confirmations, HTML and diagrams in replies", async ({ page, context }) => {
+  const errors: string[] = [];
+  await loginAs(page, "member");
+  await openChat(page, "营销文案大师");
+  const chatUrl = page.url().replace(/&source=\d/, "&source=0");
+
+  // Opened as the first page of a tab: back stays in the product.
+  const first = await context.newPage();
+  first.on("pageerror", (e) => errors.push(e.message));
+  await first.goto(chatUrl);
+  await expect(first.getByTestId("chat-view")).toBeVisible();
+  await first.getByRole("button", { name: "返回" }).click();
+  await expect(first).toHaveURL(/\/index/);
+  await first.goto(chatUrl.replace("&source=0", "&source=1"));
+  await first.getByRole("button", { name: "返回" }).click();
+  await expect(first).toHaveURL(/\/home/);
+
+  await first.goto(chatUrl);
+  await ask(first, '前 <b>粗体</b> 后 <svg><script>alert(1)</script></svg>\n```mermaid\ngraph TD\nA["<img src=x>"] --> B\n```');
+  const reply = first.getByTestId("msg-bot").last();
+  await expect(reply.locator("b")).toHaveText("粗体");
+  await expect(reply).not.toContainText("alert(1)");
+  await expect(reply).not.toContainText("<b>");
+  await expect(reply.locator(".chat-mermaid svg")).toBeVisible();
+  await expect(reply.locator(".chat-mermaid img")).toHaveCount(0);
+  await snap(first, "chat-html");
+
+  // An invalid rename is shown under the field, nothing is thrown.
+  const session = first.getByTestId("session-list").locator(".ant-conversations-item").first();
+  await session.hover();
+  await session.locator(".ant-conversations-menu-icon, [class*='menu-icon']").first().click();
+  await first.getByRole("menuitem", { name: "重命名" }).click();
+  await first.locator(".ant-modal input").fill("   ");
+  await first
+    .locator(".ant-modal")
+    .getByRole("button", { name: /确\s*定|OK/ })
+    .click();
+  await expect(first.getByText("名称不能为空")).toBeVisible();
+  await first
+    .locator(".ant-modal")
+    .getByRole("button", { name: /取\s*消|Cancel/ })
+    .click();
+
+  // Clearing the history asks first.
+  await first.getByRole("button", { name: "清空历史" }).click();
+  await expect(first.getByText("确定清空当前对话的历史记录吗？")).toBeVisible();
+  await first
+    .locator(".ant-popconfirm")
+    .getByRole("button", { name: /确\s*定|OK/ })
+    .click();
+  await expect(first.getByText("已清空")).toBeVisible();
+  await expect(first.getByTestId("msg-bot")).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test("a priced agent shows its price and asks once before the first charged send", async ({ page }) => {
+  await loginAs(page, "member");
+  await openChat(page, "保险条款解读");
+  await expect(page.getByTestId("price-per-use")).toHaveText("¥9.90/次");
+  await ask(page, "等待期是多久");
+  const dialog = page.locator(".ant-modal-confirm");
+  await expect(dialog).toContainText("本次对话将扣费");
+  await expect(dialog).toContainText("¥9.90");
+  await snap(page, "chat-charge-confirm");
+  await clickUntilClosed(dialog, /取\s*消|Cancel/);
+  await expect(page.getByTestId("msg-user")).toHaveCount(0);
+  await expect(input(page)).toHaveValue("等待期是多久");
+  await input(page).press("Enter");
+  await clickUntilClosed(dialog, /确认发送/);
+  await expect(lastBot(page)).toContainText("你好！你的问题是：等待期是多久");
+  await expect(page.getByTestId("chat-suggestions")).toBeVisible();
+  // Within the charging period the next question goes without asking.
+  await ask(page, "免责条款有哪些");
+  await expect(lastBot(page)).toContainText("你好！你的问题是：免责条款有哪些");
+  await expect(dialog).toHaveCount(0);
+  await enSnap(page, "chat-price-en");
+  await snap(page, "chat-price");
+});
+
 test("the studio debug pane chats with the draft and unlocks release", async ({ page }) => {
   // The administrator, not member: agents.spec counts member's own agents while this runs in parallel.
   await loginAs(page, "admin");
@@ -171,4 +378,33 @@ test("the studio debug pane chats with the draft and unlocks release", async ({ 
   await expect(pane.getByTestId("msg-bot").last()).toContainText("你好！你的问题是：调试一下");
   await expect(pane.getByTestId("studio-debug-needed")).toHaveCount(0);
   await snap(page, "studio-debug");
+});
+
+test("sessions past the first 100 load as the list scrolls, and the search finds them by title", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  await loginAs(page, "member");
+  await openChat(page, "政务办事指南");
+  const schema_id = new URL(page.url()).searchParams.get("id");
+  const token = await apiToken(request, "member");
+  const ask = (n: number) =>
+    request.post("/agent/agent_runtime/chat", { data: { token, schema_id, release: true, query: `办事咨询${n}号` } }).then((r) => r.text());
+  for (let n = 1; n <= 105; n += 15) await Promise.all(Array.from({ length: Math.min(15, 106 - n) }, (_, i) => ask(n + i)));
+
+  await page.reload();
+  const items = page.getByTestId("session-list").locator(".ant-conversations-item");
+  await expect(items).toHaveCount(100);
+  await expect(page.getByTestId("session-list")).not.toContainText("办事咨询1号");
+  await page.getByTestId("session-scroll").evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect(items).toHaveCount(105);
+  await expect(page.getByTestId("session-list")).toContainText("办事咨询1号");
+
+  await page.getByTestId("session-search").locator("input").fill("咨询7号");
+  await page.getByTestId("session-search").locator("input").press("Enter");
+  await expect(items).toHaveCount(1);
+  await items.first().click();
+  await expect(page.getByTestId("msg-user")).toContainText("办事咨询7号");
+  await snap(page, "chat-session-search");
+  // Clearing the search shows the whole list again, as far as it was loaded.
+  await page.getByTestId("session-search").locator("input").fill("");
+  await expect(items).toHaveCount(105);
 });

@@ -25,6 +25,22 @@ export const chatUsage = z.object({ inputTokens: z.number().int(), outputTokens:
 export const replyStatus = z.enum(["done", "stopped", "failed"]);
 export type ReplyStatus = z.infer<typeof replyStatus>;
 
+/**
+ * Why a reply could not be given (or, for stepLimit, ended without an answer): saved with the
+ * message, so the page words it in the language it shows now.
+ */
+export const chatErrorCode = z.enum([
+  "noModel",
+  "modelTimeout",
+  "modelUnavailable",
+  "modelRejected",
+  "modelRateLimited",
+  "modelBlockedAddress",
+  "stepLimit",
+  "internal",
+]);
+export type ChatErrorCode = z.infer<typeof chatErrorCode>;
+
 export const chatEvent = z.discriminatedUnion("type", [
   /** First line: the session (new or existing) and the ids of the two messages. */
   z.object({
@@ -48,8 +64,8 @@ export const chatEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("widget_data"), widgetData: z.unknown() }),
   /** The 3 follow-up questions (推荐提问). */
   z.object({ type: z.literal("questions"), questions: z.array(z.string()) }),
-  /** A message for people: shown inside the reply. */
-  z.object({ type: z.literal("error"), msg: z.string(), code: z.number().int() }),
+  /** A message for people, shown inside the reply; `error_code` lets the page word it itself. */
+  z.object({ type: z.literal("error"), msg: z.string(), code: z.number().int(), error_code: chatErrorCode.optional() }),
   /** Last line: how the reply ended and what it used. */
   z.object({ type: z.literal("stop"), status: replyStatus, usage: chatUsage }),
 ]);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { chatDoc, chatMedia, replyStatus, toolCallInfo } from "./chat-stream.ts";
+import { chatDoc, chatErrorCode, chatMedia, replyStatus, toolCallInfo } from "./chat-stream.ts";
 
 /** Session page size (doc 2 §9). */
 export const SESSION_PAGE_SIZE = 100;
@@ -88,7 +88,9 @@ export const chatMessage = z.object({
   widgetData: z.unknown().optional(),
   questions: z.array(z.string()),
   status: replyStatus.nullable(),
+  /** In the request's language; `error_code` says which, for a page in another language. */
   error: z.string().nullable(),
+  error_code: chatErrorCode.nullable(),
   files: z.array(chatFileRef),
 });
 export type ChatMessage = z.infer<typeof chatMessage>;
@@ -105,6 +107,8 @@ export const clearSessionRequest = deleteSessionRequest;
 export const exportQuery = z.object({
   session_id: z.string().min(1).max(64),
   format: z.enum(["markdown", "json"]).default("markdown"),
+  /** The reader's IANA time zone for the Markdown times. */
+  tz: z.string().max(64).optional(),
 });
 
 export const shareTokenRequest = z.object({ session_id: z.string().min(1).max(64) });
@@ -132,6 +136,8 @@ export const chatAgentInfo = z.object({
   chatCount: z.number().int(),
   /** The caller's level may not run this priced agent: the page offers membership instead of sending. */
   membershipRequired: z.boolean(),
+  /** This caller pays `price` per use (the first send after 5 idle minutes); the owner does not. */
+  chargesPerUse: z.boolean(),
 });
 export type ChatAgentInfo = z.infer<typeof chatAgentInfo>;
 

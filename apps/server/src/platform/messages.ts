@@ -135,7 +135,22 @@ export const messages = {
   chatUploadTooLarge: { zh: "文件大小不能超过15MB", en: "files may be at most 15 MB" },
   transcriptionFailed: { zh: "语音识别失败，请重试", en: "speech recognition failed, please retry" },
   chatStoppedByUser: { zh: "对话已终止", en: "conversation terminated" },
-  chatToolStepLimit: { zh: "已达到工具调用步数上限", en: "the tool step limit was reached" },
+  chatToolStepLimit: {
+    zh: "已达到工具调用次数上限，本次回答未能完成，请换个问法或拆分问题后再试",
+    en: "The tool call limit was reached before an answer was ready. Please rephrase or split the question and try again.",
+  },
+  chatModelTimeout: {
+    zh: "模型未能及时回答，请稍后重试",
+    en: "The model did not answer in time. Please try again later.",
+  },
+  chatModelUnavailable: {
+    zh: "模型服务暂时无法连接，请稍后重试",
+    en: "The model service cannot be reached right now. Please try again later.",
+  },
+  chatModelRejected: {
+    zh: "模型拒绝了这次请求，请联系管理员检查模型配置",
+    en: "The model refused this request. Please ask an administrator to check the model settings.",
+  },
 } satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof messages;

@@ -27,6 +27,8 @@ export interface ReplyResult {
   /** Why it failed, for the log and the message; never sent raw to people. */
   error?: unknown;
   timedOut?: boolean;
+  /** The model still asked for tools when the step limit ended the loop: it never answered. */
+  stepLimited?: boolean;
 }
 
 const RESULT_MAX = 4000;
@@ -48,8 +50,10 @@ function parseArguments(input: string): Record<string, unknown> | null {
 /**
  * The agent loop, on the provider's streaming call: the model answers, or asks for tools; the
  * registry runs them, their results go back, until it answers or the step limit is hit. Stream
- * parts become the protocol's events; progress rises through stages 1–4 (5 is the follow-ups,
- * emitted by the caller) and never past 95. (The AI SDK's `streamText` does the same with several
+ * parts become the protocol's events; progress goes through the stages the reply reaches —
+ * 1 thinking (waiting for the model), 2 searching information (the model asks for tools, they
+ * run), 3 analyzing (the model reads their results), 4 generating result (text) — with 5 (the
+ * follow-ups) emitted by the caller, and never past 95. (The AI SDK's `streamText` does the same with several
  * more stream stages per call: this loop keeps the first token about a millisecond sooner.)
  */
 export async function runReply(input: ReplyInput): Promise<ReplyResult> {
@@ -111,6 +115,8 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
           result.content += part.delta;
           emit({ type: "content", delta: part.delta });
           progress(4, Math.min(90, 60 + Math.floor(result.content.length / 40)));
+        } else if (part.type === "tool-input-start") {
+          progress(2, 25);
         } else if (part.type === "tool-call") {
           const args = parseArguments(part.input);
           const info = {
@@ -130,6 +136,7 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
         }
       }
       if (result.error || signal.aborted || !asked.length) break;
+      if (step === input.stepLimit) result.stepLimited = true;
 
       // The tools run one after another, and their results go back for the next step.
       const results: LanguageModelV3Message = { role: "tool", content: [] };
@@ -153,7 +160,6 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
           result: info.result,
           error: isError,
         });
-        progress(3, 45);
         results.content.push({
           type: "tool-result",
           toolCallId: info.id,
@@ -161,6 +167,8 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
           output: isError ? { type: "error-text", value: info.result } : { type: "text", value: info.result },
         });
       }
+      // The results are back: the model now reads them.
+      if (!result.stepLimited) progress(3, 45);
       prompt.push(
         {
           role: "assistant",

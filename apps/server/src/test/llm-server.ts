@@ -49,13 +49,33 @@ type Msg = { role: string; content: unknown; tool_calls?: unknown };
 const textOf = (content: unknown): string =>
   typeof content === "string" ? content : Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? "").join("") : "";
 
-/** The default behaviour when no script is queued. */
+/** Questions that failed once already (see "失败一次" below). */
+const failedOnce = new Set<string>();
+/** Stage delays of a "慢慢查" question, ms: long enough for a person (or a test) to read each stage. */
+const SLOW_STAGE_MS = 1500;
+
+/**
+ * The default behaviour when no script is queued. Words in the last question steer it for the
+ * standalone server (e2e): 失败一次 fails the first time that question is asked (HTTP 500);
+ * 慢慢查 asks for the time slowly (each reply stage lasts a moment); 一直算 calls the calculator
+ * every round (the tool-round limit ends it); 慢 or long streams a long answer slowly.
+ */
 export function defaultScript(body: Record<string, unknown>): LlmScript {
   const messages = (body.messages ?? []) as Msg[];
   const last = messages[messages.length - 1];
   const lastText = textOf(last?.content);
+  const question = textOf([...messages].reverse().find((m) => m.role === "user")?.content);
   if (messages.some((m) => textOf(m.content).includes(FOLLOW_UP_MARKER)))
     return { chunks: [JSON.stringify(["能再详细解释一下吗？", "有哪些注意事项？", "可以举个例子吗？"])] };
+  if (question.includes("失败一次") && !failedOnce.has(question)) {
+    failedOnce.add(question);
+    return { status: 500, error: "upstream exploded at 10.1.2.3" };
+  }
+  if (question.includes("一直算")) return { toolCalls: [{ name: "calculator", arguments: JSON.stringify({ expression: "1+1" }) }] };
+  if (question.includes("慢慢查"))
+    return last?.role === "tool"
+      ? { chunks: ["查到了：", "现在的时间", "已经", "告诉你了。"], delayMs: SLOW_STAGE_MS / 2 }
+      : { toolCalls: [{ name: "current_time", arguments: "{}" }], delayMs: SLOW_STAGE_MS };
   if (last?.role === "tool") return { chunks: ["工具结果：", lastText.slice(0, 200)] };
   const tools = ((body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
   if (tools.includes("current_time") && /几点|time|时间/i.test(lastText)) return { toolCalls: [{ name: "current_time", arguments: "{}" }] };
@@ -257,7 +277,17 @@ export async function startLlmServer(opts: { port?: number; host?: string } = {}
       sent++;
     }
     if (script.stallAfter !== undefined && sent >= script.stallAfter) return;
-    if (script.toolCalls?.length) {
+    if (script.toolCalls?.length && script.delayMs && !script.chunks?.length) {
+      // Slowly, like a model thinking first and then writing the call's arguments.
+      for (const [i, t] of script.toolCalls.entries()) {
+        await sleep(script.delayMs);
+        if (res.destroyed) return;
+        chunk({ tool_calls: [{ index: i, id: `call_${Date.now()}_${i}`, type: "function", function: { name: t.name, arguments: "" } }] });
+        await sleep(script.delayMs);
+        if (res.destroyed) return;
+        chunk({ tool_calls: [{ index: i, function: { arguments: t.arguments } }] });
+      }
+    } else if (script.toolCalls?.length) {
       script.toolCalls.forEach((t, i) => {
         chunk({
           tool_calls: [{ index: i, id: `call_${Date.now()}_${i}`, type: "function", function: { name: t.name, arguments: t.arguments } }],

@@ -96,6 +96,18 @@ export class ChatRepository {
     return (await this.db.insert(chatShares).values({ sessionId, userId }).returning())[0];
   }
 
+  /** The session's newest share that was not revoked. */
+  async liveShare(sessionId: string) {
+    return (
+      await this.db
+        .select()
+        .from(chatShares)
+        .where(and(eq(chatShares.sessionId, sessionId), isNull(chatShares.revokedAt)))
+        .orderBy(desc(chatShares.createdAt))
+        .limit(1)
+    )[0];
+  }
+
   async share(id: string) {
     return (
       await this.db

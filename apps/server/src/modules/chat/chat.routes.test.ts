@@ -149,14 +149,19 @@ describe("POST /chat stream", () => {
     llm.script(loop, loop, loop, loop, loop, loop, loop);
     const { evs } = await chat(alice, { query: "loop" });
     expect(evs.filter((e) => e.type === "tool_call_start").length).toBe(5);
-    expect(evs.at(-1)).toMatchObject({ type: "stop" });
+    // The reply ends without an answer, and says why.
+    expect(evs.find((e) => e.type === "error")).toMatchObject({
+      error_code: "stepLimit",
+      msg: expect.stringContaining("已达到工具调用次数上限"),
+    });
+    expect(evs.at(-1)).toMatchObject({ type: "stop", status: "done" });
   });
 
   it("turns an upstream error into an error event and a failed reply", async () => {
     llm.script({ status: 500, error: "boom" });
     const { evs } = await chat(alice, { query: "出错测试" });
     const err = evs.find((e) => e.type === "error");
-    expect(err?.type === "error" && err.msg).toContain("模型调用失败");
+    expect(err).toMatchObject({ error_code: "modelUnavailable", msg: "模型服务暂时无法连接，请稍后重试" });
     expect(err?.type === "error" && err.msg).not.toContain("127.0.0.1");
     expect(evs.at(-1)).toMatchObject({ type: "stop", status: "failed" });
   });
@@ -166,6 +171,7 @@ describe("POST /chat stream", () => {
     const started = Date.now();
     const { evs } = await chat(alice, { query: "stall" });
     expect(Date.now() - started).toBeLessThan(5000);
+    expect(evs.find((e) => e.type === "error")).toMatchObject({ error_code: "modelTimeout", msg: "模型未能及时回答，请稍后重试" });
     expect(evs.at(-1)).toMatchObject({ type: "stop", status: "failed" });
     expect(llm.requests.at(-1)?.aborted).toBe(true);
   });

@@ -72,7 +72,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
       } catch (err) {
         // run() handles its own failures; this is the last line, so the stream still ends properly.
         req.log.error({ err }, "chat reply crashed");
-        emit({ type: "error", msg: translate("internal", lang), code: 500 });
+        emit({ type: "error", msg: translate("internal", lang), code: 500, error_code: "internal" });
         emit({ type: "stop", status: "failed", usage: { inputTokens: 0, outputTokens: 0 } });
       } finally {
         res.end();
@@ -116,7 +116,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
         response: { 200: envelope(sessionDetail) },
       },
     },
-    async (req) => ok(await chat.detail(requireUser(req), req.params.id)),
+    async (req) => ok(await chat.detail(requireUser(req), req.params.id, requestLanguage(req.headers))),
   );
 
   app.post(
@@ -157,7 +157,8 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
     "/export",
     { schema: { tags, summary: "Export a session as Markdown or JSON (a file download)", querystring: exportQuery } },
     async (req, reply) => {
-      const file = await chat.export(requireUser(req), req.query.session_id, req.query.format);
+      const { session_id, format, tz } = req.query;
+      const file = await chat.export(requireUser(req), session_id, format, requestLanguage(req.headers), tz);
       return reply
         .header("content-type", file.contentType)
         .header("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`)
@@ -206,7 +207,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
     },
     async (req) => {
       requireUser(req);
-      return ok(await chat.shared(req.query.shareToken));
+      return ok(await chat.shared(req.query.shareToken, requestLanguage(req.headers)));
     },
   );
 

@@ -1,6 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import {
   type ChatAgentInfo,
+  type ChatErrorCode,
   type ChatEvent,
   type ChatFileRef,
   type ChatMessage,
@@ -14,11 +15,13 @@ import {
   type SessionDetail,
   type SessionItem,
   type ToolCallInfo,
+  chatErrorCode,
 } from "@agentfair/contracts";
 import type { z } from "zod";
 import { type Caller, requireAccess } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
-import { translate } from "../../platform/messages.ts";
+import { type MessageKey, translate } from "../../platform/messages.ts";
+import { BlockedAddressError } from "../../platform/net.ts";
 import type { Platform } from "../../platform/platform.ts";
 import { followUpQuestions } from "../../runtime/follow-ups.ts";
 import { type Attachment, assembleMessages } from "../../runtime/prompt.ts";
@@ -26,7 +29,7 @@ import { runReply } from "../../runtime/reply.ts";
 import type { ToolRegistry } from "../../runtime/tool-registry.ts";
 import type { AgentsForRuntime, RuntimeAgent } from "../agents/runtime-agent.ts";
 import type { Billing } from "../billing/billing.seam.ts";
-import { describeModelError, type ModelsService } from "../models/models.service.ts";
+import type { ModelsService } from "../models/models.service.ts";
 import { chatModelOf, type ResolvedModel } from "../models/provider.ts";
 import { ChatRepository, type MessageRow, type SessionRow } from "./chat.repository.ts";
 
@@ -65,6 +68,57 @@ export const SPEECH_PER_HOUR = 120;
 const WRITE_DELAY_MS = 300;
 
 const titleOf = (query: string, files: ChatFileRef[]) => (query.trim() || files[0]?.name || "").slice(0, SESSION_TITLE_MAX);
+
+/** The catalogue text of each reply error code. */
+const ERROR_TEXT: Record<ChatErrorCode, MessageKey> = {
+  noModel: "noModel",
+  modelTimeout: "chatModelTimeout",
+  modelUnavailable: "chatModelUnavailable",
+  modelRejected: "chatModelRejected",
+  modelRateLimited: "modelRateLimited",
+  modelBlockedAddress: "modelBlockedAddress",
+  stepLimit: "chatToolStepLimit",
+  internal: "internal",
+};
+
+/** A saved reply error: a code (worded in the reader's language), or the text of an older reply. */
+function errorOf(saved: string | null, lang: Language) {
+  const code = chatErrorCode.safeParse(saved);
+  if (!code.success) return { error: saved, error_code: null };
+  return { error: translate(ERROR_TEXT[code.data], lang), error_code: code.data };
+}
+
+/** Why the model gave no reply, as a code for people (addresses, keys and raw texts stay in the log). */
+export function failureCode(err: unknown, timedOut = false): ChatErrorCode {
+  if (timedOut) return "modelTimeout";
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e; i++) {
+    if (e instanceof BlockedAddressError) return "modelBlockedAddress";
+    if (e instanceof AppError && e.key === "modelRateLimited") return "modelRateLimited";
+    const status = (e as { statusCode?: number }).statusCode;
+    if (status === 429) return "modelRateLimited";
+    if (status === 408 || status === 504 || (e as Error)?.name === "AbortError" || (e as Error)?.name === "TimeoutError")
+      return "modelTimeout";
+    if (status && status >= 400 && status < 500) return "modelRejected";
+    if (status) return "modelUnavailable";
+    e = (e as { cause?: unknown }).cause ?? (e as { lastError?: unknown }).lastError ?? (e as { errors?: unknown[] }).errors?.at(-1);
+  }
+  return "modelUnavailable";
+}
+
+/** The Markdown export's times when the reader's zone is not known (the product's home zone). */
+const DEFAULT_TIME_ZONE = "Asia/Shanghai";
+
+/** Times as "2026-06-15 14:03:09" in a zone; an unknown zone falls back to the default one. */
+function readableTime(timeZone: string) {
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat("sv-SE", { timeZone, dateStyle: "short", timeStyle: "medium" });
+  } catch {
+    format = new Intl.DateTimeFormat("sv-SE", { timeZone: DEFAULT_TIME_ZONE, dateStyle: "short", timeStyle: "medium" });
+  }
+  return (iso: string) => format.format(new Date(iso));
+}
 
 /** Chat sessions, messages, the reply runtime, share links and usage. */
 export class ChatService {
@@ -198,12 +252,12 @@ export class ChatService {
       questions: [] as string[],
       usage: { inputTokens: 0, outputTokens: 0 },
     };
-    const fail = (msg: string, code = 500) => {
-      bot.error = msg;
-      emit({ type: "error", msg, code });
+    const fail = (error_code: ChatErrorCode, code = 500) => {
+      bot.error = error_code;
+      emit({ type: "error", msg: translate(ERROR_TEXT[error_code], lang), code, error_code });
     };
     try {
-      if (!model) return fail(translate("noModel", lang), 503);
+      if (!model) return fail("noModel", 503);
 
       const attachments =
         p.attachments.length || !files.length ? p.attachments : ((await this.deps.attachments()?.load(caller, files)) ?? []);
@@ -224,7 +278,7 @@ export class ChatService {
       try {
         await this.deps.models.admit(model, prompt.estimatedInputTokens);
       } catch (err) {
-        if (err instanceof AppError) return fail(translate(err.key, lang, err.params), err.status);
+        if (err instanceof AppError) return fail(failureCode(err), err.status);
         throw err;
       }
       const tools = await this.deps.tools.toolsFor({ caller, agent, sessionId: session.id });
@@ -257,8 +311,10 @@ export class ChatService {
       if (result.status === "failed") {
         this.platform.log.warn({ err: result.error, timedOut: result.timedOut }, "chat reply failed");
         bot.status = "failed";
-        return fail(result.timedOut ? translate("modelCallFailed", lang, { detail: "timeout" }) : describeModelError(result.error, lang));
+        return fail(failureCode(result.error, result.timedOut));
       }
+      // The tool rounds ran out before the model answered: the reply says so (it still counts as done).
+      if (result.stepLimited && !result.content) fail("stepLimit", 200);
       if (result.status === "done" && result.content) {
         emit({ type: "progress", stage: 5, percent: PROGRESS_MAX });
         bot.step = 5;
@@ -280,7 +336,7 @@ export class ChatService {
     } catch (err) {
       this.platform.log.error({ err }, "chat reply crashed");
       bot.status = "failed";
-      fail(translate("internal", lang));
+      fail("internal");
     } finally {
       if (signal.aborted && bot.status !== "failed") bot.status = "stopped";
       startWrites();
@@ -337,7 +393,7 @@ export class ChatService {
     };
   }
 
-  private toMessage(m: MessageRow): ChatMessage {
+  private toMessage(m: MessageRow, lang: Language): ChatMessage {
     return {
       role: m.role === "user" ? "user" : "bot",
       content: m.content,
@@ -350,7 +406,7 @@ export class ChatService {
       widgetData: m.widgetData ?? undefined,
       questions: (m.questions as string[]) ?? [],
       status: (m.status as ChatMessage["status"]) ?? null,
-      error: m.error,
+      ...errorOf(m.error, lang),
       files: (m.files as ChatFileRef[]) ?? [],
     };
   }
@@ -376,10 +432,10 @@ export class ChatService {
     return { list: list.map((s) => this.toItem(s)), total };
   }
 
-  async detail(caller: Caller, id: string): Promise<SessionDetail> {
+  async detail(caller: Caller, id: string, lang: Language): Promise<SessionDetail> {
     const session = await this.ownSession(caller, id, "read");
     const messages = await this.repo.messages(session.id);
-    return { ...this.toItem(session), messages: messages.map((m) => this.toMessage(m)), readOnly: session.userId !== caller.userId };
+    return { ...this.toItem(session), messages: messages.map((m) => this.toMessage(m, lang)), readOnly: session.userId !== caller.userId };
   }
 
   async rename(caller: Caller, id: string, title: string) {
@@ -400,13 +456,14 @@ export class ChatService {
     await this.repo.clearMessages(session.id);
   }
 
-  async export(caller: Caller, id: string, format: "markdown" | "json") {
-    const detail = await this.detail(caller, id);
+  async export(caller: Caller, id: string, format: "markdown" | "json", lang: Language, timeZone = DEFAULT_TIME_ZONE) {
+    const detail = await this.detail(caller, id, lang);
+    const time = readableTime(timeZone);
     const filename = `${detail.title || "chat"}.${format === "json" ? "json" : "md"}`;
     if (format === "json") return { filename, contentType: "application/json; charset=utf-8", body: JSON.stringify(detail, null, 2) };
-    const lines = [`# ${detail.title || "对话"}`, "", `- 会话：${detail.session_id}`, `- 创建时间：${detail.create_time}`, ""];
+    const lines = [`# ${detail.title || "对话"}`, "", `- 会话：${detail.session_id}`, `- 创建时间：${time(detail.create_time)}`, ""];
     for (const m of detail.messages) {
-      lines.push(`## ${m.role === "user" ? "用户" : "智能体"}（${m.time}）`, "");
+      lines.push(`## ${m.role === "user" ? "用户" : "智能体"}（${time(m.time)}）`, "");
       for (const call of m.function_call)
         lines.push(`> 工具调用：${call.metaInfo.name}（${call.function.arguments}）→ ${call.result ?? ""}`, "");
       lines.push(m.content || (m.error ? `*${m.error}*` : ""), "");
@@ -432,6 +489,7 @@ export class ChatService {
       skills: [...tools.values()].map((t) => t.displayName),
       chatCount: await this.repo.countReplies(caller.userId, agent.agentId),
       membershipRequired: this.deps.billing()?.chatNeedsMembership(caller, agent) ?? false,
+      chargesPerUse: agent.priceCents > 0 && agent.ownerId !== caller.userId && !!this.deps.billing(),
     };
   }
 
@@ -439,10 +497,10 @@ export class ChatService {
     return createHmac("sha256", this.platform.secret).update(`chat-share:${shareId}`).digest("base64url").slice(0, 32);
   }
 
-  /** A signed, revocable token for read-only access to one session. */
+  /** A signed, revocable token for read-only access to one session: the live one, or a new one. */
   async shareToken(caller: Caller, sessionId: string) {
     const session = await this.ownSession(caller, sessionId, "write");
-    const share = await this.repo.createShare(session.id, caller.userId);
+    const share = (await this.repo.liveShare(session.id)) ?? (await this.repo.createShare(session.id, caller.userId));
     return { shareToken: `${share.id}.${this.sign(share.id)}`, session_id: session.id, schema_id: session.agentId };
   }
 
@@ -452,7 +510,7 @@ export class ChatService {
   }
 
   /** What a share link shows: the session read-only, to any signed-in user holding a valid token. */
-  async shared(token: string) {
+  async shared(token: string, lang: Language) {
     const [id, mac] = token.split(".");
     const expected = id ? this.sign(id) : "";
     if (!id || !mac || mac.length !== expected.length || !timingSafeEqual(Buffer.from(mac), Buffer.from(expected))) throw notFound();
@@ -462,7 +520,7 @@ export class ChatService {
     if (!session) throw notFound();
     const messages = await this.repo.messages(session.id);
     return {
-      session: { ...this.toItem(session), messages: messages.map((m) => this.toMessage(m)), readOnly: true },
+      session: { ...this.toItem(session), messages: messages.map((m) => this.toMessage(m, lang)), readOnly: true },
       agent: {
         id: session.agentId,
         agentName: session.agentName,

@@ -26,7 +26,8 @@ export function ChatInput(props: {
   pending: boolean;
   disabled?: boolean;
   bus: ChatBus;
-  onSend: (query: string, files: ChatFileRef[], audioUrl?: string) => void;
+  /** Resolves false when the send was called off (the text and files stay). */
+  onSend: (query: string, files: ChatFileRef[], audioUrl?: string) => Promise<boolean> | undefined;
   onStop: () => void;
   onClear?: () => void;
 }) {
@@ -47,9 +48,11 @@ export function ChatInput(props: {
     const ready = filesRef.current.filter((f) => f.id).map((f) => ({ id: f.id!, name: f.name, type: f.type }));
     if (!text.trim() && !ready.length) return void message.warning(t("chat.needInput"));
     if (new TextEncoder().encode(text).length > CHAT_INPUT_MAX_BYTES) return void message.warning(t("chat.inputTooLong"));
-    props.onSend(text.trim(), ready, audioUrl);
-    setValue("");
-    setFiles([]);
+    void Promise.resolve(props.onSend(text.trim(), ready, audioUrl)).then((sent) => {
+      if (sent === false) return;
+      setValue("");
+      setFiles([]);
+    });
   };
   const submitRef = useRef(submit);
   submitRef.current = submit;
@@ -177,6 +180,10 @@ export function ChatInput(props: {
         onChange={(v) => setValue(v)}
         onSubmit={(v) => submit(v)}
         onCancel={props.onStop}
+        // A file alone may be sent: the send button waits for text or a file, not text only.
+        suffix={(_, { components: { SendButton, LoadingButton } }) =>
+          props.pending ? <LoadingButton /> : <SendButton disabled={!!props.disabled || (!value.trim() && !files.length)} />
+        }
         loading={props.pending}
         disabled={props.disabled}
         autoSize={{ minRows: 1, maxRows: 5 }}

@@ -1,6 +1,7 @@
 import type { ChatFileRef, ReplyStatus } from "@agentfair/contracts";
 import { App } from "antd";
 import { type ReactNode, useEffect, useMemo, useRef } from "react";
+import { ChatRequestError } from "./api/chat-stream";
 import { useTranslation } from "react-i18next";
 import "./chat.css";
 import { ChatInput } from "./chat-input";
@@ -17,12 +18,14 @@ export function ChatPanel(props: {
   release: boolean;
   agent: ChatAgent;
   sessionId: string | null;
-  /** Messages of the session as loaded from the server (replaced when the session changes). */
+  /** Messages of the session as loaded from the server; undefined while loading. */
   history?: UiMessage[];
   share?: boolean;
   bus?: ChatBus;
-  onSession?: (sessionId: string, title: string) => void;
-  onFinish?: (status: ReplyStatus) => void;
+  onSession?: (sessionId: string, title: string, created: boolean) => void;
+  onFinish?: (status: ReplyStatus, sessionId: string | null) => void;
+  /** Asked before each send (e.g. to confirm a charge); false cancels it. */
+  beforeSend?: () => Promise<boolean> | boolean;
   onShare?: () => void;
   onClear?: () => void;
   /**
@@ -35,48 +38,47 @@ export function ChatPanel(props: {
   const { message } = App.useApp();
   const ownBus = useMemo(() => createBus<ChatBusEvents>(), []);
   const bus = props.bus ?? ownBus;
-  const ownSession = useRef<string | null>(null);
-  const applied = useRef<string | null | undefined>(undefined);
   const chat = useChat({
     agentId: props.agentId,
     release: props.release,
     sessionId: props.sessionId,
-    onSession: (sid, title) => {
-      ownSession.current = sid;
-      props.onSession?.(sid, title);
-    },
+    history: props.history,
+    onSession: props.onSession,
     onFinish: props.onFinish,
     requestErrorText: t("chat.requestError"),
     onRequestError: (msg) => message.error(msg),
+    describeRequestError: (err) =>
+      // Validation details (field names, limits) are for developers: people get a plain sentence.
+      err instanceof ChatRequestError && err.status === 400 && /^(参数错误|parameter error)/.test(err.message)
+        ? t("chat.requestInvalid")
+        : "",
   });
   const { setMessages, send } = chat;
-
-  // The local messages are the truth for a session this panel created or is streaming into;
-  // otherwise (another session chosen, a share view) the server's history is shown.
-  useEffect(() => {
-    if (chat.pending) return;
-    if (props.sessionId && props.sessionId === ownSession.current) {
-      applied.current = props.sessionId;
-      return;
-    }
-    ownSession.current = null;
-    if (props.history === undefined) {
-      if (applied.current !== props.sessionId) setMessages([]);
-      return;
-    }
-    applied.current = props.sessionId;
-    setMessages(props.history);
-  }, [props.sessionId, props.history]);
+  const beforeSend = useRef(props.beforeSend);
+  beforeSend.current = props.beforeSend;
+  /** Every send goes through here: the input, retry, and the question buttons. */
+  const asking = useRef(false);
+  const ask = useRef(async (...args: Parameters<typeof send>) => {
+    // One question at a time while the caller is asked (a second Enter does not open a second dialog).
+    if (asking.current) return false;
+    asking.current = true;
+    const go = await Promise.resolve(beforeSend.current?.() ?? true).finally(() => {
+      asking.current = false;
+    });
+    if (!go) return false;
+    void send(...args);
+    return true;
+  }).current;
 
   useEffect(() => {
     const off = bus.on("send-plugins-button", (e) => {
-      if (e.reload) void send(e.content ?? "", [], { reload: true });
-      else if (e.content) void send(e.content);
+      if (e.reload) void ask(e.content ?? "", [], { reload: true });
+      else if (e.content) void ask(e.content);
     });
     return () => {
       off();
     };
-  }, [bus, send]);
+  }, [bus, ask]);
 
   const onBlocked = props.blocked?.onBlocked;
   useEffect(() => {
@@ -105,7 +107,7 @@ export function ChatPanel(props: {
         <ChatInput
           pending={chat.pending}
           bus={bus}
-          onSend={(q: string, files: ChatFileRef[], audioUrl?: string) => void send(q, files, { audioUrl })}
+          onSend={(q: string, files: ChatFileRef[], audioUrl?: string) => ask(q, files, { audioUrl })}
           onStop={chat.stop}
           onClear={
             props.onClear

@@ -1,6 +1,6 @@
 import { CopyOutlined, RedoOutlined, ShareAltOutlined, UserOutlined } from "@ant-design/icons";
 import { Bubble, Prompts, Welcome } from "@ant-design/x";
-import { App, Avatar, Button, Space, Tooltip } from "antd";
+import { App, Avatar, Button, Space, Spin, Tooltip } from "antd";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { AgentAvatar } from "./agent-avatar";
@@ -68,6 +68,10 @@ export function ChatView(props: {
     return () => observer.disconnect();
   }, []);
 
+  /** Asks the question before this reply again; the reply is replaced. */
+  const retry = (index: number) =>
+    bus.emit("send-plugins-button", { title: "retry", content: messageList[index - 1]?.content ?? "", index: index - 1, reload: true });
+
   const copy = async (m: UiMessage) => {
     if (await copyText(m.content)) message.success(t("chat.copied"));
     else message.error(t("chat.copyFailed"));
@@ -97,6 +101,9 @@ export function ChatView(props: {
         const isUser = m.role === 1;
         const isLast = index === messageList.length - 1;
         const stopped = m.status === "stopped";
+        const failed = m.status === "failed";
+        // The stages show from the first moment; dots stand in for the text until it comes.
+        const waiting = !!m.loading && !m.content && !m.toolCalls.length;
         return (
           <div
             key={m.uuid}
@@ -114,13 +121,24 @@ export function ChatView(props: {
                 )
               }
               header={
-                !isUser && (m.writable || m.stepNum !== undefined || stopped) ? (
-                  <ProgressSteps stepNum={m.stepNum} percent={m.processLoading} stopped={stopped} done={m.status === "done"} />
+                !isUser && (m.writable || m.stepNum !== undefined || stopped || failed) ? (
+                  <ProgressSteps
+                    stepNum={m.stepNum}
+                    percent={m.processLoading}
+                    stopped={stopped}
+                    failed={failed}
+                    done={m.status === "done"}
+                  />
                 ) : undefined
               }
-              loading={!!m.loading && !m.content && !m.toolCalls.length}
               content={m.content}
-              contentRender={() => <MessageBody message={m} bus={bus} />}
+              contentRender={() =>
+                waiting ? (
+                  <Spin size="small" className="chat-waiting" />
+                ) : (
+                  <MessageBody message={m} bus={bus} onRetry={!share && isLast && failed && !pendding ? () => retry(index) : undefined} />
+                )
+              }
               footer={
                 !isUser && !m.writable && !m.hideCopy ? (
                   <Space size={2} className="chat-actions">
@@ -135,15 +153,7 @@ export function ChatView(props: {
                           icon={<RedoOutlined />}
                           disabled={pendding}
                           aria-label={t("chat.retry")}
-                          onClick={() => {
-                            const prev = messageList[index - 1];
-                            bus.emit("send-plugins-button", {
-                              title: "retry",
-                              content: prev?.content ?? "",
-                              index: index - 1,
-                              reload: true,
-                            });
-                          }}
+                          onClick={() => retry(index)}
                         />
                       </Tooltip>
                     )}

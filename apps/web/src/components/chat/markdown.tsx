@@ -1,9 +1,13 @@
 import { useEffect, useId, useState } from "react";
 import ReactMarkdown from "react-markdown";
+import rehypeRaw from "rehype-raw";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 
-/** Mermaid diagrams in strict security mode, loaded on first use. */
+/**
+ * Mermaid diagrams in strict security mode, loaded on first use. Labels are SVG text, not HTML:
+ * markup in a label (an image, a link) shows as its text instead of a broken element.
+ */
 function Mermaid({ code }: { code: string }) {
   const id = useId().replace(/[^a-zA-Z0-9]/g, "");
   const [svg, setSvg] = useState<string | null>(null);
@@ -12,7 +16,7 @@ function Mermaid({ code }: { code: string }) {
     let alive = true;
     import("mermaid")
       .then(async ({ default: mermaid }) => {
-        mermaid.initialize({ startOnLoad: false, securityLevel: "strict" });
+        mermaid.initialize({ startOnLoad: false, securityLevel: "strict", htmlLabels: false, flowchart: { htmlLabels: false } });
         const { svg } = await mermaid.render(`m${id}`, code);
         if (alive) setSvg(svg);
       })
@@ -25,13 +29,16 @@ function Mermaid({ code }: { code: string }) {
   return <div className="chat-mermaid" dangerouslySetInnerHTML={{ __html: svg }} />;
 }
 
-/** Markdown shown as HTML, sanitised (no raw HTML, no scripts, safe links). */
+/**
+ * Markdown shown as HTML, sanitised: raw HTML in a reply is parsed (so a tag never leaves its
+ * pieces behind as text), then only safe elements stay: no scripts (nor their text), no SVG, safe links.
+ */
 export function Markdown({ text, streaming }: { text: string; streaming?: boolean }) {
   return (
     <div className="chat-markdown">
       <ReactMarkdown
         remarkPlugins={[remarkGfm]}
-        rehypePlugins={[rehypeSanitize]}
+        rehypePlugins={[rehypeRaw, rehypeSanitize]}
         components={{
           a: ({ href, children }) => (
             <a href={href} target="_blank" rel="noopener noreferrer">

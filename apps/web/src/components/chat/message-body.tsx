@@ -1,5 +1,5 @@
-import { FileOutlined } from "@ant-design/icons";
-import { Button, Collapse, Space } from "antd";
+import { FileOutlined, RedoOutlined } from "@ant-design/icons";
+import { Alert, Button, Collapse, Space } from "antd";
 import { useTranslation } from "react-i18next";
 import type { ChatBus } from "./event-bus";
 import { Markdown } from "./markdown";
@@ -42,8 +42,16 @@ export function messageType(m: UiMessage): MessageType {
 
 const isImage = (name: string, type?: string) => /^image\//.test(type ?? "") || /\.(png|jpe?g)$/i.test(name);
 
-export function MessageBody({ message, bus }: { message: UiMessage; bus: ChatBus }) {
+/** A reply's error in the page's language: worded from its code when it has one. */
+export function useErrorText(message: Pick<UiMessage, "error" | "errorCode">) {
   const { t } = useTranslation();
+  if (message.errorCode) return t(`chat.errors.${message.errorCode}`);
+  return message.error;
+}
+
+export function MessageBody({ message, bus, onRetry }: { message: UiMessage; bus: ChatBus; onRetry?: () => void }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText(message);
   const type = messageType(message);
   const files = message.files.length ? (
     <Space wrap size={6} className="chat-files">
@@ -154,10 +162,22 @@ export function MessageBody({ message, bus }: { message: UiMessage; bus: ChatBus
           ))}
         </div>
       )}
-      {message.error && (
-        <div className="chat-error" role="alert">
-          {message.error}
-        </div>
+      {errorText && (
+        <Alert
+          className="chat-error"
+          role="alert"
+          showIcon
+          // The tool-round limit ends a reply that is otherwise fine: a notice, not a failure.
+          type={message.errorCode === "stepLimit" ? "warning" : "error"}
+          title={errorText}
+          action={
+            onRetry && (
+              <Button size="small" icon={<RedoOutlined />} onClick={onRetry}>
+                {t("chat.retry")}
+              </Button>
+            )
+          }
+        />
       )}
     </div>
   );

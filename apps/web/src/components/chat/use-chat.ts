@@ -1,4 +1,4 @@
-import type { ChatEvent, ChatFileRef, ChatMedia, ChatMessage, ReplyStatus, ToolCallInfo } from "@agentfair/contracts";
+import type { ChatErrorCode, ChatEvent, ChatFileRef, ChatMedia, ChatMessage, ReplyStatus, ToolCallInfo } from "@agentfair/contracts";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ChatRequestError, streamChat } from "./api/chat-stream";
 
@@ -20,7 +20,9 @@ export interface UiMessage {
   processLoading?: number;
   toolCalls: UiToolCall[];
   question: string[];
+  /** A message for people: the server's text, or worded here from `errorCode`. */
   error?: string;
+  errorCode?: ChatErrorCode | null;
   status?: ReplyStatus | null;
   files: ChatFileRef[];
   media: ChatMedia[];
@@ -39,6 +41,7 @@ export const fromServer = (m: ChatMessage): UiMessage => ({
   toolCalls: m.function_call.map((c) => ({ ...c, done: true })),
   question: m.questions,
   error: m.error ?? undefined,
+  errorCode: m.error_code,
   status: m.status,
   files: m.files,
   media: m.media,
@@ -48,39 +51,71 @@ export const fromServer = (m: ChatMessage): UiMessage => ({
 
 const localId = () => `local-${Math.random().toString(36).slice(2)}`;
 
+/** The key of a session the first send has not created yet. */
+const NEW = "";
+
 export interface UseChatOptions {
   agentId: string;
   release: boolean;
+  /** The session on screen: what is shown, and where a send goes. */
   sessionId: string | null;
-  /** A new session was created by the first send, or its title became known. */
-  onSession?: (sessionId: string, title: string) => void;
-  /** A reply ended (done, stopped or failed). */
-  onFinish?: (status: ReplyStatus) => void;
+  /** Its messages as loaded from the server; undefined while loading. */
+  history?: UiMessage[];
+  /** A send created a session (or its title became known): `sessionId` may now follow it. */
+  onSession?: (sessionId: string, title: string, created: boolean) => void;
+  /** A reply ended (done, stopped or failed) in this session. */
+  onFinish?: (status: ReplyStatus, sessionId: string | null) => void;
   requestErrorText: string;
   onRequestError?: (msg: string) => void;
+  /** Words a refused request's message for people (the server's text, unless it is a validation detail). */
+  describeRequestError?: (err: unknown) => string;
 }
 
-/** The chat state machine: user message, placeholder reply, streamed events, a stop event finalises. */
+/**
+ * The chat state machine: user message, placeholder reply, streamed events, a stop event finalises.
+ * Each reply belongs to the session it was sent in: its messages are kept under that session
+ * while it streams, so switching sessions shows (and sends to) the session on screen, and coming
+ * back shows the reply still arriving.
+ */
 export function useChat(opts: UseChatOptions) {
-  const [messages, setMessages] = useState<UiMessage[]>([]);
-  const [pending, setPending] = useState(false);
-  const abort = useRef<AbortController | null>(null);
-  const sessionRef = useRef(opts.sessionId);
+  /** Messages this page holds for a session: one that streams, or streamed while on screen. */
+  const [local, setLocal] = useState<Record<string, UiMessage[]>>({});
+  /** Sessions with a reply under way, by key. */
+  const [streaming, setStreaming] = useState<string[]>([]);
+  const streams = useRef(new Map<string, AbortController>());
   const optsRef = useRef(opts);
   optsRef.current = opts;
+  const view = opts.sessionId ?? NEW;
 
+  // Leaving a session forgets the local copies of the others that no longer stream: the server's
+  // history is the truth when they are opened again. (A reply that ended off screen keeps its copy
+  // until then: it is complete, and the page may not have followed its new session yet.)
   useEffect(() => {
-    sessionRef.current = opts.sessionId;
-  }, [opts.sessionId]);
-  useEffect(() => () => abort.current?.abort(), []);
+    setLocal((all) => {
+      const kept = Object.fromEntries(Object.entries(all).filter(([key]) => key === view || streams.current.has(key)));
+      return Object.keys(kept).length === Object.keys(all).length ? all : kept;
+    });
+  }, [view]);
+  useEffect(
+    () => () => {
+      for (const c of streams.current.values()) c.abort();
+    },
+    [],
+  );
 
-  const patch = (uuid: string, fn: (m: UiMessage) => UiMessage) => setMessages((list) => list.map((m) => (m.uuid === uuid ? fn(m) : m)));
+  const messages = local[view] ?? opts.history ?? [];
+
+  const setMessages = useCallback((list: UiMessage[]) => {
+    const key = optsRef.current.sessionId ?? NEW;
+    setLocal((all) => ({ ...all, [key]: list }));
+  }, []);
 
   const send = useCallback(async (query: string, files: ChatFileRef[] = [], o: { reload?: boolean; audioUrl?: string } = {}) => {
-    if (abort.current) return;
+    let key = optsRef.current.sessionId ?? NEW;
+    if (streams.current.has(key)) return;
     const controller = new AbortController();
-    abort.current = controller;
-    setPending(true);
+    streams.current.set(key, controller);
+    setStreaming([...streams.current.keys()]);
     let botId = localId();
     const userMsg: UiMessage = {
       uuid: localId(),
@@ -106,21 +141,32 @@ export function useChat(opts: UseChatOptions) {
       docs: [],
       processLoading: 0,
     };
-    setMessages((list) => {
+    const shown = optsRef.current.history ?? [];
+    setLocal((all) => {
+      const list = all[key] ?? shown;
       const base = o.reload ? list.slice(0, list.length - (list.at(-1)?.role === 2 ? 1 : 0)) : [...list, userMsg];
-      return [...base.map((m) => ({ ...m, question: [] })), bot];
+      return { ...all, [key]: [...base.map((m) => ({ ...m, question: [] })), bot] };
     });
+    const patch = (uuid: string, fn: (m: UiMessage) => UiMessage) =>
+      setLocal((all) => (all[key] ? { ...all, [key]: all[key].map((m) => (m.uuid === uuid ? fn(m) : m)) } : all));
     let status: ReplyStatus = "failed";
     const onEvent = (e: ChatEvent) => {
       switch (e.type) {
         case "session": {
           const old = botId;
           botId = e.uuid;
-          sessionRef.current = e.session_id;
-          setMessages((list) =>
-            list.map((m) => (m.uuid === old ? { ...m, uuid: e.uuid } : m.uuid === userMsg.uuid ? { ...m, uuid: e.question_uuid } : m)),
-          );
-          optsRef.current.onSession?.(e.session_id, e.title);
+          const created = key === NEW;
+          if (created) {
+            // The new session's messages and stream move under its id.
+            streams.current.delete(NEW);
+            streams.current.set(e.session_id, controller);
+            setStreaming([...streams.current.keys()]);
+            setLocal(({ [NEW]: list = [], ...rest }) => ({ ...rest, [e.session_id]: list }));
+            key = e.session_id;
+          }
+          patch(old, (m) => ({ ...m, uuid: e.uuid }));
+          patch(userMsg.uuid, (m) => ({ ...m, uuid: e.question_uuid }));
+          optsRef.current.onSession?.(e.session_id, e.title, created);
           break;
         }
         case "progress":
@@ -151,7 +197,7 @@ export function useChat(opts: UseChatOptions) {
           patch(botId, (m) => ({ ...m, question: e.questions }));
           break;
         case "error":
-          patch(botId, (m) => ({ ...m, loading: false, error: e.msg }));
+          patch(botId, (m) => ({ ...m, loading: false, error: e.msg, errorCode: e.error_code ?? null }));
           break;
         case "stop":
           status = e.status;
@@ -168,7 +214,7 @@ export function useChat(opts: UseChatOptions) {
     try {
       await streamChat(
         {
-          session_id: sessionRef.current,
+          session_id: key === NEW ? null : key,
           query,
           schema_id: optsRef.current.agentId,
           release: optsRef.current.release,
@@ -180,19 +226,20 @@ export function useChat(opts: UseChatOptions) {
     } catch (err) {
       if (controller.signal.aborted) status = "stopped";
       else {
-        const msg = err instanceof ChatRequestError && err.message ? err.message : optsRef.current.requestErrorText;
+        const { describeRequestError, requestErrorText } = optsRef.current;
+        const msg = describeRequestError?.(err) || (err instanceof ChatRequestError && err.message) || requestErrorText;
         patch(botId, (m) => ({ ...m, loading: false, error: msg }));
-        optsRef.current.onRequestError?.(optsRef.current.requestErrorText);
+        optsRef.current.onRequestError?.(requestErrorText);
       }
     } finally {
       patch(botId, (m) => ({ ...m, loading: false, writable: false, status: m.status ?? status }));
-      abort.current = null;
-      setPending(false);
-      optsRef.current.onFinish?.(status);
+      streams.current.delete(key);
+      setStreaming([...streams.current.keys()]);
+      optsRef.current.onFinish?.(status, key === NEW ? null : key);
     }
   }, []);
 
-  const stop = useCallback(() => abort.current?.abort(), []);
+  const stop = useCallback(() => streams.current.get(optsRef.current.sessionId ?? NEW)?.abort(), []);
 
-  return { messages, setMessages, pending, send, stop };
+  return { messages, setMessages, pending: streaming.includes(view), send, stop };
 }

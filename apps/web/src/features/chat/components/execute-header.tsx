@@ -1,4 +1,4 @@
-import { ArrowLeftOutlined, InfoCircleOutlined, ShareAltOutlined } from "@ant-design/icons";
+import { ArrowLeftOutlined, AppstoreOutlined, InfoCircleOutlined, ShareAltOutlined } from "@ant-design/icons";
 import type { ChatAgentInfo } from "@agentfair/contracts";
 import { App, Button, Drawer, Input, Popover, Space, Tag, Typography } from "antd";
 import { useState } from "react";
@@ -14,11 +14,19 @@ export function shareLinkOf(agentId: string, sessionId: string, shareToken: stri
   return `${window.location.origin}${base}/share-page#/?id=${encodeURIComponent(agentId)}&sessionId=${encodeURIComponent(sessionId)}&shareToken=${encodeURIComponent(shareToken)}`;
 }
 
-/** Header: back (hidden in share mode), share popover (hidden in share mode), agent details. */
+/** True when this page was the first one opened in the tab: going back would leave the app. */
+const openedFirst = () => !((window.history.state as { idx?: number } | null)?.idx ?? 0);
+
+/**
+ * Header: back (hidden in share mode; to `backTo` when the chat was opened first), the price per
+ * use, share popover (hidden in share mode), agent details. A share view links to the marketplace.
+ */
 export function ExecuteHeader(props: {
   agent: Pick<ChatAgentInfo, "id" | "agentName" | "agentIcon" | "agentIconBackground"> & Partial<ChatAgentInfo>;
   sessionId: string | null;
   share: boolean;
+  /** Where back goes when there is no page of this app to go back to. */
+  backTo?: string;
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -29,8 +37,9 @@ export function ExecuteHeader(props: {
 
   const openShare = async (open: boolean) => {
     if (!open || !props.sessionId) return;
-    const { shareToken } = await getShareToken(props.sessionId);
-    setLink(shareLinkOf(agent.id, props.sessionId, shareToken));
+    // The session's live link (the server reuses it); a refusal was already shown by the http client.
+    const share = await getShareToken(props.sessionId).catch(() => null);
+    if (share) setLink(shareLinkOf(agent.id, props.sessionId, share.shareToken));
   };
   const copy = async () => {
     if (await copyText(link)) message.success(t("chat.copyLinkOk"));
@@ -40,14 +49,31 @@ export function ExecuteHeader(props: {
   return (
     <div className="exec-header">
       <Space size={12}>
-        {!props.share && <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => navigate(-1)} aria-label={t("chat.back")} />}
+        {!props.share && (
+          <Button
+            type="text"
+            icon={<ArrowLeftOutlined />}
+            onClick={() => (openedFirst() ? navigate(props.backTo ?? "/index", { replace: true }) : navigate(-1))}
+            aria-label={t("chat.back")}
+          />
+        )}
         <AgentAvatar icon={agent.agentIcon} background={agent.agentIconBackground} name={agent.agentName} size={32} />
         <Typography.Text strong style={{ fontSize: 16 }}>
           {agent.agentName}
         </Typography.Text>
         {props.share && <Tag color="blue">{t("chat.readOnly")}</Tag>}
+        {!props.share && !!agent.price && (
+          <Tag color="orange" data-testid="price-per-use">
+            {t("chat.pricePerUse", { price: agent.price.toFixed(2) })}
+          </Tag>
+        )}
       </Space>
       <Space>
+        {props.share && (
+          <Button type="primary" icon={<AppstoreOutlined />} onClick={() => navigate("/index")} data-testid="share-to-market">
+            {t("chat.toMarketplace")}
+          </Button>
+        )}
         {!props.share && (
           <Popover
             trigger="click"

@@ -1,7 +1,7 @@
 import { DeleteOutlined, EditOutlined, ExportOutlined, PlusOutlined } from "@ant-design/icons";
 import { SESSION_TITLE_MAX, type SessionItem } from "@agentfair/contracts";
 import { Conversations } from "@ant-design/x";
-import { App, Button, Form, Input, Modal } from "antd";
+import { App, Button, Form, Input, Modal, Spin } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -19,9 +19,19 @@ export function sessionGroup(time: string, now = dayjs()): Group {
   return "more";
 }
 
-/** Sessions grouped by today, yesterday, 7 days and more; new chat, rename, delete, export. */
+/** How close to the list's end (px) the next page starts loading. */
+const LOAD_AHEAD = 120;
+
+/**
+ * Sessions grouped by today, yesterday, 7 days and more; new chat, rename, delete, export; a
+ * search by title, and the next page of 100 loads as the list scrolls to its end.
+ */
 export function SessionSidebar(props: {
   sessions: SessionItem[];
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+  onSearch: (search: string) => void;
   activeId: string | null;
   onSelect: (id: string) => void;
   onNew: () => void;
@@ -52,11 +62,20 @@ export function SessionSidebar(props: {
   const saveTitle = async () => {
     const values = await validated(form);
     if (!values) return;
-    const { title } = values;
-    await updateSessionTitle(renaming!.session_id, title.trim());
+    // A refusal of the server was already shown by the http client.
+    const saved = await updateSessionTitle(renaming!.session_id, values.title.trim()).then(
+      () => true,
+      () => false,
+    );
+    if (!saved) return;
     message.success(t("chat.renamed"));
     setRenaming(null);
     props.onChanged();
+  };
+
+  const onScroll = (e: React.UIEvent<HTMLDivElement>) => {
+    const el = e.currentTarget;
+    if (props.hasMore && !props.loadingMore && el.scrollHeight - el.scrollTop - el.clientHeight < LOAD_AHEAD) props.onLoadMore();
   };
 
   return (
@@ -64,35 +83,47 @@ export function SessionSidebar(props: {
       <Button type="primary" ghost block icon={<PlusOutlined />} onClick={props.onNew} style={{ marginBottom: 12 }}>
         {t("chat.newChat")}
       </Button>
-      <Conversations
-        data-testid="session-list"
-        items={props.sessions.map((s) => ({
-          key: s.session_id,
-          label: s.title || t("chat.newChatTitle"),
-          group: groupLabel[sessionGroup(s.update_time)],
-        }))}
-        activeKey={props.activeId ?? undefined}
-        onActiveChange={(key) => props.onSelect(String(key))}
-        groupable
-        menu={(item) => ({
-          items: [
-            { key: "rename", label: t("chat.rename"), icon: <EditOutlined /> },
-            { key: "md", label: t("chat.exportMarkdown"), icon: <ExportOutlined /> },
-            { key: "json", label: t("chat.exportJson"), icon: <ExportOutlined /> },
-            { key: "delete", label: t("chat.delete"), icon: <DeleteOutlined />, danger: true },
-          ],
-          onClick: ({ key, domEvent }) => {
-            domEvent.stopPropagation();
-            const s = props.sessions.find((x) => x.session_id === item.key);
-            if (!s) return;
-            if (key === "rename") {
-              form.setFieldsValue({ title: s.title });
-              setRenaming(s);
-            } else if (key === "delete") remove(s);
-            else void exportSession(s.session_id, key === "json" ? "json" : "markdown");
-          },
-        })}
+      <Input.Search
+        allowClear
+        maxLength={100}
+        placeholder={t("chat.searchSessions")}
+        onSearch={(v) => props.onSearch(v.trim())}
+        onChange={(e) => !e.target.value && props.onSearch("")}
+        style={{ marginBottom: 8 }}
+        data-testid="session-search"
       />
+      <div className="exec-session-scroll" onScroll={onScroll} data-testid="session-scroll">
+        <Conversations
+          data-testid="session-list"
+          items={props.sessions.map((s) => ({
+            key: s.session_id,
+            label: s.title || t("chat.newChatTitle"),
+            group: groupLabel[sessionGroup(s.update_time)],
+          }))}
+          activeKey={props.activeId ?? undefined}
+          onActiveChange={(key) => props.onSelect(String(key))}
+          groupable
+          menu={(item) => ({
+            items: [
+              { key: "rename", label: t("chat.rename"), icon: <EditOutlined /> },
+              { key: "md", label: t("chat.exportMarkdown"), icon: <ExportOutlined /> },
+              { key: "json", label: t("chat.exportJson"), icon: <ExportOutlined /> },
+              { key: "delete", label: t("chat.delete"), icon: <DeleteOutlined />, danger: true },
+            ],
+            onClick: ({ key, domEvent }) => {
+              domEvent.stopPropagation();
+              const s = props.sessions.find((x) => x.session_id === item.key);
+              if (!s) return;
+              if (key === "rename") {
+                form.setFieldsValue({ title: s.title });
+                setRenaming(s);
+              } else if (key === "delete") remove(s);
+              else void exportSession(s.session_id, key === "json" ? "json" : "markdown");
+            },
+          })}
+        />
+        {props.loadingMore && <Spin size="small" style={{ display: "block", margin: "8px auto" }} />}
+      </div>
       <Modal open={!!renaming} title={t("chat.renameTitle")} onOk={saveTitle} onCancel={() => setRenaming(null)} destroyOnHidden>
         <Form form={form} layout="vertical">
           <Form.Item

@@ -1,7 +1,7 @@
-import type { ReplyStatus } from "@agentfair/contracts";
+import { CHARGE_IDLE_MS } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Result, Spin } from "antd";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import { ChatPanel } from "../../../components/chat/chat-panel";
@@ -11,7 +11,7 @@ import { useAgentInfo } from "../api/agent-info";
 import { clearSession } from "../api/clear-session";
 import { useHeartbeat } from "../api/heartbeat";
 import { sessionKey, useSession } from "../api/session";
-import { sessionListKey, useSessionList } from "../api/session-list";
+import { type SessionPages, sessionListKey, useSessionList, withNewSession } from "../api/session-list";
 import { getShareToken } from "../api/share-token";
 import { ExecuteHeader, shareLinkOf } from "../components/execute-header";
 import { SessionSidebar } from "../components/session-sidebar";
@@ -24,24 +24,31 @@ export function ExecutePage() {
   const id = params.get("id") ?? "";
   const shareToken = params.get("shareToken") ?? "";
   if (params.get("share") && shareToken) return <SharedView shareToken={shareToken} />;
-  return <ExecuteChat key={id} agentId={id} />;
+  return <ExecuteChat key={id} agentId={id} backTo={params.get("source") === "1" ? "/home" : "/index"} />;
 }
 
-function ExecuteChat({ agentId }: { agentId: string }) {
+function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const info = useAgentInfo(agentId, true);
-  const sessions = useSessionList(agentId, info.isSuccess);
+  const [search, setSearch] = useState("");
+  const sessions = useSessionList(agentId, search, info.isSuccess);
+  // The one session state: what the chat area shows, what the sidebar highlights, where a send goes.
   const [activeId, setActiveId] = useState<string | null>(null);
-  // A session the first reply is still creating: the server writes its row a moment after the
-  // stream starts, so it is neither fetched nor named in heartbeats until that reply ends (no 404s).
-  const [creatingId, setCreatingId] = useState<string | null>(null);
-  const storedId = activeId && activeId !== creatingId ? activeId : null;
+  // Sessions whose first reply is still creating them: the server writes the row a moment after
+  // the stream starts, so they are neither fetched nor named in heartbeats until that reply ends.
+  const [creating, setCreating] = useState<string[]>([]);
+  const storedId = activeId && !creating.includes(activeId) ? activeId : null;
   const session = useSession(storedId);
-  const history = useMemo(() => (activeId ? (session.data?.messages.map(fromServer) ?? undefined) : []), [activeId, session.data]);
+  const history = useMemo(
+    () => (activeId ? (storedId ? session.data?.messages.map(fromServer) : undefined) : []),
+    [activeId, storedId, session.data],
+  );
   useHeartbeat(agentId, storedId, info.isSuccess);
+  /** When each session last had a send from this page (the server's charging flag idles out after 5 minutes). */
+  const lastSend = useRef(new Map<string, number>());
 
   if (info.isLoading) return <Spin fullscreen />;
   if (!info.data)
@@ -77,17 +84,37 @@ function ExecuteChat({ agentId }: { agentId: string }) {
     : undefined;
   const refreshList = () => queryClient.invalidateQueries({ queryKey: sessionListKey(agentId) });
 
+  /** The first send of a charging period (a new session, or 5 idle minutes) asks once before paying. */
+  const confirmCharge = async () => {
+    if (!agent.chargesPerUse) return true;
+    const key = activeId ?? "";
+    const lastMessage = activeId ? session.data?.messages.at(-1)?.time : undefined;
+    const last = Math.max(lastSend.current.get(key) ?? 0, lastMessage ? Date.parse(lastMessage) : 0);
+    const charged = !activeId || Date.now() - last >= CHARGE_IDLE_MS;
+    if (charged) {
+      const ok = await modal.confirm({
+        title: t("chat.chargeConfirmTitle"),
+        content: t("chat.chargeConfirm", { price: agent.price.toFixed(2), minutes: CHARGE_IDLE_MS / 60_000 }),
+        okText: t("chat.chargeOk"),
+      });
+      if (!ok) return false;
+    }
+    if (activeId) lastSend.current.set(activeId, Date.now());
+    return true;
+  };
+
   return (
     <div className="exec-page">
-      <ExecuteHeader agent={agent} sessionId={activeId} share={false} />
+      <ExecuteHeader agent={agent} sessionId={activeId} share={false} backTo={backTo} />
       <div className="exec-body">
         <SessionSidebar
-          sessions={sessions.data?.list ?? []}
+          sessions={sessions.data?.pages.flatMap((p) => p.list) ?? []}
+          hasMore={!!sessions.hasNextPage}
+          loadingMore={sessions.isFetchingNextPage}
+          onLoadMore={() => void sessions.fetchNextPage()}
+          onSearch={setSearch}
           activeId={activeId}
-          onSelect={(sid) => {
-            setCreatingId(null);
-            setActiveId(sid);
-          }}
+          onSelect={setActiveId}
           onNew={() => setActiveId(null)}
           onChanged={(deleted) => {
             if (deleted && deleted === activeId) setActiveId(null);
@@ -102,29 +129,43 @@ function ExecuteChat({ agentId }: { agentId: string }) {
             sessionId={activeId}
             history={history}
             blocked={blocked}
+            beforeSend={confirmCharge}
             onShare={async () => {
               if (!activeId) return;
-              const { shareToken } = await getShareToken(activeId);
-              if (await copyText(shareLinkOf(agentId, activeId, shareToken))) message.success(t("chat.copyLinkOk"));
+              const share = await getShareToken(activeId).catch(() => null);
+              if (!share) return;
+              if (await copyText(shareLinkOf(agentId, activeId, share.shareToken))) message.success(t("chat.copyLinkOk"));
               else message.warning(t("chat.copyLinkManual"));
             }}
-            onSession={(sid) => {
-              if (sid !== activeId) {
-                setCreatingId(sid);
-                setActiveId(sid);
-              }
-              void refreshList();
+            onSession={(sid, title, created) => {
+              if (!created) return;
+              lastSend.current.set(sid, Date.now());
+              setCreating((list) => [...list, sid]);
+              // Still on the new chat: the view follows its session (the user may have moved on).
+              setActiveId((current) => current ?? sid);
+              // Shown in the list at once; the row is saved a moment later.
+              const now = new Date().toISOString();
+              queryClient.setQueryData<SessionPages>(sessionListKey(agentId, ""), (data) =>
+                withNewSession(data, { session_id: sid, title, create_time: now, update_time: now, schema_id: agentId }),
+              );
             }}
-            onFinish={(_status: ReplyStatus) => {
-              setCreatingId(null);
+            onFinish={(_status, sid) => {
+              if (sid) setCreating((list) => list.filter((x) => x !== sid));
               void refreshList();
-              if (activeId) void queryClient.invalidateQueries({ queryKey: sessionKey(activeId) });
+              if (sid) void queryClient.invalidateQueries({ queryKey: sessionKey(sid) });
               void queryClient.invalidateQueries({ queryKey: ["chat", "agentInfo", agentId] });
             }}
             onClear={
               activeId
                 ? () => {
-                    void clearSession(activeId).then(() => queryClient.invalidateQueries({ queryKey: sessionKey(activeId) }));
+                    // A refusal was already shown by the http client.
+                    clearSession(activeId).then(
+                      () => {
+                        message.success(t("chat.cleared"));
+                        void queryClient.invalidateQueries({ queryKey: sessionKey(activeId) });
+                      },
+                      () => undefined,
+                    );
                   }
                 : undefined
             }
