@@ -112,7 +112,7 @@ export class AgentsService implements AgentsForRuntime {
     const name = body.agentName?.trim() || "未命名智能体";
     const err = renameError(name);
     if (err) throw badRequest(err === "blank" ? "agentNameBlank" : "agentNameTooLong");
-    await this.limiter.consume(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
+    await this.limiter.take(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
     const row = await this.repo.insert(this.db, {
       tenantId: caller.tenantId,
       ownerId: caller.userId,
@@ -321,7 +321,7 @@ export class AgentsService implements AgentsForRuntime {
   async copy(caller: Caller, id: string) {
     const source = await this.readableAgent(caller, id);
     const { snap } = await this.releasedSnapshot(caller, source);
-    await this.limiter.consume(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
+    await this.limiter.take(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
     if (source.priceCents > 0 && !this.isOwner(caller, source)) {
       await this.billing.chargeAgentCopy(caller, { agentId: source.id, agentName: source.agentName, priceCents: source.priceCents });
     }

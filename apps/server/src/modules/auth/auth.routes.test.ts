@@ -122,6 +122,27 @@ describe("password login (captcha off)", () => {
     expect(results.filter((r) => r.statusCode === 429).length).toBe(20 - tried);
   });
 
+  it("the lock counts per account, whichever identifier the guesses use", async () => {
+    alignClock();
+    const { user } = await insertUser(t, { email: "lock.me@example.com", phone: "13900139000" });
+    const names = [user.username, "lock.me@example.com", "13900139000"];
+    for (let i = 0; i < 5; i++) expect((await login({ username: names[i % 3], password: `wrong-${i}` })).statusCode).toBe(400);
+    for (const name of names) {
+      const res = await login({ username: name, password: TEST_PASSWORD });
+      expect(res.statusCode).toBe(429);
+      expect(res.json().msg).toMatch(/^登录失败次数过多/);
+    }
+  });
+
+  it("attack: 80 parallel failed sign-ins from one IP: no more than 20 are checked", async () => {
+    alignClock();
+    const ip = randomIp();
+    const results = await Promise.all(Array.from({ length: 80 }, (_, i) => login({ username: `flood-${i}`, password: "x" }, ip)));
+    const checked = results.filter((r) => r.statusCode === 400).length;
+    expect(checked).toBeLessThanOrEqual(20);
+    expect(results.filter((r) => r.statusCode === 429).length).toBe(80 - checked);
+  });
+
   it("does not lock an account that signs in successfully many times", async () => {
     alignClock();
     const { user } = await insertUser(t);

@@ -95,9 +95,7 @@ export class OrdersService {
     const existing = await this.byIdempotencyKey(caller, values.idempotencyKey ?? undefined);
     if (existing) return created(existing);
     // Each order may call the payment provider: a user opens at most 60 in 10 minutes.
-    const limitKey = `order:${caller.userId}`;
-    await this.platform.rateLimiter.assertUnder(limitKey, 60, 600);
-    await this.platform.rateLimiter.hit(limitKey, 600);
+    await this.platform.rateLimiter.take(`order:${caller.userId}`, 60, 600);
     let row: OrderRow;
     try {
       [row] = await this.db

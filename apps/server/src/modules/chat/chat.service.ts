@@ -85,7 +85,7 @@ export class ChatService {
 
   /** Counts one speech-to-text call against the caller's hourly budget (429 past it). */
   async consumeSpeech(caller: Caller) {
-    await this.platform.rateLimiter.consume(`speech:${caller.userId}`, SPEECH_PER_HOUR, 3600);
+    await this.platform.rateLimiter.take(`speech:${caller.userId}`, SPEECH_PER_HOUR, 3600);
   }
 
   /** Chat requests carry no bearer header: the body's token is resolved through the platform's session lookup. */
