@@ -63,15 +63,22 @@ export class RateLimiter {
   /**
    * Takes one of `limit` concurrent places of `key` (e.g. a user's running chat streams). The
    * lease is renewed while held and expires `ttlSeconds` after its holder stops renewing it, so
-   * a process that dies frees its places. Claimed before counted, like `take`.
+   * a process that dies frees its places. Holders of one key queue on a transaction-scoped
+   * advisory lock, so parallel requests neither overrun the limit nor shut each other out.
    */
   async lease(key: string, limit: number, ttlSeconds: number, refuse: () => AppError = () => tooMany(ttlSeconds)): Promise<Lease> {
     const expiry = () => new Date(Date.now() + ttlSeconds * 1000);
-    const [held] = await this.db.insert(rateLeases).values({ key, expiresAt: expiry() }).returning({ id: rateLeases.id });
-    const [{ n }] = await this.db
-      .select({ n: count() })
-      .from(rateLeases)
-      .where(and(eq(rateLeases.key, key), gt(rateLeases.expiresAt, new Date())));
+    const held = await this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`lease:${key}`}))`);
+      const [{ n }] = await tx
+        .select({ n: count() })
+        .from(rateLeases)
+        .where(and(eq(rateLeases.key, key), gt(rateLeases.expiresAt, new Date())));
+      if (n >= limit) return null;
+      const [row] = await tx.insert(rateLeases).values({ key, expiresAt: expiry() }).returning({ id: rateLeases.id });
+      return row;
+    });
+    if (!held) throw refuse();
     let released = false;
     const timer = setInterval(
       () => {
@@ -90,10 +97,6 @@ export class RateLimiter {
       clearInterval(timer);
       await this.db.delete(rateLeases).where(eq(rateLeases.id, held.id));
     };
-    if (n > limit) {
-      await release();
-      throw refuse();
-    }
     return { release };
   }
 

@@ -49,33 +49,38 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
       });
       const caller = await chat.callerFromToken(req.body.token, req.caller);
       if (!caller) throw tokenInvalid();
-      const prepared = await chat.prepare(caller, req.body, controller.signal);
-      const lang = requestLanguage(req.headers);
-      // Lines go straight to the socket (no stream in between), so the first token leaves at once.
-      reply.hijack();
-      if (controller.signal.aborted) return void res.destroy();
-      res.writeHead(200, {
-        ...(reply.getHeaders() as Record<string, string>),
-        "content-type": "application/x-ndjson; charset=utf-8",
-        "cache-control": "no-cache, no-transform",
-        "x-accel-buffering": "no",
-      });
-      const emit = (event: ChatEvent) => {
-        if (res.destroyed || res.writableEnded) return;
-        res.write(`${JSON.stringify(event)}\n`);
-        // Node corks a chunked response until the next tick, which waits for every pending promise
-        // job (the reply's own work, PGlite queries): the line is sent now instead.
-        res.socket?.uncork();
-      };
+      const place = await chat.admit(caller, req.ip);
       try {
-        await chat.run(prepared, lang, controller.signal, emit);
-      } catch (err) {
-        // run() handles its own failures; this is the last line, so the stream still ends properly.
-        req.log.error({ err }, "chat reply crashed");
-        emit({ type: "error", msg: translate("internal", lang), code: 500 });
-        emit({ type: "stop", status: "failed", usage: { inputTokens: 0, outputTokens: 0 } });
+        const prepared = await chat.prepare(caller, req.body, controller.signal);
+        const lang = requestLanguage(req.headers);
+        // Lines go straight to the socket (no stream in between), so the first token leaves at once.
+        reply.hijack();
+        if (controller.signal.aborted) return void res.destroy();
+        res.writeHead(200, {
+          ...(reply.getHeaders() as Record<string, string>),
+          "content-type": "application/x-ndjson; charset=utf-8",
+          "cache-control": "no-cache, no-transform",
+          "x-accel-buffering": "no",
+        });
+        const emit = (event: ChatEvent) => {
+          if (res.destroyed || res.writableEnded) return;
+          res.write(`${JSON.stringify(event)}\n`);
+          // Node corks a chunked response until the next tick, which waits for every pending promise
+          // job (the reply's own work, PGlite queries): the line is sent now instead.
+          res.socket?.uncork();
+        };
+        try {
+          await chat.run(prepared, lang, controller.signal, emit);
+        } catch (err) {
+          // run() handles its own failures; this is the last line, so the stream still ends properly.
+          req.log.error({ err }, "chat reply crashed");
+          emit({ type: "error", msg: translate("internal", lang), code: 500 });
+          emit({ type: "stop", status: "failed", usage: { inputTokens: 0, outputTokens: 0 } });
+        } finally {
+          res.end();
+        }
       } finally {
-        res.end();
+        await place.release();
       }
     },
   );

@@ -20,6 +20,7 @@ import { type Caller, requireAccess } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
 import { translate } from "../../platform/messages.ts";
 import type { Platform } from "../../platform/platform.ts";
+import type { Lease } from "../../platform/rate-limit.ts";
 import { followUpQuestions } from "../../runtime/follow-ups.ts";
 import { type Attachment, assembleMessages } from "../../runtime/prompt.ts";
 import { runReply } from "../../runtime/reply.ts";
@@ -61,6 +62,9 @@ interface Prepared {
 /** Speech-to-text calls per user and hour (each forwards up to 15 MB to the audio model). */
 export const SPEECH_PER_HOUR = 120;
 
+/** A stream's place is renewed while it runs and freed this long after its process stops renewing it. */
+const STREAM_LEASE_S = 60;
+
 /** Longest wait before the question is written when no token has come yet. */
 const WRITE_DELAY_MS = 300;
 
@@ -86,6 +90,30 @@ export class ChatService {
   /** Counts one speech-to-text call against the caller's hourly budget (429 past it). */
   async consumeSpeech(caller: Caller) {
     await this.platform.rateLimiter.take(`speech:${caller.userId}`, SPEECH_PER_HOUR, 3600);
+  }
+
+  /**
+   * Admits one chat request under the per-minute limits (the user's, the client address's) and
+   * takes one of the user's concurrent stream places, to be released when the reply ends.
+   */
+  async admit(caller: Caller, ip: string): Promise<Lease> {
+    const { CHAT_PER_MINUTE, CHAT_PER_MINUTE_PER_IP, CHAT_STREAMS_PER_USER } = this.platform.config;
+    const limiter = this.platform.rateLimiter;
+    const tooFast = (seconds: number) => new AppError("chatTooFast", 429, { seconds });
+    const perIp = await limiter.take(`chat:ip:${ip}`, CHAT_PER_MINUTE_PER_IP, 60, tooFast);
+    const perUser = await limiter.take(`chat:user:${caller.userId}`, CHAT_PER_MINUTE, 60, tooFast);
+    try {
+      return await limiter.lease(
+        `chat:streams:${caller.userId}`,
+        CHAT_STREAMS_PER_USER,
+        STREAM_LEASE_S,
+        () => new AppError("chatTooManyStreams", 429, { limit: CHAT_STREAMS_PER_USER }),
+      );
+    } catch (err) {
+      // A request refused for want of a place has not run: it does not count toward the minute.
+      await Promise.all([perIp.release(), perUser.release()]);
+      throw err;
+    }
   }
 
   /** Chat requests carry no bearer header: the body's token is resolved through the platform's session lookup. */
