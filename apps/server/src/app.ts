@@ -32,7 +32,7 @@ import { usersRoutes } from "./modules/users/users.routes.ts";
 import { UsersService } from "./modules/users/users.service.ts";
 import { bearerToken, CallerCache } from "./platform/auth.ts";
 import { Invalidation } from "./platform/invalidation.ts";
-import { installErrorHandler, ok, PREFIXES, PREFIX_TABLE } from "./platform/http.ts";
+import { installErrorHandler, installJsonParser, ok, PREFIXES, PREFIX_TABLE } from "./platform/http.ts";
 import { Jobs } from "./platform/jobs.ts";
 import { createMailer } from "./platform/mail.ts";
 import type { Platform } from "./platform/platform.ts";
@@ -64,6 +64,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  installJsonParser(app);
 
   const db = database.db;
   const invalidation = new Invalidation(database, app.log);

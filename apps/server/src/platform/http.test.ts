@@ -102,6 +102,25 @@ describe("the whole app", () => {
     expect(version.statusCode).toBe(400);
   });
 
+  it("compatibility: an empty body sent as application/json (the spec's client, on every POST) is no body", async () => {
+    const u = await createUser(t);
+    const json = { ...u.headers, "content-type": "application/json" };
+    const copy = await t.app.inject({
+      method: "POST",
+      url: "/agent_api/api/agent/quick/copy-from-launch/no-such-agent",
+      headers: json,
+      payload: "",
+    });
+    expect(copy.statusCode).toBe(404);
+    const code = await t.app.inject({ method: "POST", url: "/agent_api/api/benefit/useCode", headers: json, payload: "" });
+    expect(code.json().msg).toBe("请输入邀请码！");
+    const out = await t.app.inject({ method: "POST", url: "/agent_api/api/auth/logout", headers: json, payload: " " });
+    expect(out.statusCode).toBe(200);
+    // A body that is there must still be JSON.
+    const broken = await t.app.inject({ method: "POST", url: "/agent_api/api/benefit/useCode", headers: json, payload: "{" });
+    expect(broken.statusCode).toBe(400);
+  });
+
   it("gives the web the settings it needs before sign-in", async () => {
     const res = await t.app.inject({ url: "/agent_api/api/platform/settings" });
     expect(res.json().data).toMatchObject({ captchaEnabled: false, homeUsername: "admin" });

@@ -45,6 +45,20 @@ function isBadInputFromDatabase(error: unknown) {
   return false;
 }
 
+/**
+ * The one JSON body parser. The spec's own web client sends `Content-Type: application/json` on
+ * every POST, also on calls that carry no payload: an empty body is read as `{}`. Anything else
+ * goes through Fastify's own parser (prototype poisoning refused).
+ */
+export function installJsonParser(app: FastifyInstance) {
+  const parse = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if ((body as string).trim() === "") return done(null, {});
+    return parse(request, body, done);
+  });
+}
+
 /** One handler writes every error as the envelope; 5xx internals are logged, never sent. */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
