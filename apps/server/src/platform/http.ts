@@ -55,7 +55,7 @@ export function installJsonParser(app: FastifyInstance) {
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     if ((body as string).trim() === "") return done(null, {});
-    return parse(request, body, done);
+    return parse(request, body as string, done);
   });
 }
 
