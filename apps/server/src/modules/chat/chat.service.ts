@@ -68,6 +68,8 @@ const STREAM_LEASE_S = 60;
 /** Longest wait before the question is written when no token has come yet. */
 const WRITE_DELAY_MS = 300;
 
+const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
 const titleOf = (query: string, files: ChatFileRef[]) => (query.trim() || files[0]?.name || "").slice(0, SESSION_TITLE_MAX);
 
 /** Chat sessions, messages, the reply runtime, share links and usage. */
@@ -136,31 +138,36 @@ export class ChatService {
     const files = req.files ?? [];
     if (!req.query.trim() && !files.length && !req.reload) throw badRequest("chatQueryEmpty");
     const agent = await this.agents().runtimeAgent(caller, req.schema_id, { release: req.release });
-    let session: SessionRow;
-    let isNew = false;
+    const now = new Date();
+    let session: SessionRow = {
+      id: req.session_id ?? randomUUID(),
+      userId: caller.userId,
+      tenantId: caller.tenantId,
+      agentId: agent.agentId,
+      release: req.release,
+      agentName: agent.agentName,
+      agentIcon: agent.agentIcon,
+      agentIconBackground: agent.agentIconBackground,
+      title: "",
+      titled: false,
+      createdAt: now,
+      updatedAt: now,
+    };
+    // Written in the background once the model call is under way (see run).
+    const isNew = !req.session_id;
+    /** A session the client named itself: created now, so no one else can take the id meanwhile. */
+    let claimedId = false;
     if (req.session_id) {
-      const found = await this.repo.session(req.session_id);
+      let found = await this.repo.session(req.session_id);
+      if (!found && isUuid(req.session_id)) {
+        found = await this.repo.createSessionIfFree(session);
+        claimedId = !!found;
+        // Lost a race for the id: whoever won owns it.
+        found ??= await this.repo.session(req.session_id);
+      }
       // Appending is for the owner only, even for administrators; a foreign id is not found.
       if (!found || found.userId !== caller.userId || found.agentId !== agent.agentId) throw notFound();
       session = found;
-    } else {
-      // Written in the background once the model call is under way (see run).
-      isNew = true;
-      const now = new Date();
-      session = {
-        id: randomUUID(),
-        userId: caller.userId,
-        tenantId: caller.tenantId,
-        agentId: agent.agentId,
-        release: req.release,
-        agentName: agent.agentName,
-        agentIcon: agent.agentIcon,
-        agentIconBackground: agent.agentIconBackground,
-        title: "",
-        titled: false,
-        createdAt: now,
-        updatedAt: now,
-      };
     }
     const history = isNew ? [] : await this.repo.messages(session.id);
     // Loaded before the stream: another user's file id is a plain not-found.
@@ -175,7 +182,11 @@ export class ChatService {
           caller,
           { agentId: agent.agentId, agentName: agent.agentName, priceCents: agent.priceCents, ownerId: agent.ownerId },
           session.id,
-        );
+        )
+        .catch(async (err) => {
+          if (claimedId) await this.repo.deleteSession(session.id);
+          throw err;
+        });
     return { caller, agent, session, isNew, history, model, query: req.query.trim(), files, attachments, reload: !!req.reload };
   }
 
