@@ -119,7 +119,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   app.decorateRequest("caller", null);
   app.addHook("onRequest", async (req) => {
     const token = bearerToken(req);
-    req.caller = token ? await platform.callers.resolve(token) : null;
+    req.caller = token ? await platform.callers.resolve(token, req.url.startsWith(`${PREFIXES.report}/`) ? "report" : "web") : null;
   });
 
   const billing = new BillingService(platform);

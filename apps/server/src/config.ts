@@ -22,7 +22,7 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default("0.0.0.0"),
   /** Peers whose X-Forwarded-For is believed (proxy-addr list); others cannot pick their own IP for the rate limits. */
-  TRUST_PROXY: z.string().default("loopback,linklocal,uniquelocal"),
+  TRUST_PROXY: z.string().default("loopback"),
   PUBLIC_URL: z.string().default(""),
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.string().default(""),

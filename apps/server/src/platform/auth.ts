@@ -36,8 +36,9 @@ export const hashToken = (token: string) => createHash("sha256").update(token).d
 export const newToken = () => randomBytes(32).toString("base64url");
 
 export function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (header?.startsWith("Bearer ")) return header.slice(7).trim() || undefined;
+  // The scheme is case-insensitive (RFC 9110): "bearer" is as good as "Bearer".
+  const bearer = request.headers.authorization?.match(/^bearer\s+(\S+)\s*$/i);
+  if (bearer) return bearer[1];
   // The cookie is honoured on safe methods only (images, downloads): writes need the header,
   // which a cross-site form cannot set.
   if (request.method === "GET" || request.method === "HEAD") return request.cookies?.[TOKEN_COOKIE];
@@ -48,8 +49,20 @@ export function isAdminUsername(config: Config, username: string, tenantIsDefaul
   return tenantIsDefault && config.ADMIN_USERNAMES.includes(username);
 }
 
-/** The caller behind a token, and until when that reading holds (session end, membership end). */
-async function lookupCaller(db: Db, config: Config, tokenHash: string): Promise<{ caller: Caller; validUntil: number } | null> {
+/**
+ * What a token may be used for: the web token calls the API; the report token (cookie
+ * `Report-Token`) only the report calls under /prod-api.
+ */
+export type TokenScope = "web" | "report";
+
+interface CallerEntry {
+  caller: Caller;
+  scope: TokenScope;
+  validUntil: number;
+}
+
+/** The caller behind a token, its scope, and until when that reading holds (session end, membership end). */
+async function lookupCaller(db: Db, config: Config, tokenHash: string): Promise<CallerEntry | null> {
   const rows = await db
     .select({ session: authSessions, user: users, tenant: tenants })
     .from(authSessions)
@@ -75,7 +88,7 @@ async function lookupCaller(db: Db, config: Config, tokenHash: string): Promise<
     sessionPairId: session.pairId,
   };
   const ends = [session.expiresAt.getTime(), ...(caller.memberEndAt ? [caller.memberEndAt.getTime()] : [])];
-  return { caller, validUntil: Math.min(...ends) };
+  return { caller, scope: session.kind === "report" ? "report" : "web", validUntil: Math.min(...ends) };
 }
 
 /**
@@ -86,7 +99,7 @@ async function lookupCaller(db: Db, config: Config, tokenHash: string): Promise<
  */
 export class CallerCache {
   static readonly TTL_MS = 60_000;
-  private readonly entries = new LRUCache<string, { caller: Caller; validUntil: number }>({ max: 20_000, ttl: CallerCache.TTL_MS });
+  private readonly entries = new LRUCache<string, CallerEntry>({ max: 20_000, ttl: CallerCache.TTL_MS });
 
   constructor(
     private readonly db: Db,
@@ -99,7 +112,8 @@ export class CallerCache {
     });
   }
 
-  async resolve(token: string): Promise<Caller | null> {
+  /** The caller behind a token, when the token may be used where it is (a report token only on report calls). */
+  async resolve(token: string, where: TokenScope = "web"): Promise<Caller | null> {
     const key = hashToken(token);
     const found = await this.invalidation.cached(
       "user",
@@ -108,7 +122,8 @@ export class CallerCache {
       async () => (await lookupCaller(this.db, this.config, key)) ?? undefined,
       (entry) => Math.min(CallerCache.TTL_MS, entry.validUntil - Date.now()),
     );
-    return found?.caller ?? null;
+    if (!found || (found.scope === "report" && where !== "report")) return null;
+    return found.caller;
   }
 }
 

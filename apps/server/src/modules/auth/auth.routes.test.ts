@@ -37,8 +37,33 @@ describe("password login (captcha off)", () => {
     expect(cookie?.maxAge).toBe(24 * 60 * 60);
     expect(res.cookies.find((c) => c.name === "Report-Token")?.value).toBe(reportToken);
     expect((await info(token)).json().data).toMatchObject({ username: user.username, tenantId: null });
-    // The report token is a real second session of the same user.
-    expect((await info(reportToken)).json().data.username).toBe(user.username);
+  });
+
+  it("attack: the report token is no API token: refused everywhere but the report calls", async () => {
+    const { user } = await insertUser(t);
+    const { reportToken } = (await login({ username: user.username, password: TEST_PASSWORD })).json().data;
+    const res = await info(reportToken);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().msg).toBe("token失效");
+    const write = await t.app.inject({
+      method: "POST",
+      url: "/aiagent_api/agent/quick/add",
+      headers: { authorization: `Bearer ${reportToken}` },
+      payload: {},
+    });
+    expect(write.statusCode).toBe(403);
+    const chat = await t.app.inject({
+      method: "POST",
+      url: "/agent/agent_runtime/chat",
+      payload: { token: reportToken, schema_id: "x", query: "hi" },
+    });
+    expect(chat.statusCode).toBe(403);
+  });
+
+  it("accepts the bearer scheme in any case", async () => {
+    const u = await createUser(t);
+    for (const scheme of ["bearer", "BEARER", "Bearer"])
+      expect((await t.app.inject({ url: INFO, headers: { authorization: `${scheme} ${u.token}` } })).statusCode, scheme).toBe(200);
   });
 
   it("stores only a hash of the token", async () => {
@@ -190,6 +215,17 @@ describe("password login (captcha off)", () => {
     expect(
       (await login({ username: user.username, password: TEST_PASSWORD }, "127.0.0.1", { "x-forwarded-for": randomIp() })).statusCode,
     ).toBe(200);
+  });
+
+  it("attack: a client on the LAN (no proxy) cannot pick its own address with X-Forwarded-For", async () => {
+    alignClock();
+    const lan = "192.168.7.23";
+    for (let i = 0; i < 20; i++)
+      expect((await login({ username: `lan-${i}`, password: "x" }, lan, { "x-forwarded-for": `203.0.113.${i + 1}` })).statusCode).toBe(400);
+    const { user } = await insertUser(t);
+    expect((await login({ username: user.username, password: TEST_PASSWORD }, lan, { "x-forwarded-for": "203.0.113.99" })).statusCode).toBe(
+      429,
+    );
   });
 
   it("does not count successful sign-ins as failures (an office behind one IP)", async () => {
