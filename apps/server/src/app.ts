@@ -32,7 +32,7 @@ import { usersRoutes } from "./modules/users/users.routes.ts";
 import { UsersService } from "./modules/users/users.service.ts";
 import { bearerToken, CallerCache } from "./platform/auth.ts";
 import { Invalidation } from "./platform/invalidation.ts";
-import { installErrorHandler, installJsonParser, ok, PREFIXES, PREFIX_TABLE } from "./platform/http.ts";
+import { installErrorHandler, installJsonParser, loggerOptions, ok, PREFIXES, PREFIX_TABLE } from "./platform/http.ts";
 import { Jobs } from "./platform/jobs.ts";
 import { createMailer } from "./platform/mail.ts";
 import type { Platform } from "./platform/platform.ts";
@@ -55,7 +55,7 @@ export interface BuiltApp {
 
 export async function buildApp(config: Config, database: Database): Promise<BuiltApp> {
   const app = Fastify({
-    logger: { level: config.LOG_LEVEL, redact: ["req.headers.authorization", "req.headers.cookie"] },
+    logger: loggerOptions(config.LOG_LEVEL),
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: "x-request-id",
     trustProxy: config.TRUST_PROXY,

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { createUser } from "../test/factories.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { AppError } from "./errors.ts";
-import { installErrorHandler, PREFIXES } from "./http.ts";
+import { installErrorHandler, loggerOptions, PREFIXES } from "./http.ts";
 
 /** Full paths and methods of the routes Fastify prints as a tree. */
 function routesOf(tree: string) {
@@ -165,5 +165,28 @@ describe("the error handler", () => {
     const res = await app.inject({ method: "POST", url: "/typed", payload: { n: "x" } });
     expect(res.statusCode).toBe(400);
     expect(res.json().msg).toMatch(/^参数错误：n /);
+  });
+});
+
+describe("the request log", () => {
+  it("attack: share tokens, QR keys and sandbox pay tokens in query strings are not logged", async () => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => void lines.push(line) };
+    const app = Fastify({ logger: { ...loggerOptions("info"), stream } });
+    app.get("/*", async () => "ok");
+    await app.ready();
+    for (const url of [
+      "/agent/agent_runtime/share?shareToken=SHARE-SECRET",
+      "/agent_api/api/appletLogin/qrcode/status/abc?key=QR-SECRET",
+      "/agent_api/api/order/sandbox/2026001?t=PAY-SECRET&lang=zh",
+      "/pay/sandbox?orderNo=2026001&t=PAY-SECRET2",
+    ])
+      await app.inject({ url, headers: { authorization: "Bearer TOKEN-SECRET" } });
+    await app.close();
+    const log = lines.join("");
+    expect(log).toContain("/agent/agent_runtime/share?shareToken=[redacted]");
+    expect(log).toContain("orderNo=2026001&t=[redacted]");
+    expect(log).toContain("lang=zh");
+    expect(log).not.toMatch(/SECRET/);
   });
 });

@@ -21,6 +21,47 @@ export const PREFIX_TABLE = `| Prefix | Serves |
 | \`/prod-api/...\` | report lookups |
 | \`/healthz\` | health check |`;
 
+/** Query parameters that carry secrets (share tokens, QR keys, sandbox pay tokens): never logged. */
+const SECRET_PARAMS = /token|secret|sign|^key$|^t$/i;
+
+/** The URL as the request log shows it: secret query values replaced. */
+export function redactUrl(url: string) {
+  const at = url.indexOf("?");
+  if (at < 0) return url;
+  const query = url
+    .slice(at + 1)
+    .split("&")
+    .map((pair) => {
+      const name = decodeURIComponentSafe(pair.split("=")[0]);
+      return SECRET_PARAMS.test(name) ? `${pair.split("=")[0]}=[redacted]` : pair;
+    });
+  return `${url.slice(0, at)}?${query.join("&")}`;
+}
+const decodeURIComponentSafe = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/** The pino options of the app: credentials in headers redacted, secrets in query strings too. */
+export function loggerOptions(level: string) {
+  return {
+    level,
+    redact: ["req.headers.authorization", "req.headers.cookie"],
+    serializers: {
+      req: (req: FastifyRequest) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        host: req.host,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
+      }),
+    },
+  };
+}
+
 export function ok<T>(data: T, msg = "操作成功") {
   return { code: 200, msg, data };
 }
