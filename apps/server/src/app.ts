@@ -149,10 +149,8 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
         async () =>
           ok({
             captchaEnabled: config.CAPTCHA === "on",
-            homeUsername: config.HOME_USERNAME,
             rpaHost: config.RPA_HOST,
             enterpriseTenant: config.ENTERPRISE_TENANT,
-            exemptUsername: config.EXEMPT_USERNAME,
             recordFiling: recordFilingVariants(config),
             bankTransferEnabled: config.BANK_TRANSFER,
           }),

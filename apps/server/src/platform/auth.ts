@@ -17,7 +17,15 @@ export interface Caller {
   tenantDomain: string;
   /** Users of the default tenant have no tenantId on the wire. */
   tenantIsDefault: boolean;
+  /**
+   * The special users are users of the default tenant with a configured name, resolved here once:
+   * nothing else compares usernames. Administrators (ADMIN_USERNAMES)...
+   */
   isAdmin: boolean;
+  /** ...the user exempt from the paid-agent membership rule (EXEMPT_USERNAME)... */
+  isExempt: boolean;
+  /** ...and the user who lands on /home after sign-in (HOME_USERNAME). */
+  isHome: boolean;
   /** Administrator of its own non-default tenant (users.tenant_role 'admin'): manages that tenant's models. */
   isTenantAdmin: boolean;
   isWhite: boolean;
@@ -45,8 +53,15 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-export function isAdminUsername(config: Config, username: string, tenantIsDefault: boolean) {
-  return tenantIsDefault && config.ADMIN_USERNAMES.includes(username);
+/** The special users' names: reserved in every tenant, special in the default tenant only. */
+export const reservedUsernames = (config: Config) => [...config.ADMIN_USERNAMES, config.EXEMPT_USERNAME, config.HOME_USERNAME];
+
+function specialUser(config: Config, username: string, tenantIsDefault: boolean) {
+  return {
+    isAdmin: tenantIsDefault && config.ADMIN_USERNAMES.includes(username),
+    isExempt: tenantIsDefault && username === config.EXEMPT_USERNAME,
+    isHome: tenantIsDefault && username === config.HOME_USERNAME,
+  };
 }
 
 /**
@@ -80,7 +95,7 @@ async function lookupCaller(db: Db, config: Config, tokenHash: string): Promise<
     tenantId: tenant.id,
     tenantDomain: tenant.domain,
     tenantIsDefault: tenant.isDefault,
-    isAdmin: isAdminUsername(config, user.username, tenant.isDefault),
+    ...specialUser(config, user.username, tenant.isDefault),
     isTenantAdmin: !tenant.isDefault && user.tenantRole === "admin",
     isWhite: user.isWhite,
     memberLevel: (expired ? "FREE" : user.memberLevel) as MemberLevel,

@@ -60,6 +60,14 @@ describe("password login (captcha off)", () => {
     expect(chat.statusCode).toBe(403);
   });
 
+  it("user info says whether the caller is the home user: the default tenant's HOME_USERNAME only", async () => {
+    const home = await createUser(t, { username: "admin" });
+    expect((await info(home.token)).json().data).toMatchObject({ username: "admin", isHome: true, isAdmin: true });
+    const namesake = await createUser(t, { username: "admin", domain: "acme" });
+    expect((await info(namesake.token)).json().data).toMatchObject({ username: "admin", isHome: false, isAdmin: false });
+    expect((await info((await createUser(t)).token)).json().data.isHome).toBe(false);
+  });
+
   it("accepts the bearer scheme in any case", async () => {
     const u = await createUser(t);
     for (const scheme of ["bearer", "BEARER", "Bearer"])

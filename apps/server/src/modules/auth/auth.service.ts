@@ -13,7 +13,7 @@ import QRCode from "qrcode";
 import svgCaptcha from "svg-captcha";
 import type { Platform } from "../../platform/platform.ts";
 import { authSessions, captchas, checkCodes, outbox, qrTickets, users } from "../../db/schema/index.ts";
-import { hashToken, newToken, type Caller } from "../../platform/auth.ts";
+import { hashToken, newToken, reservedUsernames, type Caller } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound, tooMany } from "../../platform/errors.ts";
 import { translate } from "../../platform/messages.ts";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "../../platform/passwords.ts";
@@ -248,11 +248,9 @@ export class AuthService {
       .where(and(eq(users.tenantId, tenant.id), eq(users.username, input.username)))
       .limit(1);
     if (taken[0]) throw new AppError("usernameTaken", 409);
-    // Administrators and the exempt user are known by username on the public platform: those
-    // names are never open to registration, even before their accounts exist.
-    const { ADMIN_USERNAMES, EXEMPT_USERNAME } = this.platform.config;
-    if (tenant.isDefault && (ADMIN_USERNAMES.includes(input.username) || input.username === EXEMPT_USERNAME))
-      throw new AppError("usernameTaken", 409);
+    // The special users' names (administrators, exempt, home) are never open to registration, in
+    // any tenant, even before their accounts exist: a namesake would read as the special user.
+    if (reservedUsernames(this.platform.config).includes(input.username)) throw new AppError("usernameTaken", 409);
     if (await this.findByContact(tenant.id, input.contact)) throw new AppError("contactTaken", 409);
     const contact = await this.consumeCheckCode(tenant.id, input.contact, "register", input.checkCode, ip);
     const passwordHash = await hashPassword(input.password);
