@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { platformSettings, envelope } from "@agentfair/contracts";
+import { CHAT_FILE_MAX_BYTES, platformSettings, envelope } from "@agentfair/contracts";
 import cookie from "@fastify/cookie";
 import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
@@ -32,7 +32,7 @@ import { usersRoutes } from "./modules/users/users.routes.ts";
 import { UsersService } from "./modules/users/users.service.ts";
 import { bearerToken, CallerCache } from "./platform/auth.ts";
 import { Invalidation } from "./platform/invalidation.ts";
-import { installErrorHandler, installJsonParser, loggerOptions, ok, PREFIXES, PREFIX_TABLE } from "./platform/http.ts";
+import { installErrorHandler, installJsonParser, installUploadGuard, loggerOptions, ok, PREFIXES, PREFIX_TABLE } from "./platform/http.ts";
 import { Jobs } from "./platform/jobs.ts";
 import { createMailer } from "./platform/mail.ts";
 import type { Platform } from "./platform/platform.ts";
@@ -121,6 +121,8 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     const token = bearerToken(req);
     req.caller = token ? await platform.callers.resolve(token, req.url.startsWith(`${PREFIXES.report}/`) ? "report" : "web") : null;
   });
+  // The largest upload is a chat attachment; the form around it adds a little.
+  installUploadGuard(app, CHAT_FILE_MAX_BYTES + 64 * 1024);
 
   const billing = new BillingService(platform);
   const tenants = new TenantsService(db);

@@ -1,6 +1,7 @@
+import type { MultipartFile } from "@fastify/multipart";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
-import { AppError } from "./errors.ts";
+import { AppError, tokenInvalid } from "./errors.ts";
 import { requestLanguage, translate } from "./messages.ts";
 
 /** Call-path prefixes of the spec: one table, shown in the API docs too. */
@@ -97,6 +98,62 @@ export function installJsonParser(app: FastifyInstance) {
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     if ((body as string).trim() === "") return done(null, {});
     return parse(request, body as string, done);
+  });
+}
+
+const isUpload = (req: FastifyRequest) => !!req.headers["content-type"]?.toLowerCase().startsWith("multipart/");
+
+/**
+ * Uploads (multipart bodies) are refused before their body is read when nobody is signed in or
+ * the declared length is over `maxBytes`; every upload route needs a user. When an upload is
+ * answered before its body was read to the end (refused here, or stopped at a route's file
+ * limit), the connection is closed instead of drained, so the rest is never read.
+ * Runs after the hook that resolves the caller.
+ */
+export function installUploadGuard(app: FastifyInstance, maxBytes: number) {
+  app.addHook("onRequest", async (req) => {
+    if (!isUpload(req)) return;
+    if (!req.caller) throw tokenInvalid();
+    if (Number(req.headers["content-length"] ?? 0) > maxBytes)
+      throw new AppError("fileTooLarge", 413, { size: `${Math.floor(maxBytes / 1024 / 1024)}MB` });
+  });
+  app.addHook("onSend", async (req, reply) => {
+    if (isUpload(req) && !req.raw.complete) {
+      reply.header("connection", "close");
+      stopReading(req.raw);
+    }
+  });
+}
+
+/** How long a refused upload's connection stays open, unread, so the client can read the answer. */
+const LINGER_MS = 2000;
+
+/**
+ * Stops reading a request body for good, and closes the connection once the answer is out. The
+ * close lingers a moment: closing with unread data sends a reset, which can wipe the answer from
+ * the client's buffers before it reads it (nginx's "lingering close", without the draining).
+ */
+function stopReading(request: FastifyRequest["raw"]) {
+  request.unpipe();
+  request.pause();
+  const socket = request.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
+}
+
+/**
+ * The bytes of an uploaded file, refused with `tooLarge` the moment it passes the part's size
+ * limit: waiting for the part to end (as `toBuffer` does) would read an oversized body to its end.
+ */
+export function readUploadedFile(part: MultipartFile, tooLarge: () => AppError): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    part.file.on("data", (chunk: Buffer) => chunks.push(chunk));
+    part.file.on("limit", () => reject(tooLarge()));
+    part.file.on("error", reject);
+    part.file.on("end", () => (part.file.truncated ? reject(tooLarge()) : resolve(Buffer.concat(chunks))));
   });
 }
 

@@ -19,7 +19,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUser } from "../../platform/auth.ts";
 import { badRequest, tokenInvalid } from "../../platform/errors.ts";
-import { ok } from "../../platform/http.ts";
+import { ok, readUploadedFile } from "../../platform/http.ts";
 import { requestLanguage, translate } from "../../platform/messages.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import type { ChatService } from "./chat.service.ts";
@@ -244,7 +244,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
       if (!req.isMultipart()) throw badRequest("badRequest", { detail: "multipart" });
       const file = await req.file();
       if (!file) throw badRequest("badRequest", { detail: "file" });
-      const data = await file.toBuffer();
+      const data = await readUploadedFile(file, () => badRequest("chatUploadTooLarge"));
       const text = await models.transcribe(caller.tenantId, data, file.filename || "audio.wav", file.mimetype || "audio/wav");
       return ok({ text });
     },
