@@ -9,6 +9,9 @@ const t = await createTestApp({
   MODEL_NAME: "test-model",
   MODEL_API_KEY: "k",
   LOG_LEVEL: "silent",
+  // One user on one address asks RUNS times in a row: the chat limits would measure the 429, not the reply.
+  CHAT_PER_MINUTE: "100000",
+  CHAT_PER_MINUTE_PER_IP: "100000",
 });
 await t.app.listen({ port: 0, host: "127.0.0.1" });
 const user = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" });

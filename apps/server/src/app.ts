@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { platformSettings, envelope } from "@agentfair/contracts";
+import { CHAT_FILE_MAX_BYTES, platformSettings, envelope } from "@agentfair/contracts";
 import cookie from "@fastify/cookie";
 import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
@@ -32,7 +32,7 @@ import { usersRoutes } from "./modules/users/users.routes.ts";
 import { UsersService } from "./modules/users/users.service.ts";
 import { bearerToken, CallerCache } from "./platform/auth.ts";
 import { Invalidation } from "./platform/invalidation.ts";
-import { installErrorHandler, ok, PREFIXES, PREFIX_TABLE } from "./platform/http.ts";
+import { installErrorHandler, installJsonParser, installUploadGuard, loggerOptions, ok, PREFIXES, PREFIX_TABLE } from "./platform/http.ts";
 import { Jobs } from "./platform/jobs.ts";
 import { createMailer } from "./platform/mail.ts";
 import type { Platform } from "./platform/platform.ts";
@@ -55,7 +55,7 @@ export interface BuiltApp {
 
 export async function buildApp(config: Config, database: Database): Promise<BuiltApp> {
   const app = Fastify({
-    logger: { level: config.LOG_LEVEL, redact: ["req.headers.authorization", "req.headers.cookie"] },
+    logger: loggerOptions(config.LOG_LEVEL),
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: "x-request-id",
     trustProxy: config.TRUST_PROXY,
@@ -64,6 +64,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  installJsonParser(app);
 
   const db = database.db;
   const invalidation = new Invalidation(database, app.log);
@@ -118,8 +119,10 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   app.decorateRequest("caller", null);
   app.addHook("onRequest", async (req) => {
     const token = bearerToken(req);
-    req.caller = token ? await platform.callers.resolve(token) : null;
+    req.caller = token ? await platform.callers.resolve(token, req.url.startsWith(`${PREFIXES.report}/`) ? "report" : "web") : null;
   });
+  // The largest upload is a chat attachment; the form around it adds a little.
+  installUploadGuard(app, CHAT_FILE_MAX_BYTES + 64 * 1024);
 
   const billing = new BillingService(platform);
   const tenants = new TenantsService(db);
@@ -148,10 +151,8 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
         async () =>
           ok({
             captchaEnabled: config.CAPTCHA === "on",
-            homeUsername: config.HOME_USERNAME,
             rpaHost: config.RPA_HOST,
             enterpriseTenant: config.ENTERPRISE_TENANT,
-            exemptUsername: config.EXEMPT_USERNAME,
             recordFiling: recordFilingVariants(config),
             bankTransferEnabled: config.BANK_TRANSFER,
           }),

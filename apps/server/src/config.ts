@@ -22,7 +22,7 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default("0.0.0.0"),
   /** Peers whose X-Forwarded-For is believed (proxy-addr list); others cannot pick their own IP for the rate limits. */
-  TRUST_PROXY: z.string().default("loopback,linklocal,uniquelocal"),
+  TRUST_PROXY: z.string().default("loopback"),
   PUBLIC_URL: z.string().default(""),
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.string().default(""),
@@ -65,6 +65,11 @@ const schema = z.object({
   /** Hosts (or host:port) that outbound calls may reach even when private, e.g. a local Ollama. */
   NET_ALLOW_HOSTS: list(""),
   CHAT_STEP_LIMIT: z.coerce.number().int().min(1).max(20).default(5),
+  /** Chat requests a user may start per minute, and replies a user may have streaming at once (every process together). */
+  CHAT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  CHAT_STREAMS_PER_USER: z.coerce.number().int().min(1).default(3),
+  /** Chat requests per minute from one client address, whoever signs them (share-link visitors, many accounts). */
+  CHAT_PER_MINUTE_PER_IP: z.coerce.number().int().min(1).default(120),
   /** A model stream that sends nothing for this long is ended as failed. */
   CHAT_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
 });

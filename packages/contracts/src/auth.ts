@@ -116,6 +116,8 @@ export const userInfo = z.object({
   phone: z.string().nullable(),
   isWhite: z.boolean(),
   isAdmin: z.boolean(),
+  /** The special user who lands on /home after sign-in (others land on /index). */
+  isHome: z.boolean(),
   /** Administrator of the caller's own (non-default) tenant: manages that tenant's models. */
   isTenantAdmin: z.boolean(),
   userMemberLevel: z.object({ memberLevel: memberLevel, endDate: z.string().nullable() }),

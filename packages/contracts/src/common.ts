@@ -28,10 +28,8 @@ export type Language = (typeof languages)[number];
 /** Settings the web needs before login; all configurable on the server. */
 export const platformSettings = z.object({
   captchaEnabled: z.boolean(),
-  homeUsername: z.string(),
   rpaHost: z.string(),
   enterpriseTenant: z.string(),
-  exemptUsername: z.string(),
   recordFiling: z.array(z.object({ origin: z.string(), text: z.string() })),
   bankTransferEnabled: z.boolean(),
 });

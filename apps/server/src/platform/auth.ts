@@ -17,7 +17,15 @@ export interface Caller {
   tenantDomain: string;
   /** Users of the default tenant have no tenantId on the wire. */
   tenantIsDefault: boolean;
+  /**
+   * The special users are users of the default tenant with a configured name, resolved here once:
+   * nothing else compares usernames. Administrators (ADMIN_USERNAMES)...
+   */
   isAdmin: boolean;
+  /** ...the user exempt from the paid-agent membership rule (EXEMPT_USERNAME)... */
+  isExempt: boolean;
+  /** ...and the user who lands on /home after sign-in (HOME_USERNAME). */
+  isHome: boolean;
   /** Administrator of its own non-default tenant (users.tenant_role 'admin'): manages that tenant's models. */
   isTenantAdmin: boolean;
   isWhite: boolean;
@@ -36,20 +44,40 @@ export const hashToken = (token: string) => createHash("sha256").update(token).d
 export const newToken = () => randomBytes(32).toString("base64url");
 
 export function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (header?.startsWith("Bearer ")) return header.slice(7).trim() || undefined;
+  // The scheme is case-insensitive (RFC 9110): "bearer" is as good as "Bearer".
+  const bearer = request.headers.authorization?.match(/^bearer\s+(\S+)\s*$/i);
+  if (bearer) return bearer[1];
   // The cookie is honoured on safe methods only (images, downloads): writes need the header,
   // which a cross-site form cannot set.
   if (request.method === "GET" || request.method === "HEAD") return request.cookies?.[TOKEN_COOKIE];
   return undefined;
 }
 
-export function isAdminUsername(config: Config, username: string, tenantIsDefault: boolean) {
-  return tenantIsDefault && config.ADMIN_USERNAMES.includes(username);
+/** The special users' names: reserved in every tenant, special in the default tenant only. */
+export const reservedUsernames = (config: Config) => [...config.ADMIN_USERNAMES, config.EXEMPT_USERNAME, config.HOME_USERNAME];
+
+function specialUser(config: Config, username: string, tenantIsDefault: boolean) {
+  return {
+    isAdmin: tenantIsDefault && config.ADMIN_USERNAMES.includes(username),
+    isExempt: tenantIsDefault && username === config.EXEMPT_USERNAME,
+    isHome: tenantIsDefault && username === config.HOME_USERNAME,
+  };
 }
 
-/** The caller behind a token, and until when that reading holds (session end, membership end). */
-async function lookupCaller(db: Db, config: Config, tokenHash: string): Promise<{ caller: Caller; validUntil: number } | null> {
+/**
+ * What a token may be used for: the web token calls the API; the report token (cookie
+ * `Report-Token`) only the report calls under /prod-api.
+ */
+export type TokenScope = "web" | "report";
+
+interface CallerEntry {
+  caller: Caller;
+  scope: TokenScope;
+  validUntil: number;
+}
+
+/** The caller behind a token, its scope, and until when that reading holds (session end, membership end). */
+async function lookupCaller(db: Db, config: Config, tokenHash: string): Promise<CallerEntry | null> {
   const rows = await db
     .select({ session: authSessions, user: users, tenant: tenants })
     .from(authSessions)
@@ -67,7 +95,7 @@ async function lookupCaller(db: Db, config: Config, tokenHash: string): Promise<
     tenantId: tenant.id,
     tenantDomain: tenant.domain,
     tenantIsDefault: tenant.isDefault,
-    isAdmin: isAdminUsername(config, user.username, tenant.isDefault),
+    ...specialUser(config, user.username, tenant.isDefault),
     isTenantAdmin: !tenant.isDefault && user.tenantRole === "admin",
     isWhite: user.isWhite,
     memberLevel: (expired ? "FREE" : user.memberLevel) as MemberLevel,
@@ -75,7 +103,7 @@ async function lookupCaller(db: Db, config: Config, tokenHash: string): Promise<
     sessionPairId: session.pairId,
   };
   const ends = [session.expiresAt.getTime(), ...(caller.memberEndAt ? [caller.memberEndAt.getTime()] : [])];
-  return { caller, validUntil: Math.min(...ends) };
+  return { caller, scope: session.kind === "report" ? "report" : "web", validUntil: Math.min(...ends) };
 }
 
 /**
@@ -86,7 +114,7 @@ async function lookupCaller(db: Db, config: Config, tokenHash: string): Promise<
  */
 export class CallerCache {
   static readonly TTL_MS = 60_000;
-  private readonly entries = new LRUCache<string, { caller: Caller; validUntil: number }>({ max: 20_000, ttl: CallerCache.TTL_MS });
+  private readonly entries = new LRUCache<string, CallerEntry>({ max: 20_000, ttl: CallerCache.TTL_MS });
 
   constructor(
     private readonly db: Db,
@@ -99,7 +127,8 @@ export class CallerCache {
     });
   }
 
-  async resolve(token: string): Promise<Caller | null> {
+  /** The caller behind a token, when the token may be used where it is (a report token only on report calls). */
+  async resolve(token: string, where: TokenScope = "web"): Promise<Caller | null> {
     const key = hashToken(token);
     const found = await this.invalidation.cached(
       "user",
@@ -108,7 +137,8 @@ export class CallerCache {
       async () => (await lookupCaller(this.db, this.config, key)) ?? undefined,
       (entry) => Math.min(CallerCache.TTL_MS, entry.validUntil - Date.now()),
     );
-    return found?.caller ?? null;
+    if (!found || (found.scope === "report" && where !== "report")) return null;
+    return found.caller;
   }
 }
 

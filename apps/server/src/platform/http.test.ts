@@ -5,7 +5,7 @@ import { z } from "zod";
 import { createUser } from "../test/factories.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { AppError } from "./errors.ts";
-import { installErrorHandler, PREFIXES } from "./http.ts";
+import { installErrorHandler, loggerOptions, PREFIXES } from "./http.ts";
 
 /** Full paths and methods of the routes Fastify prints as a tree. */
 function routesOf(tree: string) {
@@ -102,9 +102,30 @@ describe("the whole app", () => {
     expect(version.statusCode).toBe(400);
   });
 
+  it("compatibility: an empty body sent as application/json (the spec's client, on every POST) is no body", async () => {
+    const u = await createUser(t);
+    const json = { ...u.headers, "content-type": "application/json" };
+    const copy = await t.app.inject({
+      method: "POST",
+      url: "/agent_api/api/agent/quick/copy-from-launch/no-such-agent",
+      headers: json,
+      payload: "",
+    });
+    expect(copy.statusCode).toBe(404);
+    const code = await t.app.inject({ method: "POST", url: "/agent_api/api/benefit/useCode", headers: json, payload: "" });
+    expect(code.json().msg).toBe("请输入邀请码！");
+    const out = await t.app.inject({ method: "POST", url: "/agent_api/api/auth/logout", headers: json, payload: " " });
+    expect(out.statusCode).toBe(200);
+    // A body that is there must still be JSON.
+    const broken = await t.app.inject({ method: "POST", url: "/agent_api/api/benefit/useCode", headers: json, payload: "{" });
+    expect(broken.statusCode).toBe(400);
+  });
+
   it("gives the web the settings it needs before sign-in", async () => {
     const res = await t.app.inject({ url: "/agent_api/api/platform/settings" });
-    expect(res.json().data).toMatchObject({ captchaEnabled: false, homeUsername: "admin" });
+    expect(res.json().data).toMatchObject({ captchaEnabled: false });
+    // attack: nothing about special users (administrators, the exempt user, the home user).
+    expect(res.body).not.toMatch(/admin|exempt|homeUsername/i);
     expect(res.json().data.recordFiling).toHaveLength(3);
   });
 });
@@ -146,5 +167,28 @@ describe("the error handler", () => {
     const res = await app.inject({ method: "POST", url: "/typed", payload: { n: "x" } });
     expect(res.statusCode).toBe(400);
     expect(res.json().msg).toMatch(/^参数错误：n /);
+  });
+});
+
+describe("the request log", () => {
+  it("attack: share tokens, QR keys and sandbox pay tokens in query strings are not logged", async () => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => void lines.push(line) };
+    const app = Fastify({ logger: { ...loggerOptions("info"), stream } });
+    app.get("/*", async () => "ok");
+    await app.ready();
+    for (const url of [
+      "/agent/agent_runtime/share?shareToken=SHARE-SECRET",
+      "/agent_api/api/appletLogin/qrcode/status/abc?key=QR-SECRET",
+      "/agent_api/api/order/sandbox/2026001?t=PAY-SECRET&lang=zh",
+      "/pay/sandbox?orderNo=2026001&t=PAY-SECRET2",
+    ])
+      await app.inject({ url, headers: { authorization: "Bearer TOKEN-SECRET" } });
+    await app.close();
+    const log = lines.join("");
+    expect(log).toContain("/agent/agent_runtime/share?shareToken=[redacted]");
+    expect(log).toContain("orderNo=2026001&t=[redacted]");
+    expect(log).toContain("lang=zh");
+    expect(log).not.toMatch(/SECRET/);
   });
 });

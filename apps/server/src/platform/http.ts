@@ -1,6 +1,7 @@
+import type { MultipartFile } from "@fastify/multipart";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
-import { AppError } from "./errors.ts";
+import { AppError, tokenInvalid } from "./errors.ts";
 import { requestLanguage, translate } from "./messages.ts";
 
 /** Call-path prefixes of the spec: one table, shown in the API docs too. */
@@ -20,6 +21,47 @@ export const PREFIX_TABLE = `| Prefix | Serves |
 | \`/agent/agent_runtime/...\` | chat runtime |
 | \`/prod-api/...\` | report lookups |
 | \`/healthz\` | health check |`;
+
+/** Query parameters that carry secrets (share tokens, QR keys, sandbox pay tokens): never logged. */
+const SECRET_PARAMS = /token|secret|sign|^key$|^t$/i;
+
+/** The URL as the request log shows it: secret query values replaced. */
+export function redactUrl(url: string) {
+  const at = url.indexOf("?");
+  if (at < 0) return url;
+  const query = url
+    .slice(at + 1)
+    .split("&")
+    .map((pair) => {
+      const name = decodeURIComponentSafe(pair.split("=")[0]);
+      return SECRET_PARAMS.test(name) ? `${pair.split("=")[0]}=[redacted]` : pair;
+    });
+  return `${url.slice(0, at)}?${query.join("&")}`;
+}
+const decodeURIComponentSafe = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/** The pino options of the app: credentials in headers redacted, secrets in query strings too. */
+export function loggerOptions(level: string) {
+  return {
+    level,
+    redact: ["req.headers.authorization", "req.headers.cookie"],
+    serializers: {
+      req: (req: FastifyRequest) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        host: req.host,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
+      }),
+    },
+  };
+}
 
 export function ok<T>(data: T, msg = "操作成功") {
   return { code: 200, msg, data };
@@ -43,6 +85,76 @@ function isBadInputFromDatabase(error: unknown) {
     e = (e as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/**
+ * The one JSON body parser. The spec's own web client sends `Content-Type: application/json` on
+ * every POST, also on calls that carry no payload: an empty body is read as `{}`. Anything else
+ * goes through Fastify's own parser (prototype poisoning refused).
+ */
+export function installJsonParser(app: FastifyInstance) {
+  const parse = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if ((body as string).trim() === "") return done(null, {});
+    return parse(request, body as string, done);
+  });
+}
+
+const isUpload = (req: FastifyRequest) => !!req.headers["content-type"]?.toLowerCase().startsWith("multipart/");
+
+/**
+ * Uploads (multipart bodies) are refused before their body is read when nobody is signed in or
+ * the declared length is over `maxBytes`; every upload route needs a user. When an upload is
+ * answered before its body was read to the end (refused here, or stopped at a route's file
+ * limit), the connection is closed instead of drained, so the rest is never read.
+ * Runs after the hook that resolves the caller.
+ */
+export function installUploadGuard(app: FastifyInstance, maxBytes: number) {
+  app.addHook("onRequest", async (req) => {
+    if (!isUpload(req)) return;
+    if (!req.caller) throw tokenInvalid();
+    if (Number(req.headers["content-length"] ?? 0) > maxBytes)
+      throw new AppError("fileTooLarge", 413, { size: `${Math.floor(maxBytes / 1024 / 1024)}MB` });
+  });
+  app.addHook("onSend", async (req, reply) => {
+    if (isUpload(req) && !req.raw.complete) {
+      reply.header("connection", "close");
+      stopReading(req.raw);
+    }
+  });
+}
+
+/** How long a refused upload's connection stays open, unread, so the client can read the answer. */
+const LINGER_MS = 2000;
+
+/**
+ * Stops reading a request body for good, and closes the connection once the answer is out. The
+ * close lingers a moment: closing with unread data sends a reset, which can wipe the answer from
+ * the client's buffers before it reads it (nginx's "lingering close", without the draining).
+ */
+function stopReading(request: FastifyRequest["raw"]) {
+  request.unpipe();
+  request.pause();
+  const socket = request.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
+}
+
+/**
+ * The bytes of an uploaded file, refused with `tooLarge` the moment it passes the part's size
+ * limit: waiting for the part to end (as `toBuffer` does) would read an oversized body to its end.
+ */
+export function readUploadedFile(part: MultipartFile, tooLarge: () => AppError): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    part.file.on("data", (chunk: Buffer) => chunks.push(chunk));
+    part.file.on("limit", () => reject(tooLarge()));
+    part.file.on("error", reject);
+    part.file.on("end", () => (part.file.truncated ? reject(tooLarge()) : resolve(Buffer.concat(chunks))));
+  });
 }
 
 /** One handler writes every error as the envelope; 5xx internals are logged, never sent. */

@@ -127,6 +127,11 @@ export const messages = {
   modelDefaultName: { zh: "默认模型", en: "default model" },
   sessionTitleEmpty: { zh: "名称不能为空", en: "the name must not be empty" },
   sessionTitleTooLong: { zh: "输入内容不能超过15个字符", en: "at most 15 characters" },
+  chatTooFast: { zh: "对话请求过于频繁，请{seconds}秒后再试", en: "too many chat requests, try again in {seconds} s" },
+  chatTooManyStreams: {
+    zh: "同时进行的对话过多（最多{limit}个），请等当前回复结束后再试",
+    en: "too many chats at once (at most {limit}): wait until a reply has finished",
+  },
   chatQueryEmpty: { zh: "请先输入内容或上传文件!", en: "please enter a question or upload a file first!" },
   chatUploadType: {
     zh: "请上传 image、word、excel、pdf、audio、zip 等类型文件",

@@ -1,7 +1,8 @@
 import http from "node:http";
+import os from "node:os";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSafeFetch } from "./net.ts";
+import { BlockedAddressError, createSafeFetch, isBlockedAddress } from "./net.ts";
 
 describe("safe fetch", () => {
   let server: http.Server;
@@ -35,5 +36,40 @@ describe("safe fetch", () => {
     const lenient = createSafeFetch({ allowPrivate: true });
     for (let i = 0; i < 3; i++) await (await lenient(`${base}/k${i}`)).text();
     expect(seen.size).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("blocked addresses", () => {
+  it("attack: private IPv4 addresses embedded in IPv6 forms are refused (compatible, mapped, 6to4, NAT64, Teredo)", () => {
+    for (const a of [
+      "::127.0.0.1",
+      "::7f00:1",
+      "::ffff:7f00:1",
+      "::ffff:10.0.0.1",
+      "0:0:0:0:0:ffff:c0a8:0101",
+      "2002:7f00:0001::",
+      "2002:c0a8:0101:1::5",
+      "2002:a9fe:a9fe::",
+      "64:ff9b::10.0.0.1",
+      "64:ff9b::a9fe:a9fe",
+      "64:ff9b:1::a00:1",
+      "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+    ])
+      expect(isBlockedAddress(a), a).toBe(true);
+    for (const a of ["2002:0808:0808::1", "2606:4700::1111", "8.8.8.8"]) expect(isBlockedAddress(a), a).toBe(false);
+  });
+
+  it("attack: the host's own addresses are refused, public ones too", () => {
+    const own = Object.values(os.networkInterfaces())
+      .flat()
+      .map((i) => i?.address)
+      .filter((a): a is string => !!a);
+    expect(own.length).toBeGreaterThan(0);
+    for (const a of own) expect(isBlockedAddress(a), a).toBe(true);
+  });
+
+  it("attack: a URL naming [::127.0.0.1] is refused before any connection", async () => {
+    await expect(createSafeFetch()("http://[::127.0.0.1]:1/")).rejects.toBeInstanceOf(BlockedAddressError);
+    await expect(createSafeFetch()("http://[::ffff:127.0.0.1]:1/")).rejects.toBeInstanceOf(BlockedAddressError);
   });
 });

@@ -2,6 +2,7 @@ import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
+import os from "node:os";
 import { Readable } from "node:stream";
 
 /**
@@ -39,20 +40,61 @@ for (const [addr, prefix] of [
   ["fc00::", 7],
   ["fe80::", 10],
   ["ff00::", 8],
-  ["64:ff9b::", 96],
 ] as const)
   blocked.addSubnet(addr, prefix, "ipv6");
+
+/** The eight 16-bit groups of an IPv6 address (with an embedded dotted IPv4 tail read as two). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase().replace(/%.*$/, "");
+  const dotted = text.match(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail === undefined ? [] : tail ? tail.split(":") : [];
+  const fill = tail === undefined ? [] : Array(8 - left.length - right.length).fill("0");
+  return [...left, ...fill, ...right].map((g) => Number.parseInt(g, 16));
+}
+
+const ipv4Of = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+
+/**
+ * The IPv4 address an IPv6 form carries, where reaching the IPv6 address reaches that IPv4 host
+ * (or a host chosen by it): IPv4-compatible ::a.b.c.d, mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96
+ * and the local-use 64:ff9b:1::/48, 6to4 2002:AABB:CCDD::/48.
+ */
+function embeddedIpv4(g: number[]): string | null {
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zero(0, 5) && (g[5] === 0 || g[5] === 0xffff)) return ipv4Of(g[6], g[7]);
+  if (g[0] === 0x64 && g[1] === 0xff9b) return ipv4Of(g[6], g[7]);
+  if (g[0] === 0x2002) return ipv4Of(g[1], g[2]);
+  return null;
+}
+
+/** The host's own interface addresses (public ones included): re-read at most once a minute. */
+let own = { at: 0, addresses: new Set<string>() };
+function ownAddresses() {
+  if (Date.now() - own.at > 60_000) {
+    const list = Object.values(os.networkInterfaces()).flatMap((i) => i ?? []);
+    own = { at: Date.now(), addresses: new Set(list.map((i) => i.address.toLowerCase())) };
+  }
+  return own.addresses;
+}
 
 /** True for addresses a user-supplied URL may not reach. */
 export function isBlockedAddress(address: string): boolean {
   const family = net.isIP(address);
+  if (family === 0) return true;
+  if (ownAddresses().has(address.toLowerCase())) return true;
   if (family === 4) return blocked.check(address, "ipv4");
-  if (family === 6) {
-    const mapped = address.toLowerCase().match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
-    if (mapped) return blocked.check(mapped[1], "ipv4");
-    return blocked.check(address, "ipv6");
-  }
-  return true;
+  const groups = ipv6Groups(address);
+  const v4 = embeddedIpv4(groups);
+  if (v4) return blocked.check(v4, "ipv4") || ownAddresses().has(v4);
+  // Teredo (2001:0::/32) tunnels to an IPv4 address the packet itself chooses.
+  if (groups[0] === 0x2001 && groups[1] === 0) return true;
+  return blocked.check(address, "ipv6");
 }
 
 export interface SafeFetchOptions {

@@ -1,11 +1,23 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, count, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { rateCounters } from "../db/schema/index.ts";
+import { rateCounters, rateLeases } from "../db/schema/index.ts";
 import { type AppError, tooMany } from "./errors.ts";
 
+/** A try counted in a window; `release` gives it back (a try that turned out fine). */
+export interface Claim {
+  release(): Promise<void>;
+}
+
+/** A held place among a key's concurrent leases; `release` frees it (idempotent). */
+export interface Lease {
+  release(): Promise<void>;
+}
+
 /**
- * Fixed-window counters in the database, so every server process shares them.
- * `hit` counts one event; `assertUnder` refuses once a window holds `limit` events.
+ * Fixed-window counters and concurrent leases in the database, so every server process shares them.
+ *
+ * There is no "check, then count": `take` counts the try first and refuses it when the window
+ * then holds more than the limit, so parallel requests cannot all slip under the limit together.
  */
 export class RateLimiter {
   constructor(private readonly db: Db) {}
@@ -16,23 +28,14 @@ export class RateLimiter {
     return { start: new Date(start), retryAfter: Math.ceil((start + ms - now) / 1000) };
   }
 
-  async count(key: string, windowSeconds: number): Promise<number> {
-    const { start } = this.window(windowSeconds);
-    const rows = await this.db
-      .select({ count: rateCounters.count })
-      .from(rateCounters)
-      .where(and(eq(rateCounters.key, key), eq(rateCounters.windowStart, start)));
-    return rows[0]?.count ?? 0;
-  }
-
-  /** `refuse` builds the error from the seconds left in the window (default: tooMany). */
-  async assertUnder(key: string, limit: number, windowSeconds: number, refuse: (retryAfter: number) => AppError = tooMany) {
-    if ((await this.count(key, windowSeconds)) >= limit) throw refuse(this.window(windowSeconds).retryAfter);
-  }
-
-  async hit(key: string, windowSeconds: number): Promise<number> {
-    const { start } = this.window(windowSeconds);
-    const rows = await this.db
+  /**
+   * Claims one try of `key` in the current window; refused (`refuse`, default tooMany) when the
+   * window already held `limit`. Limits on failures claim every try and give back the ones that
+   * did not fail.
+   */
+  async take(key: string, limit: number, windowSeconds: number, refuse: (retryAfter: number) => AppError = tooMany): Promise<Claim> {
+    const { start, retryAfter } = this.window(windowSeconds);
+    const [row] = await this.db
       .insert(rateCounters)
       .values({ key, windowStart: start, count: 1 })
       .onConflictDoUpdate({
@@ -40,25 +43,65 @@ export class RateLimiter {
         set: { count: sql`${rateCounters.count} + 1` },
       })
       .returning({ count: rateCounters.count });
-    return rows[0].count;
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      await this.db
+        .update(rateCounters)
+        .set({ count: sql`greatest(${rateCounters.count} - 1, 0)` })
+        .where(and(eq(rateCounters.key, key), eq(rateCounters.windowStart, start)));
+    };
+    if (row.count > limit) {
+      // A refused try is not a try: it does not push the window further past the limit.
+      await release();
+      throw refuse(retryAfter);
+    }
+    return { release };
   }
 
-  /** Takes back one event of the current window (an attempt counted up front that turned out fine). */
-  async release(key: string, windowSeconds: number) {
-    const { start } = this.window(windowSeconds);
-    await this.db
-      .update(rateCounters)
-      .set({ count: sql`greatest(${rateCounters.count} - 1, 0)` })
-      .where(and(eq(rateCounters.key, key), eq(rateCounters.windowStart, start)));
-  }
-
-  /** Counts the event and refuses it when it goes over the limit. */
-  async consume(key: string, limit: number, windowSeconds: number) {
-    const count = await this.hit(key, windowSeconds);
-    if (count > limit) throw tooMany(this.window(windowSeconds).retryAfter);
+  /**
+   * Takes one of `limit` concurrent places of `key` (e.g. a user's running chat streams). The
+   * lease is renewed while held and expires `ttlSeconds` after its holder stops renewing it, so
+   * a process that dies frees its places. Holders of one key queue on a transaction-scoped
+   * advisory lock, so parallel requests neither overrun the limit nor shut each other out.
+   */
+  async lease(key: string, limit: number, ttlSeconds: number, refuse: () => AppError = () => tooMany(ttlSeconds)): Promise<Lease> {
+    const expiry = () => new Date(Date.now() + ttlSeconds * 1000);
+    const held = await this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`lease:${key}`}))`);
+      const [{ n }] = await tx
+        .select({ n: count() })
+        .from(rateLeases)
+        .where(and(eq(rateLeases.key, key), gt(rateLeases.expiresAt, new Date())));
+      if (n >= limit) return null;
+      const [row] = await tx.insert(rateLeases).values({ key, expiresAt: expiry() }).returning({ id: rateLeases.id });
+      return row;
+    });
+    if (!held) throw refuse();
+    let released = false;
+    const timer = setInterval(
+      () => {
+        this.db
+          .update(rateLeases)
+          .set({ expiresAt: expiry() })
+          .where(eq(rateLeases.id, held.id))
+          .catch(() => undefined);
+      },
+      (ttlSeconds * 1000) / 3,
+    );
+    timer.unref();
+    const release = async () => {
+      if (released) return;
+      released = true;
+      clearInterval(timer);
+      await this.db.delete(rateLeases).where(eq(rateLeases.id, held.id));
+    };
+    return { release };
   }
 
   async purge(olderThan: Date) {
     await this.db.delete(rateCounters).where(lt(rateCounters.windowStart, olderThan));
+    await this.db.delete(rateLeases).where(lt(rateLeases.expiresAt, new Date()));
   }
 }

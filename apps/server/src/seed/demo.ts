@@ -54,7 +54,6 @@ export async function seedDemo(db: Db, tenantsService: TenantsService): Promise<
         passwordHash,
         memberLevel: "PER_FLAGSHIP_MONTHLY",
         memberEndAt: yearAhead,
-        balanceCents: 10000,
       },
       { tenantId: defaultTenant.id, username: "free", nickname: "免费用户", email: "free@agentfair.local", passwordHash },
       // The tenant's administrator: manages acme's own models on /acme/models.

@@ -2,11 +2,10 @@ import { describe, expect, it } from "vitest";
 import { landingPath, safeRedirect } from "./guards";
 
 describe("landing after sign-in (doc 1 §2)", () => {
-  it("sends the configured home username to /home and everybody else to /index", () => {
-    expect(landingPath("admin", "admin")).toBe("/home");
-    expect(landingPath("member", "admin")).toBe("/index");
-    expect(landingPath("admin", "")).toBe("/index");
-    expect(landingPath(undefined, "admin")).toBe("/index");
+  it("sends the home user (as the server's user info says) to /home and everybody else to /index", () => {
+    expect(landingPath({ isHome: true })).toBe("/home");
+    expect(landingPath({ isHome: false })).toBe("/index");
+    expect(landingPath(undefined)).toBe("/index");
   });
 
   it("goes back to a redirect only when it is a path of this app", () => {

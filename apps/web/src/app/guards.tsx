@@ -4,7 +4,6 @@ import { App as AntApp, Button, Result } from "antd";
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation, useMatches, useNavigate, type UIMatch } from "react-router";
-import { usePlatformSettings } from "../features/auth/api/platform-settings";
 import { useTenantInfo } from "../features/auth/api/tenant-info";
 import { userInfoKey, useUserInfo } from "../features/auth/api/user-info";
 import { cancelPending, HttpError } from "../lib/http";
@@ -16,9 +15,9 @@ export type RouteHandle = { public?: boolean; membership?: boolean };
 
 const routeHandle = (matches: UIMatch[]): RouteHandle => Object.assign({}, ...matches.map((m) => (m.handle ?? {}) as RouteHandle));
 
-/** Where a signed-in user lands: /home for the configured special username, else /index. */
-export function landingPath(username: string | undefined, homeUsername: string | undefined) {
-  return username && homeUsername && username === homeUsername ? "/home" : "/index";
+/** Where a signed-in user lands: /home for the special home user (the server says who), else /index. */
+export function landingPath(user: { isHome?: boolean } | undefined) {
+  return user?.isHome ? "/home" : "/index";
 }
 
 /** The login page's `redirect` back, when it is a path of this app (never another site). */
@@ -41,7 +40,6 @@ export function NavigationGuard() {
   const queryClient = useQueryClient();
   const domain = tenantDomainFromPath();
   const tenant = useTenantInfo(domain);
-  const settings = usePlatformSettings();
   const user = useUserInfo();
   const handle = routeHandle(matches);
   const token = getToken();
@@ -93,10 +91,10 @@ export function NavigationGuard() {
   useEffect(() => {
     if (!token && !handle.public) {
       navigate(`/login?redirect=${encodeURIComponent(path + location.search)}`, { replace: true });
-    } else if (token && path === "/login" && user.data && !foreign && settings.data) {
-      navigate(safeRedirect(location.search) ?? landingPath(user.data.username, settings.data.homeUsername), { replace: true });
+    } else if (token && path === "/login" && user.data && !foreign) {
+      navigate(safeRedirect(location.search) ?? landingPath(user.data), { replace: true });
     }
-  }, [path, token, user.data, settings.data]);
+  }, [path, token, user.data]);
 
   if (!token && !handle.public) return null;
   if (token && unknownTenant)

@@ -18,6 +18,7 @@ const member = {
   phone: null,
   isWhite: false,
   isAdmin: false,
+  isHome: false,
   userMemberLevel: { memberLevel: "PER_FLAGSHIP_MONTHLY", endDate: null },
   userInfo: { accountBalance: 0 },
   groups: [],
@@ -42,10 +43,8 @@ beforeEach(() => {
           msg: "",
           data: {
             captchaEnabled: false,
-            homeUsername: "admin",
             rpaHost: "",
             enterpriseTenant: "",
-            exemptUsername: "admin",
             recordFiling: [],
             bankTransferEnabled: false,
           },
@@ -121,12 +120,12 @@ describe("the navigation guard (doc 1 §2, §8)", () => {
     await waitFor(() => expect(calls.filter((c) => c.includes("getTenantInfo")).length).toBeGreaterThan(before));
   });
 
-  it("sends a signed-in user on /login to /index, the home username to /home, or back to the redirect", async () => {
+  it("sends a signed-in user on /login to /index, the home user to /home, or back to the redirect", async () => {
     setTokens({ token: "t", reportToken: "r" });
     let app = start("/login");
     await waitFor(() => expect(app.at()).toBe("/index"));
     cleanup();
-    userInfo = { status: 200, body: { code: 200, msg: "", data: { ...member, username: "admin" } } };
+    userInfo = { status: 200, body: { code: 200, msg: "", data: { ...member, username: "admin", isHome: true } } };
     app = start("/login");
     await waitFor(() => expect(app.at()).toBe("/home"));
     cleanup();

@@ -1,4 +1,5 @@
-import { integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { id } from "./columns.ts";
 
 /** Key-value settings shared by every server process (e.g. the generated secret key). */
 export const platformSettings = pgTable("platform_settings", {
@@ -15,4 +16,15 @@ export const rateCounters = pgTable(
     count: integer("count").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);
+
+/** Concurrent places (e.g. running chat streams) held by a process; renewed while held, so a dead process's expire. */
+export const rateLeases = pgTable(
+  "rate_leases",
+  {
+    id: id(),
+    key: text("key").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("rate_leases_key_idx").on(t.key, t.expiresAt)],
 );

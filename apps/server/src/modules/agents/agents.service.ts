@@ -133,7 +133,7 @@ export class AgentsService implements AgentsForRuntime {
     const name = body.agentName?.trim() || "未命名智能体";
     const err = renameError(name);
     if (err) throw badRequest(err === "blank" ? "agentNameBlank" : "agentNameTooLong");
-    await this.limiter.consume(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
+    await this.limiter.take(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
     const row = await this.repo.insert(this.db, {
       tenantId: caller.tenantId,
       ownerId: caller.userId,
@@ -364,7 +364,7 @@ export class AgentsService implements AgentsForRuntime {
     // A copy includes the persona, model settings and variables: only when the owner allowed it.
     if (listing && !listing.copyable) throw badRequest("agentNotCopyable");
     const { snap } = await this.releasedSnapshot(caller, source);
-    await this.limiter.consume(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
+    await this.limiter.take(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
     if (listing && listing.priceCents > 0) {
       await this.billing.chargeAgentCopy(caller, { agentId: source.id, agentName: listing.agentName, priceCents: listing.priceCents });
     }

@@ -37,8 +37,41 @@ describe("password login (captcha off)", () => {
     expect(cookie?.maxAge).toBe(24 * 60 * 60);
     expect(res.cookies.find((c) => c.name === "Report-Token")?.value).toBe(reportToken);
     expect((await info(token)).json().data).toMatchObject({ username: user.username, tenantId: null });
-    // The report token is a real second session of the same user.
-    expect((await info(reportToken)).json().data.username).toBe(user.username);
+  });
+
+  it("attack: the report token is no API token: refused everywhere but the report calls", async () => {
+    const { user } = await insertUser(t);
+    const { reportToken } = (await login({ username: user.username, password: TEST_PASSWORD })).json().data;
+    const res = await info(reportToken);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().msg).toBe("token失效");
+    const write = await t.app.inject({
+      method: "POST",
+      url: "/aiagent_api/agent/quick/add",
+      headers: { authorization: `Bearer ${reportToken}` },
+      payload: {},
+    });
+    expect(write.statusCode).toBe(403);
+    const chat = await t.app.inject({
+      method: "POST",
+      url: "/agent/agent_runtime/chat",
+      payload: { token: reportToken, schema_id: "x", query: "hi" },
+    });
+    expect(chat.statusCode).toBe(403);
+  });
+
+  it("user info says whether the caller is the home user: the default tenant's HOME_USERNAME only", async () => {
+    const home = await createUser(t, { username: "admin" });
+    expect((await info(home.token)).json().data).toMatchObject({ username: "admin", isHome: true, isAdmin: true });
+    const namesake = await createUser(t, { username: "admin", domain: "acme" });
+    expect((await info(namesake.token)).json().data).toMatchObject({ username: "admin", isHome: false, isAdmin: false });
+    expect((await info((await createUser(t)).token)).json().data.isHome).toBe(false);
+  });
+
+  it("accepts the bearer scheme in any case", async () => {
+    const u = await createUser(t);
+    for (const scheme of ["bearer", "BEARER", "Bearer"])
+      expect((await t.app.inject({ url: INFO, headers: { authorization: `${scheme} ${u.token}` } })).statusCode, scheme).toBe(200);
   });
 
   it("stores only a hash of the token", async () => {
@@ -122,6 +155,27 @@ describe("password login (captcha off)", () => {
     expect(results.filter((r) => r.statusCode === 429).length).toBe(20 - tried);
   });
 
+  it("the lock counts per account, whichever identifier the guesses use", async () => {
+    alignClock();
+    const { user } = await insertUser(t, { email: "lock.me@example.com", phone: "13900139000" });
+    const names = [user.username, "lock.me@example.com", "13900139000"];
+    for (let i = 0; i < 5; i++) expect((await login({ username: names[i % 3], password: `wrong-${i}` })).statusCode).toBe(400);
+    for (const name of names) {
+      const res = await login({ username: name, password: TEST_PASSWORD });
+      expect(res.statusCode).toBe(429);
+      expect(res.json().msg).toMatch(/^登录失败次数过多/);
+    }
+  });
+
+  it("attack: 80 parallel failed sign-ins from one IP: no more than 20 are checked", async () => {
+    alignClock();
+    const ip = randomIp();
+    const results = await Promise.all(Array.from({ length: 80 }, (_, i) => login({ username: `flood-${i}`, password: "x" }, ip)));
+    const checked = results.filter((r) => r.statusCode === 400).length;
+    expect(checked).toBeLessThanOrEqual(20);
+    expect(results.filter((r) => r.statusCode === 429).length).toBe(80 - checked);
+  });
+
   it("does not lock an account that signs in successfully many times", async () => {
     alignClock();
     const { user } = await insertUser(t);
@@ -170,6 +224,20 @@ describe("password login (captcha off)", () => {
       (await login({ username: user.username, password: TEST_PASSWORD }, "127.0.0.1", { "x-forwarded-for": randomIp() })).statusCode,
     ).toBe(200);
   });
+
+  it("attack: a client on the LAN (no proxy) cannot pick its own address with X-Forwarded-For", async () => {
+    alignClock();
+    const lan = "192.168.7.23";
+    const tries = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        login({ username: `lan-${i}`, password: "x" }, lan, { "x-forwarded-for": `203.0.113.${i + 1}` }),
+      ),
+    );
+    for (const res of tries) expect(res.statusCode).toBe(400);
+    const { user } = await insertUser(t);
+    const last = await login({ username: user.username, password: TEST_PASSWORD }, lan, { "x-forwarded-for": "203.0.113.99" });
+    expect(last.statusCode).toBe(429);
+  }, 90_000);
 
   it("does not count successful sign-ins as failures (an office behind one IP)", async () => {
     alignClock();

@@ -13,7 +13,7 @@ import QRCode from "qrcode";
 import svgCaptcha from "svg-captcha";
 import type { Platform } from "../../platform/platform.ts";
 import { authSessions, captchas, checkCodes, outbox, qrTickets, users } from "../../db/schema/index.ts";
-import { hashToken, newToken, type Caller } from "../../platform/auth.ts";
+import { hashToken, newToken, reservedUsernames, type Caller } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound, tooMany } from "../../platform/errors.ts";
 import { translate } from "../../platform/messages.ts";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "../../platform/passwords.ts";
@@ -58,7 +58,7 @@ export class AuthService {
 
   async captcha(ip: string) {
     if (!this.captchaEnabled) return { captchaEnabled: false, uuid: "", img: "" };
-    await this.limiter.consume(`captcha:ip:${ip}`, LIMITS.captchaPerIp.limit, LIMITS.captchaPerIp.window);
+    await this.limiter.take(`captcha:ip:${ip}`, LIMITS.captchaPerIp.limit, LIMITS.captchaPerIp.window);
     const challenge = svgCaptcha.create({ size: 4, noise: 3, ignoreChars: "0o1ilI", color: true, background: "#f4f6fa" });
     const [row] = await this.db
       .insert(captchas)
@@ -117,29 +117,25 @@ export class AuthService {
   // ---- password login ----
 
   async login(input: { username: string; password: string; code?: string; uuid?: string; domain?: string }, ip: string) {
-    await this.limiter.consume(`login:ip:${ip}`, LIMITS.loginPerIp.limit, LIMITS.loginPerIp.window);
-    const ipFailures = `login:fail:ip:${ip}`;
-    await this.limiter.assertUnder(ipFailures, LIMITS.loginFailuresPerIp.limit, LIMITS.loginFailuresPerIp.window);
+    await this.limiter.take(`login:ip:${ip}`, LIMITS.loginPerIp.limit, LIMITS.loginPerIp.window);
+    // Every try is claimed as a failure before anything is checked, so parallel guesses cannot
+    // all slip under the limits; a right password gives its claims back.
+    const ipFailure = await this.limiter.take(`login:fail:ip:${ip}`, LIMITS.loginFailuresPerIp.limit, LIMITS.loginFailuresPerIp.window);
     await this.checkCaptcha(input.code, input.uuid);
     const tenant = await this.tenants.byDomain(input.domain);
-    const account = `login:acct:${tenant.id}:${input.username.toLowerCase()}`;
-    const { limit, window } = LIMITS.loginFailuresPerAccount;
-    const locked = (s: number) => new AppError("accountLocked", 429, { minutes: Math.ceil(s / 60) });
-    await this.limiter.assertUnder(account, limit, window, locked);
-    // The try is counted before the password is checked, so parallel guesses cannot all slip
-    // under the lock; a right password gives it back.
-    if ((await this.limiter.hit(account, window)) > limit) {
-      await this.limiter.release(account, window);
-      await this.limiter.assertUnder(account, limit, window, locked);
-      throw locked(window);
-    }
     const user = await this.findByLogin(tenant, input.username);
+    // The lock is per account, whichever identifier (username, e-mail, phone) the guesses use.
+    const account = `login:acct:${user ? user.id : `${tenant.id}:${input.username.toLowerCase()}`}`;
+    const { limit, window } = LIMITS.loginFailuresPerAccount;
+    const accountFailure = await this.limiter.take(
+      account,
+      limit,
+      window,
+      (s) => new AppError("accountLocked", 429, { minutes: Math.ceil(s / 60) }),
+    );
     const valid = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
-    if (!user || !valid) {
-      await this.limiter.hit(ipFailures, LIMITS.loginFailuresPerIp.window);
-      throw badRequest("loginFailed");
-    }
-    await this.limiter.release(account, window);
+    if (!user || !valid) throw badRequest("loginFailed");
+    await Promise.all([ipFailure.release(), accountFailure.release()]);
     return this.issueTokens(user.id);
   }
 
@@ -169,7 +165,7 @@ export class AuthService {
   async sendCheckCode(input: { contact: string; purpose: Purpose; domain?: string }, ip: string, lang: Language) {
     const contact = normaliseContact(input.contact);
     const tenant = await this.tenants.byDomain(input.domain);
-    await this.limiter.consume(`code:ip:${ip}`, LIMITS.codeSendPerIp.limit, LIMITS.codeSendPerIp.window);
+    await this.limiter.take(`code:ip:${ip}`, LIMITS.codeSendPerIp.limit, LIMITS.codeSendPerIp.window);
     // One code a minute per contact, counted from the last code sent (the web's resend countdown).
     const [last] = await this.db
       .select({ createdAt: checkCodes.createdAt })
@@ -180,8 +176,8 @@ export class AuthService {
     const wait = last ? Math.ceil((last.createdAt.getTime() + LIMITS.codeSendPerContact.window * 1000 - Date.now()) / 1000) : 0;
     if (wait > 0) throw tooMany(wait);
     const key = `code:contact:${tenant.id}:${contact}`;
-    await this.limiter.consume(key, LIMITS.codeSendPerContact.limit, LIMITS.codeSendPerContact.window);
-    await this.limiter.consume(`${key}:day`, LIMITS.codeSendPerContactDaily.limit, LIMITS.codeSendPerContactDaily.window);
+    await this.limiter.take(key, LIMITS.codeSendPerContact.limit, LIMITS.codeSendPerContact.window);
+    await this.limiter.take(`${key}:day`, LIMITS.codeSendPerContactDaily.limit, LIMITS.codeSendPerContactDaily.window);
     const existing = await this.findByContact(tenant.id, contact);
     if (input.purpose === "register" && existing) throw badRequest("contactTaken");
     // A reset for an unknown contact answers the same as a real one and sends nothing.
@@ -203,7 +199,7 @@ export class AuthService {
 
   /** Single use; a wrong try counts and the 5th wrong try burns the code. */
   private async consumeCheckCode(tenantId: string, contactRaw: string, purpose: Purpose, code: string, ip: string) {
-    await this.limiter.consume(`code:verify:${ip}`, LIMITS.codeVerifyPerIp.limit, LIMITS.codeVerifyPerIp.window);
+    await this.limiter.take(`code:verify:${ip}`, LIMITS.codeVerifyPerIp.limit, LIMITS.codeVerifyPerIp.window);
     const contact = normaliseContact(contactRaw);
     const [row] = await this.db
       .select()
@@ -252,11 +248,9 @@ export class AuthService {
       .where(and(eq(users.tenantId, tenant.id), eq(users.username, input.username)))
       .limit(1);
     if (taken[0]) throw new AppError("usernameTaken", 409);
-    // Administrators and the exempt user are known by username on the public platform: those
-    // names are never open to registration, even before their accounts exist.
-    const { ADMIN_USERNAMES, EXEMPT_USERNAME } = this.platform.config;
-    if (tenant.isDefault && (ADMIN_USERNAMES.includes(input.username) || input.username === EXEMPT_USERNAME))
-      throw new AppError("usernameTaken", 409);
+    // The special users' names (administrators, exempt, home) are never open to registration, in
+    // any tenant, even before their accounts exist: a namesake would read as the special user.
+    if (reservedUsernames(this.platform.config).includes(input.username)) throw new AppError("usernameTaken", 409);
     if (await this.findByContact(tenant.id, input.contact)) throw new AppError("contactTaken", 409);
     const contact = await this.consumeCheckCode(tenant.id, input.contact, "register", input.checkCode, ip);
     const passwordHash = await hashPassword(input.password);
@@ -316,7 +310,7 @@ export class AuthService {
   // ---- QR login ----
 
   async createQrTicket(domain: string | undefined, origin: string, ip: string) {
-    await this.limiter.consume(`qr:ip:${ip}`, LIMITS.qrPerIp.limit, LIMITS.qrPerIp.window);
+    await this.limiter.take(`qr:ip:${ip}`, LIMITS.qrPerIp.limit, LIMITS.qrPerIp.window);
     const tenant = await this.tenants.byDomain(domain);
     const expiresAt = new Date(Date.now() + QR_TICKET_TTL_SECONDS * 1000);
     const [ticket] = await this.db.insert(qrTickets).values({ tenantId: tenant.id, expiresAt }).returning();

@@ -230,7 +230,12 @@ describe("register", () => {
 
   it("attack: nobody registers an administrator's (or the exempt user's) username to become one", async () => {
     // Names no account has yet (as after SEED_DEMO=0): they still cannot be claimed.
-    const own = await createTestApp({ ADMIN_USERNAMES: "root,admin", EXEMPT_USERNAME: "vip", ADMIN_PASSWORD: "boot-pass-1" });
+    const own = await createTestApp({
+      ADMIN_USERNAMES: "root,admin",
+      EXEMPT_USERNAME: "vip",
+      HOME_USERNAME: "homepage",
+      ADMIN_PASSWORD: "boot-pass-1",
+    });
     try {
       await createTenant(own, "acme");
       const reg = async (username: string, domain?: string) => {
@@ -245,8 +250,10 @@ describe("register", () => {
         expect(res.statusCode).toBe(409);
         expect(res.json().msg).toBe("用户名已存在");
       }
-      // In a tenant the names mean nothing special.
-      expect((await reg("root", "acme")).statusCode).toBe(200);
+      // The names are reserved in every tenant too (a tenant user of that name is nobody special, but
+      // the name would read as the administrator's).
+      for (const username of ["root", "admin", "vip", "homepage"]) expect((await reg(username, "acme")).statusCode, username).toBe(409);
+      expect((await reg("homepage")).statusCode).toBe(409);
       // The operator's way to the first administrator: ADMIN_PASSWORD at start.
       expect(await own.services.auth.ensureAdmins()).toEqual(["root", "admin"]);
       expect(await own.services.auth.ensureAdmins()).toEqual([]);

@@ -106,7 +106,9 @@ export class Benefits {
     if (!code) throw badRequest("benefitCodeEmpty");
     if (!BENEFIT_CODE_LEVELS.includes(caller.memberLevel)) throw badRequest("benefitCodeLevel");
     const limitKey = `benefit:${caller.userId}`;
-    await this.platform.rateLimiter.assertUnder(limitKey, FAILED_LIMIT, FAILED_WINDOW_S);
+    // The try is claimed as a failure before the code is looked at (parallel guesses cannot all
+    // slip under the limit); anything but a wrong code gives it back.
+    const failure = await this.platform.rateLimiter.take(limitKey, FAILED_LIMIT, FAILED_WINDOW_S);
     const prices = await this.catalog.monthlyPrices();
     try {
       const result = await this.db.transaction(async (tx) => {
@@ -156,10 +158,11 @@ export class Benefits {
           amount: yuan(row.batch.amountCents ?? 0),
         };
       });
+      await failure.release();
       if (result.memberLevel) await this.platform.invalidate("user", caller.userId);
       return result;
     } catch (err) {
-      if (err instanceof AppError && err.key.startsWith("benefitCode")) await this.platform.rateLimiter.hit(limitKey, FAILED_WINDOW_S);
+      if (!(err instanceof AppError && err.key.startsWith("benefitCode"))) await failure.release();
       throw err;
     }
   }

@@ -38,6 +38,14 @@ describe("billing: money under concurrency and forged notifications", () => {
     for (const u of users) expect(await ledgerSum(u.id)).toBe((await balanceOf(t, u.id)).balanceCents);
   });
 
+  it("attack: 65 parallel wrong benefit codes: no more than 20 are checked", async () => {
+    const u = caller(t, (await createUser(t)).headers);
+    const results = await Promise.all(Array.from({ length: 65 }, (_, i) => u.post("/benefit/useCode", { benefitCode: `GUESS${i}` })));
+    const checked = results.filter((r) => r.json().msg === "权益码无效").length;
+    expect(checked).toBeLessThanOrEqual(20);
+    expect(results.filter((r) => r.statusCode === 429).length).toBe(65 - checked);
+  });
+
   it("50 parallel paid uses with funds for 10: at most 10 succeed, balance >= 0, ledger sum = balance", async () => {
     const u = await createUser(t, { memberLevel: "MONTHLY", balanceCents: 0 });
     // The starting funds come in through a real top-up, so the ledger explains the whole balance.

@@ -80,6 +80,10 @@ describe("billing: fees, quotas, chat checks, benefit codes, wallet log, expiry"
     const exemptUser = await callerOf(admin);
     await t.platform.db.update(users).set({ balanceCents: 1000 }).where(eq(users.id, admin.id));
     await t.services.billing.checkChat(exemptUser, agent, "s");
+    // attack: a tenant user who took the exempt user's name is nobody special.
+    const namesake = await callerOf(await createUser(t, { username: "admin", domain: "quotas-acme", balanceCents: 1000 }));
+    expect(namesake).toMatchObject({ isAdmin: false, isExempt: false });
+    expect(exemptUser).toMatchObject({ isExempt: true });
 
     const m = await createUser(t, { memberLevel: "MONTHLY", balanceCents: 1000 });
     const mc = await callerOf(m);

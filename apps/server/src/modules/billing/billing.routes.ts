@@ -132,7 +132,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
     const caller = requireUser(req);
     const gated = membershipGateApplies({
       isAdmin: caller.isAdmin,
-      isWhite: caller.isWhite || exempt(billing.platform, caller),
+      isWhite: caller.isWhite || exempt(caller),
       tenantId: caller.tenantIsDefault ? null : caller.tenantId,
       userMemberLevel: { memberLevel: caller.memberLevel },
     });

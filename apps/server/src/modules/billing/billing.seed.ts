@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import { benefitBatches, benefitCodes, durationConfigs, planTemplates, rechargeOptions } from "../../db/schema/index.ts";
 import type { DemoSeed } from "../../seed/demo.ts";
+import { changeBalance } from "./billing.repository.ts";
 
 /** A demo benefit code a newcomer can try (MONTHLY for 30 days); README lists it. */
 export const DEMO_BENEFIT_CODE = "AFDEMO2026";
@@ -115,6 +116,9 @@ export const billingDemoSeed: DemoSeed = async (db: Db, ctx) => {
     { monthNum: 12, priceDiscount: 0.8 },
   ]);
   await db.insert(rechargeOptions).values([10, 50, 100, 200, 500, 1000].map((y) => ({ amountCents: y * 100 })));
+  // The member's opening balance goes through the wallet like any other money, with its ledger row.
+  const member = ctx.users.member;
+  if (member) await db.transaction((tx) => changeBalance(tx, member, 10000, { kind: "ADJUST", note: "演示账户初始余额" }));
   const admin = ctx.users.admin;
   if (admin) {
     const [batch] = await db

@@ -143,8 +143,7 @@ export class OrdersService {
     if (existing) return this.withPayment(caller, existing, origin);
     // Each new order may call the payment provider: a user opens at most 60 in 10 minutes.
     const limitKey = `order:${caller.userId}`;
-    await this.platform.rateLimiter.assertUnder(limitKey, 60, 600);
-    await this.platform.rateLimiter.hit(limitKey, 600);
+    await this.platform.rateLimiter.take(limitKey, 60, 600);
     let found: { row: OrderRow; fresh: boolean };
     try {
       found = await this.db.transaction(async (tx) => {

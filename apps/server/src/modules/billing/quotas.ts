@@ -14,8 +14,8 @@ export function shanghaiDay(at = new Date()) {
 export const shanghaiMonth = (at = new Date()) => shanghaiDay(at).slice(0, 7);
 
 /** Whether the caller is exempt from membership checks (admin, white flag, the exempt user). */
-export function exempt(platform: Platform, caller: Caller) {
-  return caller.isAdmin || caller.isWhite || caller.username === platform.config.EXEMPT_USERNAME;
+export function exempt(caller: Caller) {
+  return caller.isAdmin || caller.isWhite || caller.isExempt;
 }
 
 /** Edit allowance, copy and edit fees, the daily free chats and the per-use chat charge. */
@@ -90,7 +90,7 @@ export class Quotas {
 
   /** Priced agents need a paid level, unless the caller is exempt. */
   chatNeedsMembership(caller: Caller, agent: { priceCents: number }) {
-    return agent.priceCents > 0 && caller.memberLevel === "FREE" && !exempt(this.platform, caller);
+    return agent.priceCents > 0 && caller.memberLevel === "FREE" && !exempt(caller);
   }
 
   /**
@@ -100,7 +100,7 @@ export class Quotas {
    * the FREE level get 20 chats a day (Asia/Shanghai), counted by an atomic conditional upsert.
    */
   async checkChat(caller: Caller, agent: { agentId: string; agentName: string; priceCents: number; ownerId: string }, sessionId: string) {
-    const isExempt = exempt(this.platform, caller);
+    const isExempt = exempt(caller);
     if (agent.priceCents > 0) {
       if (this.chatNeedsMembership(caller, agent)) throw new AppError("memberFeatureRequired", 400);
       if (agent.ownerId === caller.userId) return;

@@ -14,6 +14,11 @@ export class ChatRepository {
     return (await this.db.insert(chatSessions).values(row).returning())[0];
   }
 
+  /** Inserts the session unless its id is taken; undefined when it was. */
+  async createSessionIfFree(row: typeof chatSessions.$inferInsert) {
+    return (await this.db.insert(chatSessions).values(row).onConflictDoNothing().returning())[0];
+  }
+
   async session(id: string) {
     return (await this.db.select().from(chatSessions).where(eq(chatSessions.id, id)))[0];
   }

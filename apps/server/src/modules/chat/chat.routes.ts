@@ -19,7 +19,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUser } from "../../platform/auth.ts";
 import { badRequest, tokenInvalid } from "../../platform/errors.ts";
-import { ok } from "../../platform/http.ts";
+import { ok, readUploadedFile } from "../../platform/http.ts";
 import { requestLanguage, translate } from "../../platform/messages.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import type { ChatService } from "./chat.service.ts";
@@ -49,33 +49,38 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
       });
       const caller = await chat.callerFromToken(req.body.token, req.caller);
       if (!caller) throw tokenInvalid();
-      const prepared = await chat.prepare(caller, req.body, controller.signal);
-      const lang = requestLanguage(req.headers);
-      // Lines go straight to the socket (no stream in between), so the first token leaves at once.
-      reply.hijack();
-      if (controller.signal.aborted) return void res.destroy();
-      res.writeHead(200, {
-        ...(reply.getHeaders() as Record<string, string>),
-        "content-type": "application/x-ndjson; charset=utf-8",
-        "cache-control": "no-cache, no-transform",
-        "x-accel-buffering": "no",
-      });
-      const emit = (event: ChatEvent) => {
-        if (res.destroyed || res.writableEnded) return;
-        res.write(`${JSON.stringify(event)}\n`);
-        // Node corks a chunked response until the next tick, which waits for every pending promise
-        // job (the reply's own work, PGlite queries): the line is sent now instead.
-        res.socket?.uncork();
-      };
+      const place = await chat.admit(caller, req.ip);
       try {
-        await chat.run(prepared, lang, controller.signal, emit);
-      } catch (err) {
-        // run() handles its own failures; this is the last line, so the stream still ends properly.
-        req.log.error({ err }, "chat reply crashed");
-        emit({ type: "error", msg: translate("internal", lang), code: 500, error_code: "internal" });
-        emit({ type: "stop", status: "failed", usage: { inputTokens: 0, outputTokens: 0 } });
+        const prepared = await chat.prepare(caller, req.body, controller.signal);
+        const lang = requestLanguage(req.headers);
+        // Lines go straight to the socket (no stream in between), so the first token leaves at once.
+        reply.hijack();
+        if (controller.signal.aborted) return void res.destroy();
+        res.writeHead(200, {
+          ...(reply.getHeaders() as Record<string, string>),
+          "content-type": "application/x-ndjson; charset=utf-8",
+          "cache-control": "no-cache, no-transform",
+          "x-accel-buffering": "no",
+        });
+        const emit = (event: ChatEvent) => {
+          if (res.destroyed || res.writableEnded) return;
+          res.write(`${JSON.stringify(event)}\n`);
+          // Node corks a chunked response until the next tick, which waits for every pending promise
+          // job (the reply's own work, PGlite queries): the line is sent now instead.
+          res.socket?.uncork();
+        };
+        try {
+          await chat.run(prepared, lang, controller.signal, emit);
+        } catch (err) {
+          // run() handles its own failures; this is the last line, so the stream still ends properly.
+          req.log.error({ err }, "chat reply crashed");
+          emit({ type: "error", msg: translate("internal", lang), code: 500, error_code: "internal" });
+          emit({ type: "stop", status: "failed", usage: { inputTokens: 0, outputTokens: 0 } });
+        } finally {
+          res.end();
+        }
       } finally {
-        res.end();
+        await place.release();
       }
     },
   );
@@ -240,7 +245,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
       if (!req.isMultipart()) throw badRequest("badRequest", { detail: "multipart" });
       const file = await req.file();
       if (!file) throw badRequest("badRequest", { detail: "file" });
-      const data = await file.toBuffer();
+      const data = await readUploadedFile(file, () => badRequest("chatUploadTooLarge"));
       const text = await models.transcribe(caller.tenantId, data, file.filename || "audio.wav", file.mimetype || "audio/wav");
       return ok({ text });
     },

@@ -23,6 +23,7 @@ import { AppError, badRequest, notFound } from "../../platform/errors.ts";
 import { type MessageKey, translate } from "../../platform/messages.ts";
 import { BlockedAddressError } from "../../platform/net.ts";
 import type { Platform } from "../../platform/platform.ts";
+import type { Lease } from "../../platform/rate-limit.ts";
 import { followUpQuestions } from "../../runtime/follow-ups.ts";
 import { type Attachment, assembleMessages } from "../../runtime/prompt.ts";
 import { runReply } from "../../runtime/reply.ts";
@@ -64,8 +65,13 @@ interface Prepared {
 /** Speech-to-text calls per user and hour (each forwards up to 15 MB to the audio model). */
 export const SPEECH_PER_HOUR = 120;
 
+/** A stream's place is renewed while it runs and freed this long after its process stops renewing it. */
+const STREAM_LEASE_S = 60;
+
 /** Longest wait before the question is written when no token has come yet. */
 const WRITE_DELAY_MS = 300;
+
+const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 const titleOf = (query: string, files: ChatFileRef[]) => (query.trim() || files[0]?.name || "").slice(0, SESSION_TITLE_MAX);
 
@@ -139,7 +145,31 @@ export class ChatService {
 
   /** Counts one speech-to-text call against the caller's hourly budget (429 past it). */
   async consumeSpeech(caller: Caller) {
-    await this.platform.rateLimiter.consume(`speech:${caller.userId}`, SPEECH_PER_HOUR, 3600);
+    await this.platform.rateLimiter.take(`speech:${caller.userId}`, SPEECH_PER_HOUR, 3600);
+  }
+
+  /**
+   * Admits one chat request under the per-minute limits (the user's, the client address's) and
+   * takes one of the user's concurrent stream places, to be released when the reply ends.
+   */
+  async admit(caller: Caller, ip: string): Promise<Lease> {
+    const { CHAT_PER_MINUTE, CHAT_PER_MINUTE_PER_IP, CHAT_STREAMS_PER_USER } = this.platform.config;
+    const limiter = this.platform.rateLimiter;
+    const tooFast = (seconds: number) => new AppError("chatTooFast", 429, { seconds });
+    const perIp = await limiter.take(`chat:ip:${ip}`, CHAT_PER_MINUTE_PER_IP, 60, tooFast);
+    const perUser = await limiter.take(`chat:user:${caller.userId}`, CHAT_PER_MINUTE, 60, tooFast);
+    try {
+      return await limiter.lease(
+        `chat:streams:${caller.userId}`,
+        CHAT_STREAMS_PER_USER,
+        STREAM_LEASE_S,
+        () => new AppError("chatTooManyStreams", 429, { limit: CHAT_STREAMS_PER_USER }),
+      );
+    } catch (err) {
+      // A request refused for want of a place has not run: it does not count toward the minute.
+      await Promise.all([perIp.release(), perUser.release()]);
+      throw err;
+    }
   }
 
   /** Chat requests carry no bearer header: the body's token is resolved through the platform's session lookup. */
@@ -162,31 +192,36 @@ export class ChatService {
     const files = req.files ?? [];
     if (!req.query.trim() && !files.length && !req.reload) throw badRequest("chatQueryEmpty");
     const agent = await this.agents().runtimeAgent(caller, req.schema_id, { release: req.release });
-    let session: SessionRow;
-    let isNew = false;
+    const now = new Date();
+    let session: SessionRow = {
+      id: req.session_id ?? randomUUID(),
+      userId: caller.userId,
+      tenantId: caller.tenantId,
+      agentId: agent.agentId,
+      release: req.release,
+      agentName: agent.agentName,
+      agentIcon: agent.agentIcon,
+      agentIconBackground: agent.agentIconBackground,
+      title: "",
+      titled: false,
+      createdAt: now,
+      updatedAt: now,
+    };
+    // Written in the background once the model call is under way (see run).
+    const isNew = !req.session_id;
+    /** A session the client named itself: created now, so no one else can take the id meanwhile. */
+    let claimedId = false;
     if (req.session_id) {
-      const found = await this.repo.session(req.session_id);
+      let found = await this.repo.session(req.session_id);
+      if (!found && isUuid(req.session_id)) {
+        found = await this.repo.createSessionIfFree(session);
+        claimedId = !!found;
+        // Lost a race for the id: whoever won owns it.
+        found ??= await this.repo.session(req.session_id);
+      }
       // Appending is for the owner only, even for administrators; a foreign id is not found.
       if (!found || found.userId !== caller.userId || found.agentId !== agent.agentId) throw notFound();
       session = found;
-    } else {
-      // Written in the background once the model call is under way (see run).
-      isNew = true;
-      const now = new Date();
-      session = {
-        id: randomUUID(),
-        userId: caller.userId,
-        tenantId: caller.tenantId,
-        agentId: agent.agentId,
-        release: req.release,
-        agentName: agent.agentName,
-        agentIcon: agent.agentIcon,
-        agentIconBackground: agent.agentIconBackground,
-        title: "",
-        titled: false,
-        createdAt: now,
-        updatedAt: now,
-      };
     }
     const history = isNew ? [] : await this.repo.messages(session.id);
     // Loaded before the stream: another user's file id is a plain not-found.
@@ -201,7 +236,11 @@ export class ChatService {
           caller,
           { agentId: agent.agentId, agentName: agent.agentName, priceCents: agent.priceCents, ownerId: agent.ownerId },
           session.id,
-        );
+        )
+        .catch(async (err) => {
+          if (claimedId) await this.repo.deleteSession(session.id);
+          throw err;
+        });
     return { caller, agent, session, isNew, history, model, query: req.query.trim(), files, attachments, reload: !!req.reload };
   }
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { type Caller, requireUser } from "../../platform/auth.ts";
 import { badRequest, notFound } from "../../platform/errors.ts";
-import { ok } from "../../platform/http.ts";
+import { ok, readUploadedFile } from "../../platform/http.ts";
 import { extensionOf, sniffType, toAttachment } from "../../runtime/extract.ts";
 import type { Attachment } from "../../runtime/prompt.ts";
 import type { FilesService } from "./files.service.ts";
@@ -33,13 +33,7 @@ export const chatUploadRoutes: FastifyPluginAsyncZod<{ files: FilesService }> = 
         part.file.resume();
         throw badRequest("chatUploadType");
       }
-      let data: Buffer;
-      try {
-        data = await part.toBuffer();
-      } catch (e) {
-        if ((e as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw badRequest("chatUploadTooLarge");
-        throw e;
-      }
+      const data = await readUploadedFile(part, () => badRequest("chatUploadTooLarge"));
       const type = sniffType(data, part.filename);
       if (!type) throw badRequest("chatUploadType");
       const row = await files.saveChatFile(caller, { name: part.filename, contentType: type, data });

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUser } from "../../platform/auth.ts";
 import { badRequest } from "../../platform/errors.ts";
-import { ok } from "../../platform/http.ts";
+import { ok, readUploadedFile } from "../../platform/http.ts";
 import { type FilesService, safeContentType } from "./files.service.ts";
 
 const tags = ["files"];
@@ -25,14 +25,7 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FilesService }> = async
       if (!req.isMultipart()) throw badRequest("fileRequired");
       const part = await req.file({ limits: { fileSize: ICON_MAX_BYTES, files: 1 } });
       if (!part) throw badRequest("fileRequired");
-      let data: Buffer;
-      try {
-        data = await part.toBuffer();
-      } catch (e) {
-        if ((e as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
-          throw badRequest("fileTooLarge", { size: `${ICON_MAX_BYTES / 1024 / 1024}MB` });
-        throw e;
-      }
+      const data = await readUploadedFile(part, () => badRequest("fileTooLarge", { size: `${ICON_MAX_BYTES / 1024 / 1024}MB` }));
       return ok(await files.saveIcon(caller, { name: part.filename, data }));
     },
   );

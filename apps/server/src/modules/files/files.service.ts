@@ -72,14 +72,14 @@ export class FilesService {
     const type = sniffImage(file.data);
     if (!type) throw badRequest("fileFormatNotSupported");
     // Uploads fill the disk: a per-user hourly budget, counted only for accepted files.
-    await this.limiter?.consume(`icon-upload:${caller.userId}`, ICON_UPLOADS_PER_HOUR, 3600);
+    await this.limiter?.take(`icon-upload:${caller.userId}`, ICON_UPLOADS_PER_HOUR, 3600);
     const row = await this.saveFile(caller, { kind: "icon", name: file.name, contentType: type, data: file.data });
     return { id: row.id };
   }
 
   /** A chat attachment, checked by the caller; counted against the hourly upload budget. */
   async saveChatFile(caller: Caller, file: { name: string; contentType: string; data: Buffer }): Promise<FileRow> {
-    await this.limiter?.consume(`chat-upload:${caller.userId}`, CHAT_UPLOADS_PER_HOUR, 3600);
+    await this.limiter?.take(`chat-upload:${caller.userId}`, CHAT_UPLOADS_PER_HOUR, 3600);
     return this.saveFile(caller, { kind: "chat", ...file });
   }
 

@@ -42,6 +42,7 @@ export class UsersService {
       phone: user.phone,
       isWhite: user.isWhite,
       isAdmin: caller.isAdmin,
+      isHome: caller.isHome,
       isTenantAdmin: caller.isTenantAdmin,
       userMemberLevel: { memberLevel: caller.memberLevel, endDate: caller.memberEndAt?.toISOString() ?? null },
       userInfo: { accountBalance: user.balanceCents / 100 },

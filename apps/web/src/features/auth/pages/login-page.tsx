@@ -10,7 +10,6 @@ import { tenantDomainFromPath } from "../../../lib/tenant";
 import { landingPath, safeRedirect } from "../../../app/guards";
 import { useCaptcha } from "../api/captcha";
 import { login } from "../api/login";
-import { usePlatformSettings } from "../api/platform-settings";
 import { fetchUserInfo, userInfoKey } from "../api/user-info";
 import { AuthCard } from "../components/auth-card";
 import { CodeLoginForm } from "../components/code-login-form";
@@ -21,11 +20,10 @@ export function useSignedIn() {
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
-  const settings = usePlatformSettings();
   return async (tokens: { token: string; reportToken: string }) => {
     setTokens(tokens);
     const info = await queryClient.fetchQuery({ queryKey: userInfoKey, queryFn: fetchUserInfo });
-    navigate(safeRedirect(location.search) ?? landingPath(info.username, settings.data?.homeUsername), { replace: true });
+    navigate(safeRedirect(location.search) ?? landingPath(info), { replace: true });
   };
 }
 

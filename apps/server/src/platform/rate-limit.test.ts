@@ -1,0 +1,46 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rateLeases } from "../db/schema/index.ts";
+import { createTestApp, type TestApp } from "../test/harness.ts";
+
+describe("rate limiter", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  const limiter = () => t.platform.rateLimiter;
+
+  it("take: parallel tries get no more than the limit; a released try is given back", async () => {
+    const results = await Promise.allSettled(Array.from({ length: 30 }, () => limiter().take("unit:take", 10, 3600)));
+    const claims = results.filter((r) => r.status === "fulfilled");
+    expect(claims.length).toBe(10);
+    await claims[0].value.release();
+    await claims[0].value.release();
+    await limiter().take("unit:take", 10, 3600);
+    await expect(limiter().take("unit:take", 10, 3600)).rejects.toMatchObject({ status: 429 });
+  });
+
+  it("lease: parallel holders get no more than the limit; released places are free again", async () => {
+    const results = await Promise.allSettled(Array.from({ length: 12 }, () => limiter().lease("unit:lease", 3, 60)));
+    const held = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    expect(held.length).toBe(3);
+    for (const lease of held) await lease.release();
+    const again = await limiter().lease("unit:lease", 3, 60);
+    await again.release();
+  });
+
+  it("lease: the place of a holder that stopped renewing (a dead process) expires", async () => {
+    await limiter().lease("unit:dead", 1, 60);
+    await expect(limiter().lease("unit:dead", 1, 60)).rejects.toMatchObject({ status: 429 });
+    // The process died: nobody renews its lease, which runs out.
+    await t.platform.db
+      .update(rateLeases)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(rateLeases.key, "unit:dead"));
+    const next = await limiter().lease("unit:dead", 1, 60);
+    await next.release();
+  });
+});
