@@ -9,23 +9,13 @@ import { useTenantInfo } from "../features/auth/api/tenant-info";
 import { userInfoKey, useUserInfo } from "../features/auth/api/user-info";
 import { cancelPending, HttpError } from "../lib/http";
 import { clearSession, getToken, removeToken, SESSION_ENDED_EVENT } from "../lib/storage";
+import { landingPath, safeRedirect } from "../lib/landing";
 import { tenantDomainFromPath } from "../lib/tenant";
 import { SurveyModal } from "../features/auth/components/survey-modal";
 
 export type RouteHandle = { public?: boolean; membership?: boolean };
 
 const routeHandle = (matches: UIMatch[]): RouteHandle => Object.assign({}, ...matches.map((m) => (m.handle ?? {}) as RouteHandle));
-
-/** Where a signed-in user lands: /home for the configured special username, else /index. */
-export function landingPath(username: string | undefined, homeUsername: string | undefined) {
-  return username && homeUsername && username === homeUsername ? "/home" : "/index";
-}
-
-/** The login page's `redirect` back, when it is a path of this app (never another site). */
-export function safeRedirect(search: string) {
-  const redirect = new URLSearchParams(search).get("redirect");
-  return redirect?.startsWith("/") && !redirect.startsWith("//") && !redirect.startsWith("/\\") ? redirect : null;
-}
 
 /**
  * The spec's before-each-navigation rules (doc 1 §2): tenant branding by domain, pending
@@ -134,29 +124,4 @@ function MembershipGate({ user }: { user: UserInfo }) {
     }
   }, [gated]);
   return gated ? null : <Outlet />;
-}
-
-/** For actions (not routes): returns true when the user may go on, otherwise redirects. */
-export function useGates() {
-  const navigate = useNavigate();
-  const location = useLocation();
-  const { t } = useTranslation();
-  const { message } = AntApp.useApp();
-  const user = useUserInfo();
-  return {
-    requireLogin() {
-      if (getToken()) return true;
-      navigate(`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`);
-      return false;
-    },
-    requireMembership() {
-      if (!this.requireLogin()) return false;
-      if (user.data && membershipGateApplies(user.data)) {
-        message.warning(t("common.membershipRequired"));
-        navigate("/recharge");
-        return false;
-      }
-      return true;
-    },
-  };
 }

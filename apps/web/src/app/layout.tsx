@@ -9,7 +9,7 @@ import { useTenantInfo } from "../features/auth/api/tenant-info";
 import { LanguageSwitch } from "../components/language-switch";
 import { clearSession, getToken } from "../lib/storage";
 import { tenantDisplayName, tenantDomainFromPath } from "../lib/tenant";
-import { Footer } from "./footer";
+import { Footer } from "../features/auth/components/footer";
 import { navItems } from "./nav";
 
 export function Layout() {

@@ -1,7 +1,7 @@
 import { Alert, Card, ConfigProvider, Typography } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Footer } from "../../../app/footer";
+import { Footer } from "./footer";
 import { LanguageSwitch } from "../../../components/language-switch";
 import { tenantDisplayName, tenantDomainFromPath } from "../../../lib/tenant";
 import { useTenantInfo } from "../api/tenant-info";

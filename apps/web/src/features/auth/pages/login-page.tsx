@@ -7,7 +7,7 @@ import { Link, useLocation, useNavigate } from "react-router";
 import { HttpError } from "../../../lib/http";
 import { setTokens } from "../../../lib/storage";
 import { tenantDomainFromPath } from "../../../lib/tenant";
-import { landingPath, safeRedirect } from "../../../app/guards";
+import { landingPath, safeRedirect } from "../../../lib/landing";
 import { useCaptcha } from "../api/captcha";
 import { login } from "../api/login";
 import { usePlatformSettings } from "../api/platform-settings";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { landingPath, safeRedirect } from "./guards";
+import { landingPath, safeRedirect } from "./landing";
 
 describe("landing after sign-in (doc 1 §2)", () => {
   it("sends the configured home username to /home and everybody else to /index", () => {

@@ -1,8 +1,8 @@
 import { Layout } from "antd";
 import { useTranslation } from "react-i18next";
-import { usePlatformSettings } from "../features/auth/api/platform-settings";
-import { useTenantInfo } from "../features/auth/api/tenant-info";
-import { tenantDomainFromPath } from "../lib/tenant";
+import { usePlatformSettings } from "../api/platform-settings";
+import { useTenantInfo } from "../api/tenant-info";
+import { tenantDomainFromPath } from "../../../lib/tenant";
 
 /** The record-filing number chosen by site origin (three variants, configurable on the server). */
 export function recordFilingFor(variants: { origin: string; text: string }[], hostname: string) {
