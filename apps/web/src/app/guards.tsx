@@ -1,6 +1,6 @@
 import { membershipGateApplies, type UserInfo } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { App as AntApp, Button, Result } from "antd";
+import { App as AntApp } from "antd";
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation, useMatches, useNavigate, type UIMatch } from "react-router";
@@ -10,7 +10,7 @@ import { userInfoKey, useUserInfo } from "../features/auth/api/user-info";
 import { cancelPending, HttpError } from "../lib/http";
 import { clearSession, getToken, removeToken, SESSION_ENDED_EVENT } from "../lib/storage";
 import { landingPath, safeRedirect } from "../lib/landing";
-import { tenantDomainFromPath } from "../lib/tenant";
+import { tenantDomain } from "../lib/tenant";
 import { SurveyModal } from "../features/auth/components/survey-modal";
 
 export type RouteHandle = { public?: boolean; membership?: boolean };
@@ -29,7 +29,7 @@ export function NavigationGuard() {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
   const queryClient = useQueryClient();
-  const domain = tenantDomainFromPath();
+  const domain = tenantDomain();
   const tenant = useTenantInfo(domain);
   const settings = usePlatformSettings();
   const user = useUserInfo();
@@ -72,9 +72,6 @@ export function NavigationGuard() {
     if (!handle.public) navigate(`/login?redirect=${encodeURIComponent(path + location.search)}`, { replace: true });
   }, [user.error]);
 
-  // A first path segment that names no tenant (a mistyped address such as /indx) is a page not
-  // found, not another tenant: the user stays signed in. Foreign is decided once the tenant is known.
-  const unknownTenant = !!domain && tenant.error instanceof HttpError && tenant.error.status === 404;
   const foreign = !!user.data && !!tenant.data && user.data.tenantDomain !== domain;
   useEffect(() => {
     if (foreign) signOutExpired();
@@ -89,19 +86,6 @@ export function NavigationGuard() {
   }, [path, token, user.data, settings.data]);
 
   if (!token && !handle.public) return null;
-  if (token && unknownTenant)
-    return (
-      <Result
-        status="404"
-        title="404"
-        subTitle={t("http.notFound")}
-        extra={
-          <Button type="primary" href="/index">
-            {t("common.nav.index")}
-          </Button>
-        }
-      />
-    );
   if (handle.membership) return user.data ? <MembershipGate user={user.data} /> : null;
   return (
     <>
