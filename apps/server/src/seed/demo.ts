@@ -61,7 +61,7 @@ export async function seedDemo(db: Db, tenantsService: TenantsService): Promise<
     .returning({ id: users.id, username: users.username });
   const byName = Object.fromEntries(rows.map((r) => [r.username, r.id]));
   // The demo accounts count as used before: the first-login survey is for new registrations.
-  await db.update(users).set({ loginCount: 1 });
+  await db.update(users).set({ loginCount: 1, surveyOutcome: "skipped" });
   await db.insert(userGroups).values({ userId: byName.acme, groupName: "Acme 研发部" });
   for (const seed of demoSeeds) await seed(db, { users: byName });
   return true;
