@@ -245,6 +245,7 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
               { required: true, message: t("models.required", { field: t("models.baseUrl") }) },
               { pattern: /^https?:\/\/\S+$/i, message: t("models.urlInvalid") },
             ]}
+            extra={platform ? t("models.baseUrlLocalHint") : undefined}
           >
             <Input placeholder="https://api.deepseek.com/v1" />
           </Form.Item>
