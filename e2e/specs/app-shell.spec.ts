@@ -9,6 +9,16 @@ async function expectNotFound(page: Page, path: string) {
   await expect(page.getByText("租户不存在")).toHaveCount(0);
 }
 
+test("the login page, in Chinese and English", async ({ page }) => {
+  await page.goto("/login");
+  await expect(page.getByRole("button", { name: "登 录" })).toBeVisible();
+  await snap(page, "login");
+  await chooseLanguage(page, "English");
+  await expect(page.getByRole("button", { name: /Sign in|Log in/ })).toBeVisible();
+  await snap(page, "login-en");
+  await chooseLanguage(page, "中文");
+});
+
 test("an unknown first path segment is the default tenant's 404 with a way home, signed in or not", async ({ page }) => {
   for (const path of ["/indx", "/home-create", "/no-such-tenant/login"]) await expectNotFound(page, path);
   await expect(page.getByTestId("tenant-name")).toHaveCount(0);
@@ -100,6 +110,16 @@ test("the models table keeps every header and cell on one line at 1280 and 1440 
         await snap(page, `models-${width}${lang === "English" ? "-en" : ""}`);
         expect(await wrappedCells(page), `${lang} at ${width}px`).toEqual([]);
       }
+      // A local model server needs the private-address switch: the form says so beside the Base URL.
+      await page.getByRole("button", { name: lang === "English" ? "Add model" : "添加模型" }).click();
+      const dialog = page.getByRole("dialog");
+      await expect(
+        dialog.getByText(lang === "English" ? /Ollama http:\/\/127\.0\.0\.1:11434\/v1/ : /需开启下方「允许内网地址」/),
+      ).toBeVisible();
+      await page.waitForTimeout(500); // the dialog's opening animation, for the screenshot
+      await snap(page, `models-add${lang === "English" ? "-en" : ""}`);
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
     }
     await chooseLanguage(page, "中文");
   } finally {
