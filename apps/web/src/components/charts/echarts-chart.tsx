@@ -2,8 +2,8 @@ import { LineChart, PieChart } from "echarts/charts";
 import { GridComponent, LegendComponent, TooltipComponent } from "echarts/components";
 import * as echarts from "echarts/core";
 import { CanvasRenderer } from "echarts/renderers";
-import EChartsCore from "echarts-for-react/lib/core";
-import type { EChartsReactProps } from "echarts-for-react/lib/types";
+import EChartsCore from "echarts-for-react/esm/core";
+import type { EChartsReactProps } from "echarts-for-react/esm/types";
 
 // Only the parts of echarts the product draws: the full build is three times the size.
 echarts.use([LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);

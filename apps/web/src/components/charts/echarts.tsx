@@ -1,5 +1,5 @@
 import { Skeleton } from "antd";
-import type { EChartsReactProps } from "echarts-for-react/lib/types";
+import type { EChartsReactProps } from "echarts-for-react/esm/types";
 import { lazy, Suspense } from "react";
 
 // echarts is large: it loads with the first chart, not with the page that holds it.
