@@ -43,8 +43,3 @@ test("a default-tenant session opened under /acme is another tenant's: warned an
   await expect(page).toHaveURL(/\/acme\/login$/);
   await expect(page.getByTestId("tenant-name")).toHaveText("Acme 智能科技");
 });
-
-test("an unknown tenant says so on its login page", async ({ page }) => {
-  await page.goto("/no-such-tenant/login");
-  await expect(page.getByText("租户不存在")).toBeVisible();
-});

@@ -176,13 +176,28 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   return { app, platform, services: { auth, tenants, users, billing, chat, agents, files } };
 }
 
-/** The built web app, with the single-page fallback for every non-API path. */
+/**
+ * The built web app, with the single-page fallback for every non-API path. Hashed assets never
+ * change under their name: cached for a year and sent as built (brotli or gzip, written by the web
+ * build). Everything else, index.html first, is asked for again so a new release is seen at once.
+ */
 async function serveWeb(app: FastifyInstance, config: Config) {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const dist = config.WEB_DIST ? path.resolve(config.WEB_DIST) : path.resolve(here, "../../web/dist");
   if (!fs.existsSync(path.join(dist, "index.html"))) return;
-  await app.register(fastifyStatic, { root: dist, wildcard: false, index: false });
-  const apiPrefixes = [...Object.values(PREFIXES), "/api/", "/docs", "/healthz"];
+  const assets = path.join(dist, "assets") + path.sep;
+  await app.register(fastifyStatic, {
+    root: dist,
+    wildcard: false,
+    index: false,
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders(res, file) {
+      res.setHeader("cache-control", file.startsWith(assets) ? "public, max-age=31536000, immutable" : "no-cache");
+      res.setHeader("vary", "accept-encoding");
+    },
+  });
+  const apiPrefixes = [...Object.values(PREFIXES), "/api/", "/docs", "/healthz", "/assets/"];
   const indexHtml = fs.readFileSync(path.join(dist, "index.html"), "utf8");
   app.get("/*", { schema: { hide: true } }, async (req, reply) => {
     const url = req.url.split("?")[0];

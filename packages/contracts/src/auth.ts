@@ -129,7 +129,16 @@ export type UserInfo = z.infer<typeof userInfo>;
 
 export const firstLoginResponse = z.object({ isFirstLogin: z.boolean() });
 
-/** Usage-intent survey (doc 1 §5): submit only validates; no call. */
+/**
+ * The end of the first login (beyond the spec): the client says the usage-intent survey was
+ * answered or explicitly skipped, never its answers (submit sends them nowhere, doc 1 §5).
+ * Until then, findIsFirstLogin stays true and every sign-in shows the survey.
+ */
+export const surveyOutcome = z.enum(["answered", "skipped"]);
+export type SurveyOutcome = z.infer<typeof surveyOutcome>;
+export const firstLoginDoneRequest = z.object({ survey: surveyOutcome });
+
+/** Usage-intent survey (doc 1 §5). */
 export const SURVEY_IDENTITIES = [1, 2] as const;
 export const SURVEY_GOAL_COUNT = 11;
 

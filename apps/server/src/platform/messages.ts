@@ -123,6 +123,10 @@ export const messages = {
     zh: "模型地址指向内网或本机地址，未被允许访问",
     en: "the model address points to a private or local network and is not allowed",
   },
+  modelBlockedAddressAllowHint: {
+    zh: "模型地址指向内网或本机地址，未被允许访问。本机或内网部署的模型服务（如 Ollama、vLLM）请在编辑模型时开启「允许内网地址」",
+    en: 'the model address points to a private or local network and is not allowed. For a model server on this machine or the local network (Ollama, vLLM), turn on "Allow private address" when editing the model',
+  },
   modelConnectionOk: { zh: "连接成功", en: "connection successful" },
   modelDefaultName: { zh: "默认模型", en: "default model" },
   sessionTitleEmpty: { zh: "名称不能为空", en: "the name must not be empty" },

@@ -5,6 +5,7 @@ import { hashPassword } from "../platform/passwords.ts";
 import { seedAgents } from "../modules/agents/agents.seed.ts";
 import type { TenantsService } from "../modules/tenants/tenants.service.ts";
 import { billingDemoSeed } from "../modules/billing/billing.seed.ts";
+import type { DemoSeed } from "./demo-seed.ts";
 
 export const DEMO_PASSWORD = "demo1234";
 export const DEMO_ACCOUNTS = [
@@ -15,13 +16,10 @@ export const DEMO_ACCOUNTS = [
 ];
 
 /**
- * Demo data for a newcomer, written once into an empty database. Each area adds its own
- * seed function to `demoSeeds` (agents, plans, ...); they run in order after the accounts.
+ * Demo data for a newcomer, written once into an empty database. Each area has its own seed
+ * (agents, plans, ...); they run in order after the accounts.
  */
-export type DemoSeed = (db: Db, ctx: { users: Record<string, string> }) => Promise<void>;
-export const demoSeeds: DemoSeed[] = [];
-demoSeeds.push(billingDemoSeed);
-demoSeeds.push(seedAgents);
+const demoSeeds: DemoSeed[] = [billingDemoSeed, seedAgents];
 
 export async function seedDemo(db: Db, tenantsService: TenantsService): Promise<boolean> {
   const existing = await db.select({ id: users.id }).from(users).limit(1);
@@ -62,7 +60,7 @@ export async function seedDemo(db: Db, tenantsService: TenantsService): Promise<
     .returning({ id: users.id, username: users.username });
   const byName = Object.fromEntries(rows.map((r) => [r.username, r.id]));
   // The demo accounts count as used before: the first-login survey is for new registrations.
-  await db.update(users).set({ loginCount: 1 });
+  await db.update(users).set({ loginCount: 1, surveyOutcome: "skipped" });
   await db.insert(userGroups).values({ userId: byName.acme, groupName: "Acme 研发部" });
   for (const seed of demoSeeds) await seed(db, { users: byName });
   return true;

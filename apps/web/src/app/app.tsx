@@ -8,14 +8,30 @@ import { useEffect, useMemo } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { RouterProvider } from "react-router";
 import i18n from "../i18n";
-import { configureHttp } from "../lib/http";
+import { fetchTenantInfo, tenantInfoKey } from "../features/auth/api/tenant-info";
+import { configureHttp, HttpError } from "../lib/http";
 import { endSession } from "../lib/storage";
-import { routerBase } from "../lib/tenant";
+import { routerBase, settleTenant } from "../lib/tenant";
 import { createAppRouter } from "./router";
 
 export const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
 });
+
+/**
+ * Settles the route base before the router exists: a first path segment is a tenant only when the
+ * server knows it (its branding is kept for the first screen). Only "no such tenant" makes it the
+ * default tenant's page not found; a server that cannot be asked keeps the tenant's path.
+ */
+export const settleRouterBase = () =>
+  settleTenant(async (domain) => {
+    try {
+      queryClient.setQueryData(tenantInfoKey(domain), await fetchTenantInfo(domain));
+      return true;
+    } catch (err) {
+      return !(err instanceof HttpError && err.status === 404);
+    }
+  });
 
 /** Wires the http client's toasts and the 403 sign-out to antd's App context. */
 function HttpBridge() {

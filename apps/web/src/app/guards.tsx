@@ -1,6 +1,6 @@
 import { membershipGateApplies, type UserInfo } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { App as AntApp, Button, Result } from "antd";
+import { App as AntApp } from "antd";
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation, useMatches, useNavigate, type UIMatch } from "react-router";
@@ -8,23 +8,13 @@ import { useTenantInfo } from "../features/auth/api/tenant-info";
 import { userInfoKey, useUserInfo } from "../features/auth/api/user-info";
 import { cancelPending, HttpError } from "../lib/http";
 import { clearSession, getToken, removeToken, SESSION_ENDED_EVENT } from "../lib/storage";
-import { tenantDomainFromPath } from "../lib/tenant";
+import { landingPath, safeRedirect } from "../lib/landing";
+import { tenantDomain } from "../lib/tenant";
 import { SurveyModal } from "../features/auth/components/survey-modal";
 
 export type RouteHandle = { public?: boolean; membership?: boolean };
 
 const routeHandle = (matches: UIMatch[]): RouteHandle => Object.assign({}, ...matches.map((m) => (m.handle ?? {}) as RouteHandle));
-
-/** Where a signed-in user lands: /home for the special home user (the server says who), else /index. */
-export function landingPath(user: { isHome?: boolean } | undefined) {
-  return user?.isHome ? "/home" : "/index";
-}
-
-/** The login page's `redirect` back, when it is a path of this app (never another site). */
-export function safeRedirect(search: string) {
-  const redirect = new URLSearchParams(search).get("redirect");
-  return redirect?.startsWith("/") && !redirect.startsWith("//") && !redirect.startsWith("/\\") ? redirect : null;
-}
 
 /**
  * The spec's before-each-navigation rules (doc 1 §2): tenant branding by domain, pending
@@ -38,7 +28,7 @@ export function NavigationGuard() {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
   const queryClient = useQueryClient();
-  const domain = tenantDomainFromPath();
+  const domain = tenantDomain();
   const tenant = useTenantInfo(domain);
   const user = useUserInfo();
   const handle = routeHandle(matches);
@@ -80,9 +70,6 @@ export function NavigationGuard() {
     if (!handle.public) navigate(`/login?redirect=${encodeURIComponent(path + location.search)}`, { replace: true });
   }, [user.error]);
 
-  // A first path segment that names no tenant (a mistyped address such as /indx) is a page not
-  // found, not another tenant: the user stays signed in. Foreign is decided once the tenant is known.
-  const unknownTenant = !!domain && tenant.error instanceof HttpError && tenant.error.status === 404;
   const foreign = !!user.data && !!tenant.data && user.data.tenantDomain !== domain;
   useEffect(() => {
     if (foreign) signOutExpired();
@@ -97,19 +84,6 @@ export function NavigationGuard() {
   }, [path, token, user.data]);
 
   if (!token && !handle.public) return null;
-  if (token && unknownTenant)
-    return (
-      <Result
-        status="404"
-        title="404"
-        subTitle={t("http.notFound")}
-        extra={
-          <Button type="primary" href="/index">
-            {t("common.nav.index")}
-          </Button>
-        }
-      />
-    );
   if (handle.membership) return user.data ? <MembershipGate user={user.data} /> : null;
   return (
     <>
@@ -132,29 +106,4 @@ function MembershipGate({ user }: { user: UserInfo }) {
     }
   }, [gated]);
   return gated ? null : <Outlet />;
-}
-
-/** For actions (not routes): returns true when the user may go on, otherwise redirects. */
-export function useGates() {
-  const navigate = useNavigate();
-  const location = useLocation();
-  const { t } = useTranslation();
-  const { message } = AntApp.useApp();
-  const user = useUserInfo();
-  return {
-    requireLogin() {
-      if (getToken()) return true;
-      navigate(`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`);
-      return false;
-    },
-    requireMembership() {
-      if (!this.requireLogin()) return false;
-      if (user.data && membershipGateApplies(user.data)) {
-        message.warning(t("common.membershipRequired"));
-        navigate("/recharge");
-        return false;
-      }
-      return true;
-    },
-  };
 }

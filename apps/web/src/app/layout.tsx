@@ -8,8 +8,8 @@ import { useUserInfo } from "../features/auth/api/user-info";
 import { useTenantInfo } from "../features/auth/api/tenant-info";
 import { LanguageSwitch } from "../components/language-switch";
 import { clearSession, getToken } from "../lib/storage";
-import { tenantDisplayName, tenantDomainFromPath } from "../lib/tenant";
-import { Footer } from "./footer";
+import { tenantDisplayName, tenantDomain } from "../lib/tenant";
+import { Footer } from "../features/auth/components/footer";
 import { navItems } from "./nav";
 
 export function Layout() {
@@ -18,7 +18,7 @@ export function Layout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const user = useUserInfo();
-  const tenant = useTenantInfo(tenantDomainFromPath());
+  const tenant = useTenantInfo(tenantDomain());
   const items = navItems(user.data).map((n) => ({ key: n.path, label: <Link to={n.path}>{t(n.label)}</Link> }));
   const selected = items.map((i) => i.key).filter((k) => location.pathname.startsWith(k));
 

@@ -49,7 +49,6 @@ beforeEach(() => {
             bankTransferEnabled: false,
           },
         });
-      if (url.includes("getTenantInfo") && url.includes("domain=nosuch")) return json(404, { code: 404, msg: "租户不存在", data: null });
       if (url.includes("getTenantInfo"))
         return json(200, {
           code: 200,
@@ -168,19 +167,5 @@ describe("the navigation guard (doc 1 §2, §8)", () => {
     await waitFor(() => expect(app.at()).toMatch(/^\/login/));
     expect(getToken() ?? "").toBe("");
     expect(localStorage.getItem("userInfo")).toBeNull();
-  });
-
-  it("shows 404 and keeps the session when the first path segment names no tenant (a mistyped address)", async () => {
-    setTokens({ token: "t", reportToken: "r" });
-    window.history.pushState({}, "", "/nosuch/index");
-    try {
-      start("/index");
-      expect(await screen.findByText("404")).toBeTruthy();
-      expect(screen.queryByText("index page")).toBeNull();
-      expect(screen.queryByText("用户信息已过期，请重新登录！")).toBeNull();
-      expect(getToken()).toBe("t");
-    } finally {
-      window.history.pushState({}, "", "/");
-    }
   });
 });

@@ -1,3 +1,4 @@
+import { Spin } from "antd";
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { agentsRoutes } from "../features/agents/routes";
 import { authRoutes } from "../features/auth/routes";
@@ -28,6 +29,12 @@ export function createAppRouter(basename: string) {
     [
       {
         element: <NavigationGuard />,
+        // What the first screen shows while a lazily loaded page's code arrives.
+        hydrateFallbackElement: (
+          <div style={{ minHeight: "100vh", display: "grid", placeItems: "center" }}>
+            <Spin size="large" />
+          </div>
+        ),
         children: [
           ...features.flatMap((f) => f.standalone ?? []),
           {
@@ -35,7 +42,8 @@ export function createAppRouter(basename: string) {
             children: [
               { index: true, element: <Navigate to="/index" replace /> },
               ...features.flatMap((f) => f.pages ?? []),
-              { path: "*", element: <NotFound /> },
+              // Public: a mistyped address is a page not found for everybody, not a reason to sign in.
+              { path: "*", element: <NotFound />, handle: { public: true } },
             ],
           },
         ],

@@ -33,10 +33,19 @@ function setCookie(name: string, value: string, maxAgeSeconds: number) {
 
 export const getToken = () => getCookie(TOKEN_COOKIE);
 
+/** A sign-in: the tokens, and what was put off until the next sign-in comes back. */
 export function setTokens(tokens: { token: string; reportToken: string }) {
   setCookie(TOKEN_COOKIE, tokens.token, 24 * 60 * 60);
   setCookie(REPORT_TOKEN_COOKIE, tokens.reportToken, 24 * 60 * 60);
+  sessionStorage.removeItem(SURVEY_LATER);
 }
+
+/** The usage-intent survey closed without an answer: not again until the next sign-in. */
+const SURVEY_LATER = "surveyLater";
+export const surveyLater = {
+  get: () => sessionStorage.getItem(SURVEY_LATER) === "1",
+  set: () => sessionStorage.setItem(SURVEY_LATER, "1"),
+};
 
 /** Removes the stored authorisation only (user info failing with 500/401). */
 export function removeToken() {

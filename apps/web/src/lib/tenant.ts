@@ -1,6 +1,7 @@
 /**
- * The route base is the first path segment when it names a tenant (e.g. /acme/login);
- * paths of the app itself have no base (the default tenant).
+ * The route base is the first path segment when it names a tenant (e.g. /acme/login); paths of
+ * the app itself, and any segment the server does not know as a tenant (a mistyped /indx), have
+ * no base: the default tenant, whose router shows its page not found.
  */
 export const APP_SEGMENTS = new Set([
   "",
@@ -25,13 +26,34 @@ export const APP_SEGMENTS = new Set([
   "models",
 ]);
 
-export function tenantDomainFromPath(pathname = window.location.pathname): string {
+/** The first path segment when it may be a tenant's domain (not a path of the app itself). */
+export function tenantCandidate(pathname = window.location.pathname): string {
   const first = pathname.split("/")[1] ?? "";
-  return APP_SEGMENTS.has(first) ? "" : decodeURIComponent(first);
+  if (APP_SEGMENTS.has(first)) return "";
+  try {
+    return decodeURIComponent(first);
+  } catch {
+    return "";
+  }
 }
 
+let settled: string | null = null;
+
+/**
+ * Decides once per page load whether the candidate segment is a tenant: `isTenant` asks the
+ * server. Until then (and in tests that never settle) the candidate counts.
+ */
+export async function settleTenant(isTenant: (domain: string) => Promise<boolean>) {
+  const candidate = tenantCandidate();
+  settled = candidate && (await isTenant(candidate)) ? candidate : "";
+  return settled;
+}
+
+/** The tenant domain of this page load: "" for the default tenant. */
+export const tenantDomain = () => settled ?? tenantCandidate();
+
 export const routerBase = () => {
-  const domain = tenantDomainFromPath();
+  const domain = tenantDomain();
   return domain ? `/${domain}` : "/";
 };
 

@@ -21,6 +21,8 @@ export const users = pgTable(
     balanceCents: bigint("balance_cents", { mode: "number" }).notNull().default(0),
     lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
     loginCount: integer("login_count").notNull().default(0),
+    /** 'answered' or 'skipped': the usage-intent survey is over. Until then every sign-in shows it. */
+    surveyOutcome: text("survey_outcome"),
     /** 'member' or 'admin': a tenant administrator manages its tenant's models. Never on the default tenant. */
     tenantRole: text("tenant_role").notNull().default("member"),
     createdAt: createdAt(),

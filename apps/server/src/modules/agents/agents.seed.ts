@@ -2,7 +2,7 @@ import type { AgentSnapshot, LaunchTag } from "@agentfair/contracts";
 import { inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { agentLabels, agents, agentVersions, users } from "../../db/schema/index.ts";
-import type { DemoSeed } from "../../seed/demo.ts";
+import type { DemoSeed } from "../../seed/demo-seed.ts";
 import { defaultConfig } from "./agents.mappers.ts";
 
 const LABELS = ["办公效率", "投资理财", "客户服务", "内容创作", "行业研究"];

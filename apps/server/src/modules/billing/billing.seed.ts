@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client.ts";
 import { benefitBatches, benefitCodes, durationConfigs, planTemplates, rechargeOptions } from "../../db/schema/index.ts";
-import type { DemoSeed } from "../../seed/demo.ts";
+import type { DemoSeed } from "../../seed/demo-seed.ts";
 import { changeBalance } from "./billing.repository.ts";
 
 /** A demo benefit code a newcomer can try (MONTHLY for 30 days); README lists it. */

@@ -85,6 +85,15 @@ describe("Model management", () => {
       const test = await t.app.inject({ method: "POST", url: `/agent_api/api/models/${id}/test`, headers: admin.headers, payload: {} });
       expect(test.json().data.ok, baseUrl).toBe(false);
       expect(test.json().data.message).toContain("内网");
+      // The administrator is told how a local model server (Ollama, vLLM) is allowed.
+      expect(test.json().data.message).toContain("「允许内网地址」");
+      const en = await t.app.inject({
+        method: "POST",
+        url: `/agent_api/api/models/${id}/test`,
+        headers: { ...admin.headers, lang: "en" },
+        payload: {},
+      });
+      expect(en.json().data.message).toContain('"Allow private address"');
       expect(llm.requests.length).toBe(before);
       await t.app.inject({ method: "DELETE", url: `/agent_api/api/models/${id}`, headers: admin.headers });
     }

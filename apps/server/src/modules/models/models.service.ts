@@ -220,7 +220,7 @@ export class ModelsService {
 
   /** "Test connection": one tiny real call to the model. */
   async test(caller: Caller, id: string, lang: "zh" | "en"): Promise<ModelTestResult> {
-    const { row } = await this.managed(caller, id);
+    const { row, scope } = await this.managed(caller, id);
     const model = this.resolve(row);
     const started = Date.now();
     const signal = AbortSignal.timeout(20_000);
@@ -235,7 +235,10 @@ export class ModelsService {
       } else await generateText({ model: chatModelOf(model), prompt: "ping", maxOutputTokens: 5, abortSignal: signal, maxRetries: 0 });
       return { ok: true, message: translate("modelConnectionOk", lang), latencyMs: Date.now() - started };
     } catch (err) {
-      return { ok: false, message: describeModelError(err, lang), latencyMs: Date.now() - started };
+      // A refused local model server (Ollama, vLLM) is allowed by a switch only platform administrators have.
+      const hint = scope.all && !row.allowPrivate && blockedAddress(err);
+      const message = hint ? translate("modelBlockedAddressAllowHint", lang) : describeModelError(err, lang);
+      return { ok: false, message, latencyMs: Date.now() - started };
     }
   }
 
@@ -252,13 +255,22 @@ export class ModelsService {
   }
 }
 
-/** A model error as a message for people, without internals (addresses, keys). */
-export function describeModelError(err: unknown, lang: "zh" | "en"): string {
+/** The error and what caused it, as the AI SDK wraps them (cause, lastError of retries, errors). */
+function* causes(err: unknown) {
   let e: unknown = err;
   for (let i = 0; i < 5 && e; i++) {
+    yield e;
+    e = (e as { cause?: unknown }).cause ?? (e as { lastError?: unknown }).lastError ?? (e as { errors?: unknown[] }).errors?.at(-1);
+  }
+}
+
+const blockedAddress = (err: unknown) => [...causes(err)].some((e) => e instanceof BlockedAddressError);
+
+/** A model error as a message for people, without internals (addresses, keys). */
+export function describeModelError(err: unknown, lang: "zh" | "en"): string {
+  for (const e of causes(err)) {
     if (e instanceof BlockedAddressError) return translate("modelBlockedAddress", lang);
     if (e instanceof AppError) return translate(e.key as MessageKey, lang, e.params);
-    e = (e as { cause?: unknown }).cause ?? (e as { lastError?: unknown }).lastError ?? (e as { errors?: unknown[] }).errors?.at(-1);
   }
   const status = (err as { statusCode?: number }).statusCode;
   const code = (err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;

@@ -118,6 +118,8 @@ describe("Model management by a tenant administrator", () => {
       const test = await call(acmeAdmin, "POST", `${M}/${id}/test`, {});
       expect(test.json().data.ok, baseUrl).toBe(false);
       expect(test.json().data.message, baseUrl).toContain("内网");
+      // A tenant administrator has no such switch: no hint to tick it.
+      expect(test.json().data.message, baseUrl).not.toContain("允许内网地址");
     }
     expect(intranet.requests).toHaveLength(0);
     // a platform administrator may still allow it (an operator's decision)

@@ -83,19 +83,51 @@ describe("findUserMemberInfo and findUseFeeData", () => {
   });
 });
 
-describe("findIsFirstLogin", () => {
-  it("is true for the first sign-in and false after the next", async () => {
-    const u = await createUser(t);
-    const first = await get("findIsFirstLogin?tenantId=", u.headers);
-    expect(first.json()).toEqual({ code: 200, msg: "操作成功", data: { isFirstLogin: true } });
+describe("findIsFirstLogin and firstLoginDone (the usage-intent survey)", () => {
+  const done = (headers: Record<string, string>, payload: unknown) =>
+    t.app.inject({ method: "POST", url: `${U}/firstLoginDone`, headers, payload: payload as object });
+  const signInAgain = async (username: string) => {
     const again = await t.app.inject({
       method: "POST",
       url: "/agent_api/api/auth/login",
-      payload: { username: u.username, password: TEST_PASSWORD },
+      payload: { username, password: TEST_PASSWORD },
       remoteAddress: randomIp(),
     });
-    const token = again.json().data.token;
-    expect((await get("findIsFirstLogin", { authorization: `Bearer ${token}` })).json().data.isFirstLogin).toBe(false);
+    return { authorization: `Bearer ${again.json().data.token}` };
+  };
+
+  it("stays the first sign-in, sign-in after sign-in, until the survey is answered", async () => {
+    const u = await createUser(t);
+    const first = await get("findIsFirstLogin?tenantId=", u.headers);
+    expect(first.json()).toEqual({ code: 200, msg: "操作成功", data: { isFirstLogin: true } });
+    const next = await signInAgain(u.username);
+    expect((await get("findIsFirstLogin", next)).json().data.isFirstLogin).toBe(true);
+
+    const res = await done(next, { survey: "answered" });
+    expect(res.json()).toEqual({ code: 200, msg: "操作成功", data: null });
+    expect((await get("findIsFirstLogin", u.headers)).json().data.isFirstLogin).toBe(false);
+    expect((await get("findIsFirstLogin", await signInAgain(u.username))).json().data.isFirstLogin).toBe(false);
+    const [row] = await t.platform.db.select().from(users).where(eq(users.id, u.id));
+    expect(row.surveyOutcome).toBe("answered");
+  });
+
+  it("is over once the survey is explicitly skipped; the first outcome is kept", async () => {
+    const u = await createUser(t);
+    expect((await done(u.headers, { survey: "skipped" })).statusCode).toBe(200);
+    expect((await get("findIsFirstLogin", u.headers)).json().data.isFirstLogin).toBe(false);
+    await done(u.headers, { survey: "answered" });
+    const [row] = await t.platform.db.select().from(users).where(eq(users.id, u.id));
+    expect(row.surveyOutcome).toBe("skipped");
+  });
+
+  it("only for the caller, with a known outcome", async () => {
+    const u = await createUser(t);
+    const other = await createUser(t);
+    expect((await done(u.headers, { survey: "maybe" })).statusCode).toBe(400);
+    expect((await done(u.headers, {})).statusCode).toBe(400);
+    expect((await done({}, { survey: "answered" })).statusCode).toBe(403);
+    await done(u.headers, { survey: "answered", userId: other.id });
+    expect((await get("findIsFirstLogin", other.headers)).json().data.isFirstLogin).toBe(true);
   });
 
   it("rejects an overlong tenantId", async () => {

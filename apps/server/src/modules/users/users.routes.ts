@@ -1,4 +1,4 @@
-import { envelope, firstLoginResponse, memberLevel, planCategory, userInfo } from "@agentfair/contracts";
+import { envelope, firstLoginDoneRequest, firstLoginResponse, memberLevel, planCategory, userInfo } from "@agentfair/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUser } from "../../platform/auth.ts";
@@ -55,5 +55,21 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       },
     },
     async (req) => ok({ isFirstLogin: await users.isFirstLogin(requireUser(req)) }),
+  );
+
+  app.post(
+    "/api/userinfo/firstLoginDone",
+    {
+      schema: {
+        tags,
+        summary: "Ends the first login: the usage-intent survey was answered or skipped (its answers are not sent)",
+        body: firstLoginDoneRequest,
+        response: { 200: envelope(z.null()) },
+      },
+    },
+    async (req) => {
+      await users.firstLoginDone(requireUser(req), req.body.survey);
+      return ok(null);
+    },
   );
 };

@@ -1,5 +1,5 @@
-import type { PlanCategory, UserInfo } from "@agentfair/contracts";
-import { eq } from "drizzle-orm";
+import type { PlanCategory, SurveyOutcome, UserInfo } from "@agentfair/contracts";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { userGroups, users } from "../../db/schema/index.ts";
 import { type Caller, wireTenantId } from "../../platform/auth.ts";
@@ -51,8 +51,17 @@ export class UsersService {
     };
   }
 
+  /** The first login lasts until the usage-intent survey is answered or skipped. */
   async isFirstLogin(caller: Caller) {
-    const [user] = await this.db.select({ loginCount: users.loginCount }).from(users).where(eq(users.id, caller.userId));
-    return (user?.loginCount ?? 0) <= 1;
+    const [user] = await this.db.select({ surveyOutcome: users.surveyOutcome }).from(users).where(eq(users.id, caller.userId));
+    return !user?.surveyOutcome;
+  }
+
+  /** Records how the survey ended; the first outcome stays. */
+  async firstLoginDone(caller: Caller, outcome: SurveyOutcome) {
+    await this.db
+      .update(users)
+      .set({ surveyOutcome: outcome })
+      .where(and(eq(users.id, caller.userId), isNull(users.surveyOutcome)));
   }
 }

@@ -45,6 +45,7 @@ export const auth = defineArea(
     qrConfirmed: "已确认，另一台设备将自动登录",
     survey: {
       title: "使用意向调查问卷",
+      skip: "跳过问卷",
       identity: "您的身份",
       identityRequired: "请选择您的身份",
       user: "使用者",
@@ -111,6 +112,7 @@ export const auth = defineArea(
     qrConfirmed: "Confirmed; the other device signs in now",
     survey: {
       title: "usage intent questionnaire",
+      skip: "Skip the survey",
       identity: "Your identity",
       identityRequired: "please choose your identity",
       user: "User",

@@ -22,6 +22,7 @@ export const models = defineArea(
     contextWindow: "上下文窗口（tokens）",
     limits: "每分钟限额（0 表示不限制）",
     limitsShort: "每分钟限额（请求 / 输入 / 输出）",
+    limitsHead: "每分钟限额",
     rpm: "请求数",
     inputTpm: "输入 tokens",
     outputTpm: "输出 tokens",
@@ -30,6 +31,8 @@ export const models = defineArea(
     default: "默认",
     allowPrivate: "允许内网地址",
     allowPrivateHint: "仅用于本机或内网部署的模型服务（如 Ollama、vLLM）",
+    baseUrlLocalHint:
+      "本机或内网部署的模型服务（如 Ollama http://127.0.0.1:11434/v1、vLLM）需开启下方「允许内网地址」，否则连接测试会被拒绝",
     status: "状态",
     on: "已启用",
     off: "已停用",
@@ -67,6 +70,7 @@ export const models = defineArea(
     contextWindow: "Context window (tokens)",
     limits: "Per-minute limits (0 disables)",
     limitsShort: "Per minute (requests / input / output)",
+    limitsHead: "Per minute",
     rpm: "Requests",
     inputTpm: "Input tokens",
     outputTpm: "Output tokens",
@@ -75,6 +79,8 @@ export const models = defineArea(
     default: "Default",
     allowPrivate: "Allow private address",
     allowPrivateHint: "Only for model services on this machine or the local network (Ollama, vLLM)",
+    baseUrlLocalHint:
+      'A model server on this machine or the local network (Ollama http://127.0.0.1:11434/v1, vLLM) needs "Allow private address" below, or its connection test is refused',
     status: "Status",
     on: "Enabled",
     off: "Disabled",

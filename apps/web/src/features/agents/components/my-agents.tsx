@@ -5,7 +5,7 @@ import { App, Button, Col, Empty, Input, Pagination, Row, Select, Space, Spin } 
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
-import { useGates } from "../../../app/guards";
+import { useGates } from "../../auth/use-gates";
 import { usePlatformSettings } from "../../auth/api/platform-settings";
 import { useUserInfo } from "../../auth/api/user-info";
 import { deleteAgent } from "../api/delete-agent";

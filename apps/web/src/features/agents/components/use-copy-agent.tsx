@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { App } from "antd";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { useGates } from "../../../app/guards";
+import { useGates } from "../../auth/use-gates";
 import { copyAgent } from "../api/copy-agent";
 import { wasCopied } from "../api/was-copied";
 

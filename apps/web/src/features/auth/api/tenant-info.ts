@@ -9,5 +9,7 @@ export const fetchTenantInfo = async (domain: string) => {
   return info;
 };
 
+export const tenantInfoKey = (domain: string) => ["tenantInfo", domain];
+
 export const useTenantInfo = (domain: string) =>
-  useQuery({ queryKey: ["tenantInfo", domain], queryFn: () => fetchTenantInfo(domain), staleTime: 60_000, initialData: undefined });
+  useQuery({ queryKey: tenantInfoKey(domain), queryFn: () => fetchTenantInfo(domain), staleTime: 60_000, initialData: undefined });

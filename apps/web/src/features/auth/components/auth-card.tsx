@@ -1,15 +1,15 @@
 import { Alert, Card, ConfigProvider, Typography } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Footer } from "../../../app/footer";
+import { Footer } from "./footer";
 import { LanguageSwitch } from "../../../components/language-switch";
-import { tenantDisplayName, tenantDomainFromPath } from "../../../lib/tenant";
+import { tenantDisplayName, tenantDomain } from "../../../lib/tenant";
 import { useTenantInfo } from "../api/tenant-info";
 
 /** The frame of the public pages: the tenant's logo, name and colours. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
   const { t } = useTranslation();
-  const query = useTenantInfo(tenantDomainFromPath());
+  const query = useTenantInfo(tenantDomain());
   const tenant = query.data;
   const primary = tenant?.primaryColor || "#1677ff";
   return (

@@ -2,7 +2,7 @@ import { isEmail, isPhone } from "@agentfair/contracts";
 import { App, Button, Input, Space } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { tenantDomainFromPath } from "../../../lib/tenant";
+import { tenantDomain } from "../../../lib/tenant";
 import { sendCheckCode } from "../api/check-code";
 
 /** A check-code input with its send button and a 60 s resend countdown. */
@@ -29,7 +29,7 @@ export function CheckCodeInput(props: {
     }
     setSending(true);
     try {
-      await sendCheckCode({ contact, purpose: props.purpose, domain: tenantDomainFromPath() });
+      await sendCheckCode({ contact, purpose: props.purpose, domain: tenantDomain() });
       message.success(t("auth.codeSent"));
       setSeconds(60);
     } catch {

@@ -3,7 +3,7 @@ import { Alert, Button, Form, Input } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { HttpError } from "../../../lib/http";
-import { tenantDomainFromPath } from "../../../lib/tenant";
+import { tenantDomain } from "../../../lib/tenant";
 import { codeLogin } from "../api/check-code";
 import { useSignedIn } from "../pages/login-page";
 import { CheckCodeInput } from "./check-code-input";
@@ -18,7 +18,7 @@ export function CodeLoginForm() {
   const onFinish = async (v: { contact: string; checkCode: string }) => {
     setError(undefined);
     try {
-      await signedIn(await codeLogin({ ...v, domain: tenantDomainFromPath() }));
+      await signedIn(await codeLogin({ ...v, domain: tenantDomain() }));
     } catch (e) {
       setError(e instanceof HttpError ? e.message : String(e));
     }

@@ -1,7 +1,7 @@
 import { Button, Result, Spin, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { tenantDomainFromPath } from "../../../lib/tenant";
+import { tenantDomain } from "../../../lib/tenant";
 import { createQrTicket, qrStatus, type QrTicket } from "../api/qr";
 import { useSignedIn } from "../pages/login-page";
 
@@ -13,7 +13,7 @@ export function QrLogin() {
   const [expired, setExpired] = useState(false);
   const refresh = () => {
     setExpired(false);
-    createQrTicket(tenantDomainFromPath())
+    createQrTicket(tenantDomain())
       .then(setTicket)
       .catch(() => setExpired(true));
   };

@@ -3,22 +3,32 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import { App as AntApp } from "antd";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import i18n from "../../../i18n";
+import { setTokens } from "../../../lib/storage";
 import { SurveyModal } from "./survey-modal";
 
 let first = true;
+/** The bodies of the calls that end the first login. */
+let done: unknown[] = [];
 beforeEach(async () => {
   await i18n.changeLanguage("zh");
   sessionStorage.clear();
   first = true;
+  done = [];
   vi.stubGlobal(
     "fetch",
-    vi.fn(
-      async () =>
-        new Response(JSON.stringify({ code: 200, msg: "", data: { isFirstLogin: first } }), {
+    vi.fn(async (url: string, init?: RequestInit) => {
+      if (String(url).includes("/api/userinfo/firstLoginDone")) {
+        done.push(JSON.parse(String(init?.body)));
+        first = false;
+      }
+      return new Response(
+        JSON.stringify({ code: 200, msg: "", data: String(url).includes("findIsFirstLogin") ? { isFirstLogin: first } : null }),
+        {
           status: 200,
           headers: { "content-type": "application/json" },
-        }),
-    ),
+        },
+      );
+    }),
   );
 });
 afterEach(() => {
@@ -68,8 +78,36 @@ describe("the usage-intent survey (doc 1 §5)", { timeout: 30_000 }, () => {
     await waitFor(() =>
       expect(info).toHaveBeenCalledWith("usage intent survey", { type: 2, directionalTarget: [11], other: "知识库问答" }),
     );
-    await waitFor(() => expect(sessionStorage.length).toBe(1));
+    // The server hears that it was answered, never the answers.
+    await waitFor(() => expect(done).toEqual([{ survey: "answered" }]));
+    await waitFor(() => expect(screen.queryByText("使用意向调查问卷")).toBeNull());
     info.mockRestore();
+  });
+
+  it("an explicit skip ends it on the server", async () => {
+    show();
+    await screen.findByText("使用意向调查问卷");
+    fireEvent.click(screen.getByRole("button", { name: "跳过问卷" }));
+    await waitFor(() => expect(done).toEqual([{ survey: "skipped" }]));
+    await waitFor(() => expect(screen.queryByText("使用意向调查问卷")).toBeNull());
+  });
+
+  it("closing with × only puts it off until the next sign-in", async () => {
+    show();
+    await screen.findByText("使用意向调查问卷");
+    fireEvent.click(screen.getByRole("button", { name: "Close" }));
+    await waitFor(() => expect(screen.queryByText("使用意向调查问卷")).toBeNull());
+    expect(done).toEqual([]);
+    cleanup();
+    // The same sign-in (a reload): still put off.
+    show();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByText("使用意向调查问卷")).toBeNull();
+    // A new sign-in shows it again.
+    setTokens({ token: "t2", reportToken: "r2" });
+    cleanup();
+    show();
+    expect(await screen.findByText("使用意向调查问卷")).toBeTruthy();
   });
 
   it("stays closed when it is not the first sign-in", async () => {

@@ -1,26 +1,30 @@
-import { SURVEY_GOAL_COUNT } from "@agentfair/contracts";
-import { useQuery } from "@tanstack/react-query";
-import { Checkbox, Form, Input, Modal, Radio } from "antd";
+import { SURVEY_GOAL_COUNT, type SurveyOutcome } from "@agentfair/contracts";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Button, Checkbox, Form, Input, Modal, Radio } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { API, http } from "../../../lib/http";
-import { storage } from "../../../lib/storage";
+import { storage, surveyLater } from "../../../lib/storage";
 import { validated } from "../../../lib/form";
 
 type SurveyAnswer = { type?: 1 | 2; directionalTarget?: number[]; other?: string };
 const OTHER = SURVEY_GOAL_COUNT; // the last of the 11 options
 
 /**
- * The usage-intent questionnaire (doc 1 §5), shown on first sign-in. Submitting only
- * validates and logs: the spec makes no call.
+ * The usage-intent questionnaire (doc 1 §5), shown at every sign-in until it is answered or
+ * explicitly skipped; × puts it off until the next sign-in. The server hears only how it ended
+ * (firstLoginDone), never the answers: submitting validates and logs.
  */
 export function SurveyModal() {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const [form] = Form.useForm<SurveyAnswer>();
   const [open, setOpen] = useState(false);
-  const tenantId = storage.user()?.tenantId ?? "";
+  const user = storage.user();
+  const tenantId = user?.tenantId ?? "";
+  const firstKey = ["isFirstLogin", user?.userId ?? ""];
   const first = useQuery({
-    queryKey: ["isFirstLogin", tenantId],
+    queryKey: firstKey,
     queryFn: () =>
       http.get<{ isFirstLogin: boolean }>(
         `${API.agent}/api/userinfo/findIsFirstLogin`,
@@ -29,13 +33,13 @@ export function SurveyModal() {
       ),
     staleTime: Number.POSITIVE_INFINITY,
   });
-  const seenKey = `surveySeen:${storage.user()?.userId ?? ""}`;
   useEffect(() => {
-    if (first.data?.isFirstLogin && !sessionStorage.getItem(seenKey)) setOpen(true);
+    if (first.data?.isFirstLogin && !surveyLater.get()) setOpen(true);
   }, [first.data]);
   const goals = Form.useWatch("directionalTarget", form) ?? [];
-  const close = () => {
-    sessionStorage.setItem(seenKey, "1");
+  const end = async (survey: SurveyOutcome) => {
+    await http.post(`${API.agent}/api/userinfo/firstLoginDone`, { survey });
+    queryClient.setQueryData(firstKey, { isFirstLogin: false });
     setOpen(false);
   };
 
@@ -44,14 +48,23 @@ export function SurveyModal() {
       open={open}
       title={t("auth.survey.title")}
       okText={t("common.submit")}
-      cancelText={t("common.cancel")}
-      onCancel={close}
+      // × (or Esc) only puts it off; the skip button ends it.
+      onCancel={() => {
+        surveyLater.set();
+        setOpen(false);
+      }}
+      footer={(_, { OkBtn }) => (
+        <>
+          <Button onClick={() => end("skipped")}>{t("auth.survey.skip")}</Button>
+          <OkBtn />
+        </>
+      )}
       onOk={async () => {
         // Invalid answers show their messages under the fields and keep the modal open.
         const answer = await validated(form);
         if (!answer) return;
         console.info("usage intent survey", answer);
-        close();
+        await end("answered");
       }}
       width={640}
       destroyOnHidden

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { HttpError } from "../../../lib/http";
-import { tenantDomainFromPath } from "../../../lib/tenant";
+import { tenantDomain } from "../../../lib/tenant";
 import { resetPassword } from "../api/check-code";
 import { AuthCard } from "../components/auth-card";
 import { CheckCodeInput } from "../components/check-code-input";
@@ -19,7 +19,7 @@ export function ForgetPage() {
   const onFinish = async (v: { contact: string; checkCode: string; password: string }) => {
     setError(undefined);
     try {
-      await resetPassword({ ...v, domain: tenantDomainFromPath() });
+      await resetPassword({ ...v, domain: tenantDomain() });
       message.success(t("auth.resetDone"));
       navigate("/login");
     } catch (e) {

@@ -6,8 +6,8 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { HttpError } from "../../../lib/http";
 import { setTokens } from "../../../lib/storage";
-import { tenantDomainFromPath } from "../../../lib/tenant";
-import { landingPath, safeRedirect } from "../../../app/guards";
+import { tenantDomain } from "../../../lib/tenant";
+import { landingPath, safeRedirect } from "../../../lib/landing";
 import { useCaptcha } from "../api/captcha";
 import { login } from "../api/login";
 import { fetchUserInfo, userInfoKey } from "../api/user-info";
@@ -37,7 +37,7 @@ function PasswordLogin() {
     setBusy(true);
     setError(undefined);
     try {
-      const tokens = await login({ ...values, uuid: captcha.data?.uuid, domain: tenantDomainFromPath() });
+      const tokens = await login({ ...values, uuid: captcha.data?.uuid, domain: tenantDomain() });
       await signedIn(tokens);
     } catch (e) {
       setError(e instanceof HttpError ? e.message : String(e));

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { HttpError } from "../../../lib/http";
-import { tenantDomainFromPath } from "../../../lib/tenant";
+import { tenantDomain } from "../../../lib/tenant";
 import { register } from "../api/check-code";
 import { AuthCard } from "../components/auth-card";
 import { CheckCodeInput } from "../components/check-code-input";
@@ -19,7 +19,7 @@ export function RegisterPage() {
   const onFinish = async (v: { username: string; password: string; contact: string; checkCode: string }) => {
     setError(undefined);
     try {
-      await signedIn(await register({ ...v, domain: tenantDomainFromPath() }));
+      await signedIn(await register({ ...v, domain: tenantDomain() }));
     } catch (e) {
       setError(e instanceof HttpError ? e.message : String(e));
     }

@@ -1,7 +1,7 @@
 import type { WalletLogPage } from "@agentfair/contracts";
 import { Card, Col, Empty, Row } from "antd";
 import dayjs from "dayjs";
-import ReactECharts from "echarts-for-react";
+import ReactECharts from "../../../components/charts/echarts";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 

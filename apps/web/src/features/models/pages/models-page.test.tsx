@@ -61,14 +61,16 @@ describe("Model management", { timeout: 30_000 }, () => {
     fireEvent.click(screen.getByRole("button", { name: /添加模型/ }));
     expect(await screen.findByText("设为默认")).toBeTruthy();
     expect(screen.queryByText("允许内网地址")).toBeNull();
+    expect(screen.queryByText(/Ollama http:\/\/127\.0\.0\.1/)).toBeNull();
     expect(calls.some((u) => u.endsWith("/api/models"))).toBe(true);
   });
 
-  it("offers the private-address switch to a platform administrator", async () => {
+  it("offers the private-address switch to a platform administrator, and says a local model server needs it", async () => {
     me = { ...me, isAdmin: true };
     show();
     expect(await screen.findByText(/配置平台可用的模型服务/)).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: /添加模型/ }));
     expect(await screen.findByText("允许内网地址")).toBeTruthy();
+    expect(screen.getByText(/Ollama http:\/\/127\.0\.0\.1:11434\/v1.*需开启下方「允许内网地址」/)).toBeTruthy();
   });
 });

@@ -1,4 +1,4 @@
-import { ApiOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from "@ant-design/icons";
+import { ApiOutlined, DeleteOutlined, EditOutlined, PlusOutlined, QuestionCircleOutlined } from "@ant-design/icons";
 import { type ModelInfo, type ModelInput, modelModes, modelTypes } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import {
@@ -52,7 +52,7 @@ export function ModelsPage() {
  * for platform administrators only: a tenant administrator has no such switch.
  */
 function ModelsAdmin({ platform }: { platform: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const models = useModels();
@@ -84,10 +84,13 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
       setTesting(null);
     }
   };
-  const limit = (n: number) => (n ? n.toLocaleString() : t("models.unlimited"));
+  const locale = i18n.language === "en" ? "en" : "zh-CN";
+  const compactNumber = new Intl.NumberFormat(locale, { notation: "compact" });
+  const compact = (n: number) => (n ? compactNumber.format(n) : t("models.unlimited"));
+  const full = (n: number) => (n ? n.toLocaleString(locale) : t("models.unlimited"));
 
   return (
-    <div style={{ maxWidth: 1200, margin: "0 auto", padding: 24 }}>
+    <div style={{ maxWidth: 1400, margin: "0 auto" }}>
       <Card
         title={<PageTitle title={t("models.title")} subtitle={t(platform ? "models.subtitle" : "models.tenantSubtitle")} />}
         extra={
@@ -98,19 +101,24 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
       >
         <Table<ModelInfo>
           rowKey="id"
+          size="middle"
           loading={models.isLoading}
           dataSource={models.data ?? []}
           pagination={false}
-          scroll={{ x: 980 }}
+          // Every cell on one line: the table is as wide as its content and scrolls when the window is not.
+          scroll={{ x: "max-content" }}
+          onHeaderRow={() => ({ style: { whiteSpace: "nowrap" } })}
+          onRow={() => ({ style: { whiteSpace: "nowrap" } })}
           locale={{ emptyText: <Empty description={t("models.empty")} /> }}
           columns={[
             {
               title: t("models.name"),
               dataIndex: "name",
-              width: 200,
               render: (v: string, m) => (
-                <Space>
-                  <Typography.Text strong>{v}</Typography.Text>
+                <Space size={4}>
+                  <Typography.Text strong ellipsis={{ tooltip: v }} style={{ maxWidth: 200 }}>
+                    {v}
+                  </Typography.Text>
                   {m.isDefault && <Tag color="blue">{t("models.default")}</Tag>}
                 </Space>
               ),
@@ -118,20 +126,42 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
             {
               title: t("models.type"),
               dataIndex: "type",
-              width: 130,
               render: (v: ModelInfo["type"]) => <Tag>{t(`models.types.${v}`)}</Tag>,
             },
-            { title: t("models.modelId"), dataIndex: "modelId" },
-            { title: t("models.baseUrl"), dataIndex: "baseUrl", ellipsis: true, width: 220 },
+            {
+              title: t("models.modelId"),
+              dataIndex: "modelId",
+              render: (v: string) => (
+                <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 180 }}>
+                  {v}
+                </Typography.Text>
+              ),
+            },
+            {
+              title: t("models.baseUrl"),
+              dataIndex: "baseUrl",
+              render: (v: string) => (
+                <Typography.Text type="secondary" ellipsis={{ tooltip: v }} style={{ maxWidth: 220 }}>
+                  {v}
+                </Typography.Text>
+              ),
+            },
             {
               title: t("models.apiKey"),
               dataIndex: "hasApiKey",
               render: (v: boolean) => (v ? t("models.apiKeyStored") : t("models.apiKeyNone")),
             },
             {
-              title: t("models.limitsShort"),
-              width: 200,
-              render: (_, m) => `${limit(m.rpmLimit)} / ${limit(m.inputTpmLimit)} / ${limit(m.outputTpmLimit)}`,
+              title: (
+                <Tooltip title={t("models.limitsShort")}>
+                  {t("models.limitsHead")} <QuestionCircleOutlined style={{ color: "#8c8c8c" }} />
+                </Tooltip>
+              ),
+              render: (_, m) => (
+                <Tooltip title={`${t("models.limitsShort")}: ${full(m.rpmLimit)} / ${full(m.inputTpmLimit)} / ${full(m.outputTpmLimit)}`}>
+                  {`${compact(m.rpmLimit)} / ${compact(m.inputTpmLimit)} / ${compact(m.outputTpmLimit)}`}
+                </Tooltip>
+              ),
             },
             {
               title: t("models.status"),
@@ -141,7 +171,6 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
             {
               title: t("models.actions"),
               fixed: "right",
-              width: 150,
               render: (_, m) => (
                 <Space size={0}>
                   <Tooltip title={t("models.test")}>
@@ -218,6 +247,7 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
               { required: true, message: t("models.required", { field: t("models.baseUrl") }) },
               { pattern: /^https?:\/\/\S+$/i, message: t("models.urlInvalid") },
             ]}
+            extra={platform ? t("models.baseUrlLocalHint") : undefined}
           >
             <Input placeholder="https://api.deepseek.com/v1" />
           </Form.Item>

@@ -1,8 +1,8 @@
 import { Layout } from "antd";
 import { useTranslation } from "react-i18next";
-import { usePlatformSettings } from "../features/auth/api/platform-settings";
-import { useTenantInfo } from "../features/auth/api/tenant-info";
-import { tenantDomainFromPath } from "../lib/tenant";
+import { usePlatformSettings } from "../api/platform-settings";
+import { useTenantInfo } from "../api/tenant-info";
+import { tenantDomain } from "../../../lib/tenant";
 
 /** The record-filing number chosen by site origin (three variants, configurable on the server). */
 export function recordFilingFor(variants: { origin: string; text: string }[], hostname: string) {
@@ -16,7 +16,7 @@ export function recordFilingFor(variants: { origin: string; text: string }[], ho
 export function Footer() {
   const { t } = useTranslation();
   const settings = usePlatformSettings();
-  const tenant = useTenantInfo(tenantDomainFromPath());
+  const tenant = useTenantInfo(tenantDomain());
   const filing = tenant.data?.recordFiling || recordFilingFor(settings.data?.recordFiling ?? [], window.location.hostname);
   return (
     <Layout.Footer style={{ textAlign: "center", color: "#8c8c8c", fontSize: 12, padding: "16px 24px" }}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { landingPath, safeRedirect } from "./guards";
+import { landingPath, safeRedirect } from "./landing";
 
 describe("landing after sign-in (doc 1 §2)", () => {
   it("sends the home user (as the server's user info says) to /home and everybody else to /index", () => {
