@@ -393,7 +393,7 @@ describe("code plugins", () => {
     const denied = await call(owner, "POST", `/plugin/${read}/test`, { params: {} });
     expect(denied.body.data.ok).toBe(false);
     expect(JSON.stringify(denied.body)).not.toContain("root:");
-  }, 90_000);
+  }, 180_000);
 });
 
 describe("SSRF: user URLs never reach private addresses", () => {

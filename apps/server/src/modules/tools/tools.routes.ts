@@ -1,6 +1,10 @@
 import {
   callableNameRequest,
+  curlImportRequest,
   envelope,
+  openApiParseRequest,
+  openApiParseResult,
+  openApiSaveRequest,
   plugin,
   pluginInput,
   pluginPage,
@@ -49,6 +53,51 @@ export const toolsRoutes: FastifyPluginAsyncZod<{ tools: ToolsService }> = async
       },
     },
     async (req) => ok(await tools.callableName(requireUser(req), req.body.pluginName, req.body.pluginDescription)),
+  );
+  app.post(
+    "/plugin/openapi/parse",
+    {
+      schema: {
+        tags,
+        summary: "Parse an OpenAPI 3.0/3.1 or Swagger 2 document (URL or pasted JSON/YAML) into one plugin per operation",
+        body: openApiParseRequest,
+        response: { 200: envelope(openApiParseResult) },
+      },
+    },
+    async (req) => {
+      requireUser(req);
+      return ok({ plugins: await tools.parseOpenApi(req.body.openApiSchemaOrUrl, req.body.baseUrl) });
+    },
+  );
+  app.post(
+    "/plugin/curl/parse",
+    {
+      schema: {
+        tags,
+        summary: "Parse a cURL command line into a plugin",
+        body: curlImportRequest,
+        response: { 200: envelope(openApiParseResult) },
+      },
+    },
+    async (req) => {
+      requireUser(req);
+      return ok({ plugins: tools.parseCurl(req.body.curl) });
+    },
+  );
+  app.post(
+    "/plugin/openapi/save",
+    {
+      schema: {
+        tags,
+        summary: "Save imported plugins with a tag (unpublished)",
+        body: openApiSaveRequest,
+        response: { 200: envelope(z.object({ ids: z.array(z.string()) })) },
+      },
+    },
+    async (req) => {
+      const ids = await tools.saveImported(requireUser(req), req.body.plugins, req.body.tag);
+      return ok({ ids }, translate("pluginSaved", requestLanguage(req.headers)));
+    },
   );
   app.post(
     "/plugin",

@@ -16,13 +16,14 @@ import type { z } from "zod";
 import type { PluginDefinition } from "../../db/schema/tools.ts";
 import type { Caller } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
-import { isBlockedAddress } from "../../platform/net.ts";
+import { BlockedAddressError, createSafeFetch, isBlockedAddress } from "../../platform/net.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { Sandboxes } from "../../platform/sandbox/index.ts";
 import { openSecret, sealSecret } from "../../platform/secret.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import { chatModelOf } from "../models/provider.ts";
 import { slugCallableName, uniqueCallableName } from "./callable-name.ts";
+import { ImportError, parseCurl, parseOpenApi } from "./openapi-import.ts";
 import { type McpCaller, ParameterError, PluginRunner } from "./plugin-runner.ts";
 import { type PluginRow, ToolsRepository } from "./tools.repository.ts";
 
@@ -262,6 +263,37 @@ export class ToolsService {
     return type;
   }
 
+  // ---- import ---------------------------------------------------------------------------------------
+
+  /** OpenAPI (URL or pasted JSON/YAML) → one plugin per operation, for review before saving. */
+  async parseOpenApi(source: string, baseUrl: string): Promise<PluginInput[]> {
+    if (!source.trim()) throw badRequest("openApiRequired");
+    if (!baseUrl.trim()) throw badRequest("baseUrlRequired");
+    checkUrl(baseUrl.trim(), this.platform.config.NET_ALLOW_HOSTS);
+    if (/^https?:\/\//i.test(source.trim())) checkUrl(source.trim(), this.platform.config.NET_ALLOW_HOSTS);
+    try {
+      return await parseOpenApi(source, baseUrl, createSafeFetch({ allowHosts: this.platform.config.NET_ALLOW_HOSTS }));
+    } catch (err) {
+      throw importFailure(err, "openApiInvalid");
+    }
+  }
+
+  parseCurl(command: string): PluginInput[] {
+    if (!command.trim()) throw badRequest("openApiRequired");
+    try {
+      const plugin = parseCurl(command);
+      checkUrl(plugin.url, this.platform.config.NET_ALLOW_HOSTS);
+      return [plugin];
+    } catch (err) {
+      throw importFailure(err, "curlInvalid");
+    }
+  }
+
+  /** Saves reviewed imports (unpublished: each needs its own test before publishing). */
+  async saveImported(caller: Caller, inputs: PluginInput[], tag: string) {
+    return this.createMany(caller, inputs, { release: false, tag, type: "HTTP" });
+  }
+
   // ---- callable names ------------------------------------------------------------------------------
 
   /** A callable name from the name and description: a model's suggestion when one is usable, else the pinyin slug; unique per owner. */
@@ -389,6 +421,15 @@ export function checkUrl(raw: string, allowHosts: string[]) {
   const allowed = allowHosts.includes(url.hostname) || allowHosts.includes(url.host);
   if (!allowed && ((net.isIP(host) && isBlockedAddress(host)) || /^localhost$|\.localhost$/i.test(host)))
     throw new AppError("urlRefused", 400, { detail: url.hostname });
+}
+
+function importFailure(err: unknown, key: "openApiInvalid" | "curlInvalid") {
+  if (err instanceof AppError) return err;
+  const blocked = err instanceof BlockedAddressError ? err : (err as { cause?: unknown })?.cause;
+  if (blocked instanceof BlockedAddressError) return new AppError("urlRefused", 400, { detail: blocked.target });
+  if (/blocked address/.test((err as Error)?.message ?? "")) return new AppError("urlRefused", 400, { detail: (err as Error).message });
+  if (err instanceof ImportError) return new AppError(key, 400, { detail: err.message });
+  return new AppError(key, 400, { detail: ((err as Error)?.message ?? String(err)).slice(0, 300) });
 }
 
 function dateOf(value: string | undefined, endOfDay: boolean): Date | undefined {

@@ -64,8 +64,9 @@ export class Sandboxes {
       perTenant: Math.max(1, Math.ceil(o.pyWorkers / 2)),
       memoryMb: 192,
       ownerAffinity: true,
-      // Pyodide's interpreter starts slowly: the queue waits longer for a fresh worker.
-      queueTimeoutMs: Math.max(30_000, o.timeoutMs * 3),
+      // Pyodide's interpreter takes seconds to start (far more on a loaded machine): the first
+      // calls wait for it rather than fail.
+      queueTimeoutMs: Math.max(120_000, o.timeoutMs * 3),
       workerData: { heapMb: o.memoryMb * 4 },
     });
     return this.py;
