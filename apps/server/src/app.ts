@@ -28,6 +28,7 @@ import { tenantsAdminRoutes } from "./modules/tenants/tenants.admin.routes.ts";
 import { TenantsAdminService } from "./modules/tenants/tenants.admin.service.ts";
 import { tenantsRoutes } from "./modules/tenants/tenants.routes.ts";
 import { TenantsService } from "./modules/tenants/tenants.service.ts";
+import { McpClient, parseStdioCommands } from "./modules/tools/mcp-client.ts";
 import { pluginToolKind } from "./modules/tools/plugin-tools.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { ToolsService } from "./modules/tools/tools.service.ts";
@@ -142,7 +143,12 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     pyWorkers: config.SANDBOX_PY_WORKERS,
   });
   app.addHook("onClose", () => sandboxes.close());
-  const tools = new ToolsService(platform, sandboxes, { models: () => chat.models });
+  const mcp = new McpClient({
+    allowHosts: config.NET_ALLOW_HOSTS,
+    timeoutMs: config.PLUGIN_TIMEOUT_MS,
+    stdio: parseStdioCommands(config.MCP_STDIO_COMMANDS),
+  });
+  const tools = new ToolsService(platform, sandboxes, { models: () => chat.models, mcp });
   chat.tools.register(pluginToolKind(tools));
 
   app.get("/healthz", { schema: { hide: true } }, async (_req, reply) => {

@@ -176,3 +176,10 @@ export const openApiSaveRequest = z.object({
 });
 export const curlImportRequest = z.object({ curl: z.string().max(100_000).default("") });
 export const openApiParseResult = z.object({ plugins: z.array(pluginInput) });
+export const mcpServerRequest = z.object({
+  /** An http(s) URL, or `stdio:NAME` for a command an administrator listed (administrators only). */
+  serverUrl: z.string().trim().max(2000).default(""),
+  pluginTags: z.array(z.string().trim().min(1).max(50)).max(10).default(["MCP"]),
+  pluginIcon: z.string().trim().max(200).default("1"),
+  pluginIconBackground: z.string().trim().max(32).default("#e8f3ff"),
+});

@@ -2,6 +2,7 @@ import {
   callableNameRequest,
   curlImportRequest,
   envelope,
+  mcpServerRequest,
   openApiParseRequest,
   openApiParseResult,
   openApiSaveRequest,
@@ -98,6 +99,19 @@ export const toolsRoutes: FastifyPluginAsyncZod<{ tools: ToolsService }> = async
       const ids = await tools.saveImported(requireUser(req), req.body.plugins, req.body.tag);
       return ok({ ids }, translate("pluginSaved", requestLanguage(req.headers)));
     },
+  );
+  app.post(
+    "/plugin/mcp",
+    {
+      schema: {
+        tags,
+        summary: "Add an MCP server: connects (streamable HTTP, else SSE) and makes one MCP plugin per listed tool",
+        body: mcpServerRequest,
+        response: { 200: envelope(z.object({ ids: z.array(z.string()) })) },
+      },
+    },
+    async (req) =>
+      ok({ ids: await tools.addMcpServer(requireUser(req), req.body) }, translate("pluginCreated", requestLanguage(req.headers))),
   );
   app.post(
     "/plugin",

@@ -9,6 +9,7 @@ import {
   type PluginType,
   STATUS_FILTER,
   TYPE_FILTER,
+  pluginInput as pluginInputSchema,
   type pluginPageRequest,
 } from "@agentfair/contracts";
 import { generateText } from "ai";
@@ -24,7 +25,8 @@ import type { ModelsService } from "../models/models.service.ts";
 import { chatModelOf } from "../models/provider.ts";
 import { slugCallableName, uniqueCallableName } from "./callable-name.ts";
 import { ImportError, parseCurl, parseOpenApi } from "./openapi-import.ts";
-import { type McpCaller, ParameterError, PluginRunner } from "./plugin-runner.ts";
+import { type McpClient, STDIO_PREFIX } from "./mcp-client.ts";
+import { ParameterError, PluginRunner } from "./plugin-runner.ts";
 import { type PluginRow, ToolsRepository } from "./tools.repository.ts";
 
 const SECRET_PURPOSE = "plugins";
@@ -36,7 +38,7 @@ const FORM_TYPES: PluginType[] = ["HTTP", "JAVASCRIPT", "PYTHON3", "MCP"];
 
 export interface ToolsDeps {
   models?: () => ModelsService | undefined;
-  mcp?: McpCaller & { check?(serverUrl: string): void };
+  mcp?: McpClient;
 }
 
 /** Tools: the plugins builders make, test, publish and bind to agents. One access check for all. */
@@ -164,7 +166,7 @@ export class ToolsService {
   // ---- create, update, delete ---------------------------------------------------------------------
 
   async create(caller: Caller, input: PluginInput): Promise<{ id: string }> {
-    const type = this.validate(input);
+    const type = this.validate(caller, input);
     if (await this.repo.callableNameTaken(caller.userId, input.pluginCallableName)) throw badRequest("callableNameTaken");
     const row = await this.repo.insert({
       tenantId: caller.tenantId,
@@ -179,7 +181,7 @@ export class ToolsService {
 
   async update(caller: Caller, id: string, input: PluginInput): Promise<Plugin> {
     const { plugin } = await this.editable(caller, id);
-    const type = this.validate({ ...input, pluginType: plugin.pluginType as PluginType });
+    const type = this.validate(caller, { ...input, pluginType: plugin.pluginType as PluginType });
     if (await this.repo.callableNameTaken(plugin.ownerId, input.pluginCallableName, id)) throw badRequest("callableNameTaken");
     const definition = definitionOf(input);
     const authSecretEnc = input.authSecret ? sealSecret(this.platform.secret, SECRET_PURPOSE, input.authSecret) : plugin.authSecretEnc;
@@ -244,7 +246,7 @@ export class ToolsService {
   }
 
   /** §5's form rules, in the form's order, with its messages; then what running needs. */
-  private validate(input: PluginInput): PluginType {
+  private validate(caller: Caller, input: PluginInput): PluginType {
     if (!input.pluginTags.length) throw badRequest("pluginGroupRequired");
     if (!input.pluginName) throw badRequest("pluginNameRequired");
     if (!input.pluginDescription) throw badRequest("pluginDescriptionRequired");
@@ -258,9 +260,45 @@ export class ToolsService {
     if ((type === "JAVASCRIPT" || type === "PYTHON3") && !/\bmain\b/.test(input.code)) throw badRequest("pluginCodeRequired");
     if (type === "MCP") {
       if (!input.mcp?.serverUrl || !input.mcp.toolName) throw badRequest("pluginUrlInvalid");
-      checkUrl(input.mcp.serverUrl, this.platform.config.NET_ALLOW_HOSTS);
+      this.checkMcpServer(caller, input.mcp.serverUrl);
     }
     return type;
+  }
+
+  /** MCP servers: URLs follow the HTTP rules; stdio servers are for administrators, from their list only. */
+  private checkMcpServer(caller: Caller, serverUrl: string) {
+    if (serverUrl.startsWith(STDIO_PREFIX)) {
+      if (!caller.isAdmin || !this.deps.mcp?.stdioCommand(serverUrl)) throw badRequest("mcpStdioNotAllowed");
+      return;
+    }
+    checkUrl(serverUrl, this.platform.config.NET_ALLOW_HOSTS);
+  }
+
+  /** Connects to an MCP server and makes one MCP plugin per tool it lists. */
+  async addMcpServer(caller: Caller, input: { serverUrl: string; pluginTags: string[]; pluginIcon: string; pluginIconBackground: string }) {
+    const serverUrl = input.serverUrl.trim();
+    if (!serverUrl) throw badRequest("pluginUrlInvalid");
+    this.checkMcpServer(caller, serverUrl);
+    const mcp = this.deps.mcp;
+    if (!mcp) throw badRequest("pluginTypeNotSupported");
+    let listed: Awaited<ReturnType<McpClient["listTools"]>>;
+    try {
+      listed = await mcp.listTools(serverUrl);
+    } catch (err) {
+      throw importFailure(err, "mcpConnectFailed");
+    }
+    const inputs: PluginInput[] = listed.map((tool) => ({
+      ...pluginInputDefaults,
+      pluginName: tool.name.slice(0, 100),
+      pluginDescription: (tool.description || tool.name).slice(0, 2000),
+      pluginIcon: input.pluginIcon || "1",
+      pluginIconBackground: input.pluginIconBackground || "#e8f3ff",
+      pluginType: "MCP",
+      pluginCallableName: slugCallableName(tool.name.replace(/([a-z0-9])([A-Z])/g, "$1_$2")),
+      pluginTags: input.pluginTags,
+      mcp: { serverUrl, toolName: tool.name, inputSchema: tool.inputSchema },
+    }));
+    return this.createMany(caller, inputs, { release: false, tag: input.pluginTags[0] ?? "", type: "MCP" });
   }
 
   // ---- import ---------------------------------------------------------------------------------------
@@ -423,7 +461,9 @@ export function checkUrl(raw: string, allowHosts: string[]) {
     throw new AppError("urlRefused", 400, { detail: url.hostname });
 }
 
-function importFailure(err: unknown, key: "openApiInvalid" | "curlInvalid") {
+const pluginInputDefaults = pluginInputSchema.parse({});
+
+function importFailure(err: unknown, key: "openApiInvalid" | "curlInvalid" | "mcpConnectFailed") {
   if (err instanceof AppError) return err;
   const blocked = err instanceof BlockedAddressError ? err : (err as { cause?: unknown })?.cause;
   if (blocked instanceof BlockedAddressError) return new AppError("urlRefused", 400, { detail: blocked.target });
