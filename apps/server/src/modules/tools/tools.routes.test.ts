@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { plugins } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { seedTools } from "./tools.seed.ts";
 
 /** A local API the plugins call: echoes what it got, and a few special paths. */
 interface Seen {
@@ -394,6 +395,18 @@ describe("code plugins", () => {
     expect(denied.body.data.ok).toBe(false);
     expect(JSON.stringify(denied.body)).not.toContain("root:");
   }, 180_000);
+});
+
+describe("demo data", () => {
+  it("seeds a published JavaScript plugin that works offline", async () => {
+    const demo = await createUser(t);
+    await seedTools(t.platform.db, { users: { member: demo.id } });
+    const list = await call(demo, "POST", "/plugin/page", { createdByMe: true });
+    const tax = list.body.data.content[0];
+    expect(tax).toMatchObject({ pluginName: "个税计算器", pluginType: "JAVASCRIPT", pluginStatus: "C90_Released", testSucceeded: true });
+    const r = await call(demo, "POST", `/plugin/${tax.id}/test`, { params: { salary: 20000 } });
+    expect(r.body.data).toMatchObject({ ok: true, result: { taxable: 15000, rate: 0.2, tax: 1590, afterTax: 18410 } });
+  });
 });
 
 describe("SSRF: user URLs never reach private addresses", () => {
