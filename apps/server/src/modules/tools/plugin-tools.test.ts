@@ -1,7 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { plugins } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
@@ -163,5 +165,40 @@ describe("plugins bound to an agent", () => {
     expect(offered).not.toContain("bobs_tool");
     const end = evs.find((e) => e.type === "tool_call_end");
     expect(end).toMatchObject({ error: true, result: "Error: no data" });
+  });
+
+  it("a run in chat refuses inward addresses too (the same safe fetch)", async () => {
+    const inner = await new Promise<http.Server>((resolve) => {
+      const s = http.createServer((_req, res) => res.end("inner secret"));
+      s.listen(0, "127.0.0.1", () => resolve(s));
+    });
+    const innerUrl = `http://127.0.0.1:${(inner.address() as AddressInfo).port}/`;
+    const id = (
+      await inject("POST", "/aiagent_api/plugin", {
+        pluginName: "内网探测",
+        pluginDescription: "d",
+        pluginIcon: "1",
+        pluginType: "HTTP",
+        pluginCallableName: "probe",
+        pluginTags: ["银行"],
+        url: `${apiBase}/ok`,
+      })
+    ).data.id as string;
+    // stored before an allow-list change, say: the connect-time check still refuses it
+    const [row] = await t.platform.db.select().from(plugins).where(eq(plugins.id, id));
+    await t.platform.db
+      .update(plugins)
+      .set({ definition: { ...row.definition, url: innerUrl } })
+      .where(eq(plugins.id, id));
+    const agentId = (await inject("POST", "/aiagent_api/agent/quick/add", { agentName: "探测助手" })).data.agentId as string;
+    const draft = (await inject("GET", `/aiagent_api/agent/draft/${agentId}`)).data.draft;
+    await inject("PUT", `/aiagent_api/agent/draft/${agentId}`, { ...draft, bindings: { ...draft.bindings, plugins: [id] } });
+    llm.script({ toolCalls: [{ name: "probe", arguments: "{}" }] });
+    const evs = await chat(agentId, "看看内网", false);
+    const end = evs.find((e) => e.type === "tool_call_end");
+    expect(end).toMatchObject({ error: true });
+    expect(end?.type === "tool_call_end" && end.result).toMatch(/refused/);
+    expect(JSON.stringify(evs)).not.toContain("inner secret");
+    inner.close();
   });
 });

@@ -33,6 +33,9 @@ const SECRET_PURPOSE = "plugins";
 /** §9 industries: the groups offered before a user has entered their own. */
 export const DEFAULT_GROUPS = ["证券", "人力资源", "基金", "营销", "政务", "金融", "通信", "保险", "银行", "医疗", "制造", "期货"];
 
+/** The group of imported tools saved without a tag. */
+const IMPORTED_GROUP = "默认分组";
+
 /** Types a builder creates through the plugin form (workflows have their own issue; MCP tools come from a server). */
 const FORM_TYPES: PluginType[] = ["HTTP", "JAVASCRIPT", "PYTHON3", "MCP"];
 
@@ -226,7 +229,7 @@ export class ToolsService {
         pluginName: input.pluginName || name,
         pluginDescription: input.pluginDescription || input.pluginName || name,
         pluginIcon: input.pluginIcon || "1",
-        pluginTags: opts.tag ? [opts.tag] : input.pluginTags.length ? input.pluginTags : [DEFAULT_GROUPS[0]],
+        pluginTags: opts.tag ? [opts.tag] : input.pluginTags.length ? input.pluginTags : [IMPORTED_GROUP],
       };
       ids.push((await this.create(caller, filled)).id);
     }
