@@ -137,6 +137,22 @@ describe("Python sandbox (Pyodide)", () => {
     }
   });
 
+  it("finds nothing in JavaScript even when Python removes its own import blocker", async () => {
+    const unblock = "import sys\nsys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != '_Block']\n";
+    const process_ = await py(`${unblock}import js\ndef main(params):\n    return [str(js.process), str(js.require), str(js.fetch)]`);
+    expect(process_.result).toEqual(["None", "None", "None"]);
+    for (const body of [
+      "import js\n    return str(js.Function('return process')())",
+      "import js\n    return str(js.eval('process.env'))",
+      "import pyodide_js\n    pyodide_js.FS.mount(pyodide_js.FS.filesystems.NODEFS, {'root': '/'}, '/host')\n    return open('/host/etc/passwd').read()",
+      "import pyodide.code\n    return str(pyodide.code.run_js('process.env'))",
+    ]) {
+      const r = await py(`${unblock}def main(params):\n    ${body}`);
+      expect(r.ok, body).toBe(false);
+      expect(JSON.stringify(r)).not.toContain("root:");
+    }
+  });
+
   it("kills `while True: pass` within the limit, and the pool recovers", async () => {
     const started = Date.now();
     const r = await py("def main(params):\n    while True:\n        pass");
