@@ -7,13 +7,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 
-// The reference MCP server, started on loopback by this test (ports from this area's e2e range).
+// The reference MCP server, started on loopback by this test on free ports.
 const EVERYTHING = path.join(
   path.dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/package.json")),
   "dist/index.js",
 );
-const STREAMABLE_PORT = 8271;
-const SSE_PORT = 8272;
+let STREAMABLE_PORT = 0;
+let SSE_PORT = 0;
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = http.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
 const servers: ChildProcess[] = [];
 let t: TestApp;
 let inner: http.Server;
@@ -40,6 +48,7 @@ async function startEverything(mode: string, port: number) {
 }
 
 beforeAll(async () => {
+  [STREAMABLE_PORT, SSE_PORT] = [await freePort(), await freePort()];
   await Promise.all([startEverything("streamableHttp", STREAMABLE_PORT), startEverything("sse", SSE_PORT)]);
   inner = await new Promise<http.Server>((resolve) => {
     const s = http.createServer((_req, res) => res.end("inner secret"));

@@ -11,7 +11,7 @@ const py = (code: string, params: unknown = {}, over: Partial<Parameters<Sandbox
 
 beforeAll(async () => {
   await Promise.all([sandboxes.warm("javascript"), sandboxes.warm("python")]);
-}, 60_000);
+}, 120_000);
 afterAll(() => sandboxes.close());
 
 describe("JavaScript sandbox (QuickJS)", () => {
