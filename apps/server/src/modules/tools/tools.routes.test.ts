@@ -143,6 +143,9 @@ describe("plugin form rules (§5)", () => {
     const dup = await call(owner, "POST", "/plugin", base({ pluginCallableName: "Same_Name" }));
     expect(dup.status).toBe(400);
     await create(other, { pluginCallableName: "same_name" });
+    // at the same moment: the unique index decides, and no request fails with a 500
+    const racing = await Promise.all([1, 2, 3].map(() => call(owner, "POST", "/plugin", base({ pluginCallableName: "raced_name" }))));
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 400, 400]);
   });
 
   it("generates callable names: a pinyin slug, unique for the owner", async () => {

@@ -171,14 +171,16 @@ export class ToolsService {
   async create(caller: Caller, input: PluginInput): Promise<{ id: string }> {
     const type = this.validate(caller, input);
     if (await this.repo.callableNameTaken(caller.userId, input.pluginCallableName)) throw badRequest("callableNameTaken");
-    const row = await this.repo.insert({
-      tenantId: caller.tenantId,
-      ownerId: caller.userId,
-      ...this.identityOf(input),
-      pluginType: type,
-      definition: definitionOf(input),
-      authSecretEnc: input.authSecret ? sealSecret(this.platform.secret, SECRET_PURPOSE, input.authSecret) : null,
-    });
+    const row = await this.repo
+      .insert({
+        tenantId: caller.tenantId,
+        ownerId: caller.userId,
+        ...this.identityOf(input),
+        pluginType: type,
+        definition: definitionOf(input),
+        authSecretEnc: input.authSecret ? sealSecret(this.platform.secret, SECRET_PURPOSE, input.authSecret) : null,
+      })
+      .catch(nameTaken);
     return { id: row.id };
   }
 
@@ -191,13 +193,15 @@ export class ToolsService {
     const next = { ...plugin, definition, authSecretEnc, pluginType: type };
     // A changed definition is unpublished again until it passes a new test: hirers never run untested edits.
     const changed = hashOf(next) !== hashOf(plugin);
-    const row = await this.repo.update(id, {
-      ...this.identityOf(input),
-      definition,
-      authSecretEnc,
-      pluginStatus: changed ? "C00_Unreleased" : plugin.pluginStatus,
-      lastModifiedAt: new Date(),
-    });
+    const row = await this.repo
+      .update(id, {
+        ...this.identityOf(input),
+        definition,
+        authSecretEnc,
+        pluginStatus: changed ? "C00_Unreleased" : plugin.pluginStatus,
+        lastModifiedAt: new Date(),
+      })
+      .catch(nameTaken);
     const { createdBy } = await this.readable(caller, id);
     return this.toWire(row, createdBy, caller);
   }
@@ -462,6 +466,13 @@ export function checkUrl(raw: string, allowHosts: string[]) {
   const allowed = allowHosts.includes(url.hostname) || allowHosts.includes(url.host);
   if (!allowed && ((net.isIP(host) && isBlockedAddress(host)) || /^localhost$|\.localhost$/i.test(host)))
     throw new AppError("urlRefused", 400, { detail: url.hostname });
+}
+
+/** Two saves of one callable name at once: the unique index decides, and the loser hears why. */
+function nameTaken(err: unknown): never {
+  const codes = [(err as { code?: string })?.code, (err as { cause?: { code?: string } })?.cause?.code];
+  if (codes.includes("23505")) throw badRequest("callableNameTaken");
+  throw err;
 }
 
 const pluginInputDefaults = pluginInputSchema.parse({});
