@@ -274,11 +274,12 @@ export class SandboxPool {
         this.queues.delete(tenant);
         if (queue.length) this.queues.set(tenant, queue);
         if (slot.owner !== null && slot.owner !== p.job.ownerKey && this.opts.ownerAffinity) {
-          // Only workers used by other owners are free: one is replaced, and the call waits for the fresh one.
+          // Only workers used by other owners are free: one is replaced (unless a fresh one is
+          // already starting), and the call waits for it.
           queue.unshift(p);
           this.queues.set(tenant, queue);
-          this.replace(slot);
-          return;
+          if (!this.slots.some((s) => !s.isReady && !s.dead)) this.replace(slot);
+          continue;
         }
         this.start(slot, p);
         placed = true;
