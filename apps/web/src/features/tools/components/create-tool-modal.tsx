@@ -1,10 +1,12 @@
 import { CALLABLE_NAME, PLUGIN_KINDS, type PluginType } from "@agentfair/contracts";
+import { PlusOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Form, Input, Modal, Radio, Select, Space } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { IconPickerButton, type IconValue } from "../../../components/icon-picker/icon-picker";
+import { AgentIcon } from "../../../components/icon-picker/agent-icon";
+import { IconPickerModal, type IconValue } from "../../../components/icon-picker/icon-picker";
 import { generateCallableName } from "../api/callable-name";
 import { createPlugin } from "../api/create-plugin";
 import { useGroups } from "../api/groups";
@@ -154,7 +156,7 @@ export function CreateToolModal({ open, onClose }: { open: boolean; onClose: () 
         <Form.Item name="pluginKind" label={t("tools.create.attribute")}>
           <Radio.Group optionType="button" options={PLUGIN_KINDS.map((k) => ({ value: k, label: t(`tools.create.kinds.${k}`) }))} />
         </Form.Item>
-        <Form.Item label={t("tools.create.callableName")} required>
+        <Form.Item label={t("tools.create.callableName")} htmlFor="pluginCallableName" required>
           <Space.Compact style={{ width: "100%" }}>
             <Form.Item
               name="pluginCallableName"
@@ -192,6 +194,7 @@ export function CreateToolModal({ open, onClose }: { open: boolean; onClose: () 
         <Form.Item
           name="icon"
           label={t("tools.create.icon")}
+          required
           rules={[
             { validator: (_r, v: IconValue) => (v?.icon ? Promise.resolve() : Promise.reject(new Error(t("tools.create.iconRequired")))) },
           ]}
@@ -203,7 +206,48 @@ export function CreateToolModal({ open, onClose }: { open: boolean; onClose: () 
   );
 }
 
-/** The picker as a form control (value and onChange come from Form.Item). */
+/** The picker as a form control (value and onChange come from Form.Item); empty until one is chosen. */
 function IconField({ value, onChange }: { value?: IconValue; onChange?: (v: IconValue) => void }) {
-  return <IconPickerButton value={value ?? { icon: "", background: "#e8f3ff" }} onChange={(v) => onChange?.(v)} size={56} />;
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const current = value ?? { icon: "", background: "#e8f3ff" };
+  return (
+    <>
+      <button
+        type="button"
+        data-testid="icon-picker-button"
+        title={t("tools.create.icon")}
+        onClick={() => setOpen(true)}
+        style={{ border: "none", padding: 0, background: "none", cursor: "pointer" }}
+      >
+        {current.icon ? (
+          <AgentIcon icon={current.icon} background={current.background} size={56} />
+        ) : (
+          <span
+            style={{
+              width: 56,
+              height: 56,
+              borderRadius: 14,
+              border: "1px dashed #d9d9d9",
+              display: "inline-flex",
+              alignItems: "center",
+              justifyContent: "center",
+              color: "#8c8c8c",
+            }}
+          >
+            <PlusOutlined />
+          </span>
+        )}
+      </button>
+      <IconPickerModal
+        open={open}
+        value={current}
+        onCancel={() => setOpen(false)}
+        onOk={(v) => {
+          onChange?.(v);
+          setOpen(false);
+        }}
+      />
+    </>
+  );
 }
