@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { chooseLanguage, clickUntilClosed, loginAs, snap } from "./helpers";
+import { apiToken, chooseLanguage, clickUntilClosed, loginAs, snap } from "./helpers";
 
 /**
  * Tools end to end (doc 2 §2): the My tools tab, the create tool modal with its §5 messages, the
@@ -104,4 +104,62 @@ test("create a JavaScript plugin, edit, test, publish, list and delete it", asyn
   await clickUntilClosed(confirm, ok);
   await expect(page.getByText("删除成功").first()).toBeVisible();
   await expect(row(page, NAME)).toHaveCount(0);
+});
+
+test("the HTTP editor's request tables and the import modal", async ({ page, request }) => {
+  const token = await apiToken(request, "member");
+  const res = await request.post("/aiagent_api/plugin", {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      pluginName: "e2e天气查询",
+      pluginDescription: "按城市查询天气",
+      pluginTags: ["测试分组"],
+      pluginCallableName: "e2e_weather",
+      pluginType: "HTTP",
+      pluginIcon: "3",
+      url: "https://weather.example.com/v1/{city}",
+      method: "GET",
+      pathVariables: [{ name: "city", description: "城市", required: true }],
+    },
+  });
+  expect(res.ok()).toBe(true);
+  const id = (await res.json()).data.id as string;
+
+  await loginAs(page, "member");
+  await page.goto(`/knowledge-list?id=${id}&pluginType=HTTP`);
+  const editor = page.getByTestId("plugin-editor");
+  await editor.getByRole("tab", { name: "请求头" }).click();
+  await editor.getByTestId("rows-headers").getByRole("button", { name: "添加" }).click();
+  await editor.getByTestId("rows-headers").locator("tbody input").first().fill("X-Trace");
+  await editor.getByTestId("plugin-save").click();
+  await expect(page.getByText("保存成功").first()).toBeVisible();
+  await page.reload();
+  await editor.getByRole("tab", { name: "请求头" }).click();
+  await expect(editor.getByTestId("rows-headers").locator("tbody input").first()).toHaveValue("X-Trace");
+  await editor.getByRole("tab", { name: "路径变量" }).click();
+  await expect(editor.getByTestId("rows-pathVariables").locator("tbody input").first()).toHaveValue("city");
+  await snap(page, "tools-editor-http-zh");
+
+  // The import modal's own messages, then the plugins found in a pasted document.
+  await page.goto("/home?types=3");
+  await page.getByRole("button", { name: "导入工具" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: "一键获取" }).click();
+  await expect(dialog.locator(".ant-form-item-explain-error", { hasText: "请输入baseUrl" })).toBeVisible();
+  await dialog.getByRole("radio", { name: "JSON" }).check();
+  await dialog.locator("textarea").fill(
+    JSON.stringify({
+      openapi: "3.0.0",
+      info: { title: "pets", version: "1" },
+      paths: { "/pets": { get: { operationId: "listPets", summary: "列出宠物", responses: { 200: { description: "ok" } } } } },
+    }),
+  );
+  await dialog.getByLabel("baseUrl").fill("https://pets.example.com");
+  await dialog.getByRole("button", { name: "一键获取" }).click();
+  await expect(dialog.locator("tbody tr.ant-table-row")).toHaveCount(1);
+  await snap(page, "tools-import-zh");
+  await dialog.getByRole("button", { name: /保\s*存/ }).click();
+  await expect(page.getByText("保存成功！").first()).toBeVisible();
+
+  await request.delete(`/aiagent_api/plugin/${id}`, { headers: { authorization: `Bearer ${token}` } });
 });
