@@ -41,13 +41,14 @@ test("create a JavaScript plugin, edit, test, publish, list and delete it", asyn
   await expect(dialog.getByLabel("调用名称")).not.toHaveValue("");
   await dialog.getByLabel("插件类型").click();
   await page.locator(".ant-select-dropdown").getByTitle("JavaScript").click();
-  await dialog.getByTestId("icon-picker-button").click();
-  await page.getByRole("button", { name: "icon 12" }).click();
-  await page
-    .locator(".ant-modal")
-    .filter({ has: page.getByTestId("icon-gallery") })
-    .getByRole("button", { name: ok })
-    .click();
+  // A click during the picker's opening animation can be lost: pick until the form shows the icon.
+  const picker = page.getByRole("dialog").filter({ has: page.getByTestId("icon-gallery") });
+  await expect(async () => {
+    await dialog.getByTestId("icon-picker-button").click();
+    await picker.getByRole("button", { name: "icon 12" }).click({ timeout: 2000 });
+    await clickUntilClosed(picker, ok);
+    await expect(dialog.getByTestId("agent-icon")).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
   await dialog.getByRole("button", { name: ok }).click();
   await expect(page.getByText("创建成功").first()).toBeVisible();
   await expect(page).toHaveURL(/\/knowledge-list\?id=.+&pluginType=JAVASCRIPT/);

@@ -24,6 +24,7 @@ export function RowsTable({
       <Table<ParameterRow & { key: number }>
         size="small"
         pagination={false}
+        scroll={{ x: "max-content" }}
         dataSource={value.map((r, key) => ({ ...r, key }))}
         columns={[
           {
@@ -77,6 +78,7 @@ export function RowsTable({
           },
           {
             title: t("tools.editor.row.description"),
+            width: 200,
             render: (_v, r) => (
               <Input value={r.description} disabled={disabled} onChange={(e) => set(r.key, { description: e.target.value })} />
             ),
