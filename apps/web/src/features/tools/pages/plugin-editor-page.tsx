@@ -140,9 +140,12 @@ export function PluginEditorPage() {
               <Button onClick={() => save()} loading={busy === "save"} disabled={!dirty} data-testid="plugin-save">
                 {t("tools.editor.save")}
               </Button>
-              <Button type="primary" onClick={publish} loading={busy === "publish"} disabled={dirty} data-testid="plugin-publish">
-                {t("tools.editor.publish")}
-              </Button>
+              {/* A saved change unpublishes the plugin again (server side), so the button comes back. */}
+              {!released && (
+                <Button type="primary" onClick={publish} loading={busy === "publish"} disabled={dirty} data-testid="plugin-publish">
+                  {t("tools.editor.publish")}
+                </Button>
+              )}
             </Space>
           )
         }
