@@ -28,6 +28,10 @@ import { tenantsAdminRoutes } from "./modules/tenants/tenants.admin.routes.ts";
 import { TenantsAdminService } from "./modules/tenants/tenants.admin.service.ts";
 import { tenantsRoutes } from "./modules/tenants/tenants.routes.ts";
 import { TenantsService } from "./modules/tenants/tenants.service.ts";
+import { McpClient, parseStdioCommands } from "./modules/tools/mcp-client.ts";
+import { pluginToolKind } from "./modules/tools/plugin-tools.ts";
+import { toolsRoutes } from "./modules/tools/tools.routes.ts";
+import { ToolsService } from "./modules/tools/tools.service.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
 import { UsersService } from "./modules/users/users.service.ts";
 import { bearerToken, CallerCache } from "./platform/auth.ts";
@@ -37,6 +41,7 @@ import { Jobs } from "./platform/jobs.ts";
 import { createMailer } from "./platform/mail.ts";
 import type { Platform } from "./platform/platform.ts";
 import { RateLimiter } from "./platform/rate-limit.ts";
+import { Sandboxes } from "./platform/sandbox/index.ts";
 import { loadSecret } from "./platform/secret.ts";
 
 export interface BuiltApp {
@@ -50,6 +55,7 @@ export interface BuiltApp {
     chat: ChatModule;
     agents: AgentsService;
     files: FilesService;
+    tools: ToolsService;
   };
 }
 
@@ -133,6 +139,20 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   const auth = new AuthService(platform, tenants);
   platform.jobs.schedule("auth.purge-expired", "*/10 * * * *", () => auth.purgeExpired());
   const chat = await createChatModule(platform, { agents: () => agents, billing: () => billing, files: () => files });
+  const sandboxes = new Sandboxes({
+    timeoutMs: config.PLUGIN_TIMEOUT_MS,
+    memoryMb: config.SANDBOX_MEMORY_MB,
+    jsWorkers: config.SANDBOX_JS_WORKERS,
+    pyWorkers: config.SANDBOX_PY_WORKERS,
+  });
+  app.addHook("onClose", () => sandboxes.close());
+  const mcp = new McpClient({
+    allowHosts: config.NET_ALLOW_HOSTS,
+    timeoutMs: config.PLUGIN_TIMEOUT_MS,
+    stdio: parseStdioCommands(config.MCP_STDIO_COMMANDS),
+  });
+  const tools = new ToolsService(platform, sandboxes, { models: () => chat.models, mcp });
+  chat.tools.register(pluginToolKind(tools));
 
   app.get("/healthz", { schema: { hide: true } }, async (_req, reply) => {
     try {
@@ -170,10 +190,11 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   );
 
   await app.register(agentDraftRoutes, { prefix: PREFIXES.builder, agents });
+  await app.register(toolsRoutes, { prefix: PREFIXES.builder, tools });
   await app.register(agentRuntimeCountRoutes, { prefix: PREFIXES.runtime, agents });
   await app.register(chat.plugin);
   await serveWeb(app, config);
-  return { app, platform, services: { auth, tenants, users, billing, chat, agents, files } };
+  return { app, platform, services: { auth, tenants, users, billing, chat, agents, files, tools } };
 }
 
 /**

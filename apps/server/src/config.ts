@@ -72,6 +72,22 @@ const schema = z.object({
   CHAT_PER_MINUTE_PER_IP: z.coerce.number().int().min(1).default(120),
   /** A model stream that sends nothing for this long is ended as failed. */
   CHAT_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  // tools: plugin calls and the code sandboxes
+  /** Wall-clock limit of one plugin call (HTTP, code, MCP). */
+  PLUGIN_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  /** Largest plugin answer read; longer answers are cut off. */
+  PLUGIN_RESPONSE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 * 1024)
+    .default(1024 * 1024),
+  /** Memory of one sandboxed call (QuickJS limit; the Python heap is 4× this). */
+  SANDBOX_MEMORY_MB: z.coerce.number().int().min(8).max(1024).default(64),
+  SANDBOX_JS_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  SANDBOX_PY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  /** stdio MCP servers administrators may start: `name=command arg arg;name=command ...` (fixed arguments). */
+  MCP_STDIO_COMMANDS: z.string().default(""),
 });
 
 export type Config = z.infer<typeof schema> & { dataDir: string };

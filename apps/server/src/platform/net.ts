@@ -35,7 +35,7 @@ for (const [addr, prefix] of [
 ] as const)
   blocked.addSubnet(addr, prefix, "ipv4");
 for (const [addr, prefix] of [
-  ["::", 128],
+  ["::", 96],
   ["::1", 128],
   ["fc00::", 7],
   ["fe80::", 10],

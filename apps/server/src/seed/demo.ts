@@ -6,6 +6,7 @@ import { seedAgents } from "../modules/agents/agents.seed.ts";
 import type { TenantsService } from "../modules/tenants/tenants.service.ts";
 import { billingDemoSeed } from "../modules/billing/billing.seed.ts";
 import type { DemoSeed } from "./demo-seed.ts";
+import { seedTools } from "../modules/tools/tools.seed.ts";
 
 export const DEMO_PASSWORD = "demo1234";
 export const DEMO_ACCOUNTS = [
@@ -19,7 +20,7 @@ export const DEMO_ACCOUNTS = [
  * Demo data for a newcomer, written once into an empty database. Each area has its own seed
  * (agents, plans, ...); they run in order after the accounts.
  */
-const demoSeeds: DemoSeed[] = [billingDemoSeed, seedAgents];
+const demoSeeds: DemoSeed[] = [billingDemoSeed, seedAgents, seedTools];
 
 export async function seedDemo(db: Db, tenantsService: TenantsService): Promise<boolean> {
   const existing = await db.select({ id: users.id }).from(users).limit(1);

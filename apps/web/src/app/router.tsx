@@ -6,6 +6,7 @@ import { billingRoutes } from "../features/billing/routes";
 import { chatRoutes } from "../features/chat/routes";
 import { modelsRoutes } from "../features/models/routes";
 import { tenantsRoutes } from "../features/tenants/routes";
+import { toolsRoutes } from "../features/tools/routes";
 import { Layout } from "./layout";
 import { NavigationGuard } from "./guards";
 import { NotFound } from "./not-found";
@@ -22,6 +23,7 @@ const features: { pages?: RouteObject[]; standalone?: RouteObject[] }[] = [
   agentsRoutes,
   billingRoutes,
   tenantsRoutes,
+  toolsRoutes,
 ];
 
 export function createAppRouter(basename: string) {

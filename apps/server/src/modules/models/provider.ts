@@ -1,6 +1,6 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createSafeFetch } from "../../platform/net.ts";
+import { openSecret, sealSecret } from "../../platform/secret.ts";
 import type { ModelRow } from "./models.repository.ts";
 
 /**
@@ -58,19 +58,6 @@ export async function transcribe(model: ResolvedModel, audio: Buffer, filename: 
   return (data.text ?? "").trim();
 }
 
-/** API keys at rest: AES-256-GCM with a key derived from the platform secret. */
-const keyOf = (secret: string) => createHash("sha256").update(`models:${secret}`).digest();
-
-export function encryptKey(secret: string, plain: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", keyOf(secret), iv);
-  const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return [iv, cipher.getAuthTag(), data].map((b) => b.toString("base64url")).join(".");
-}
-
-export function decryptKey(secret: string, stored: string): string {
-  const [iv, tag, data] = stored.split(".").map((p) => Buffer.from(p, "base64url"));
-  const decipher = createDecipheriv("aes-256-gcm", keyOf(secret), iv);
-  decipher.setAuthTag(tag);
-  return Buffer.concat([decipher.update(data), decipher.final()]).toString("utf8");
-}
+/** API keys at rest (the platform's one way to keep secrets). */
+export const encryptKey = (secret: string, plain: string) => sealSecret(secret, "models", plain);
+export const decryptKey = (secret: string, stored: string) => openSecret(secret, "models", stored);

@@ -1,0 +1,287 @@
+import { ArrowLeftOutlined } from "@ant-design/icons";
+import { CONTENT_TYPES, HTTP_METHODS, type ParameterRow, type Plugin, type PluginInput, type PluginTestResult } from "@agentfair/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { Alert, App, Button, Card, Col, Form, Input, Row, Select, Space, Spin, Tabs, Tag, Typography } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useSearchParams } from "react-router";
+import { IconPickerButton } from "../../../components/icon-picker/icon-picker";
+import { toolsKey } from "../api/plugin-page";
+import { pluginKey, usePlugin } from "../api/plugin";
+import { publishPlugin } from "../api/publish-plugin";
+import { updatePlugin } from "../api/update-plugin";
+import { RowsTable } from "../components/rows-table";
+import { TestPanel } from "../components/test-panel";
+import { ToolTypeTag } from "../components/tool-type-tag";
+
+/** The fields a builder edits, taken from the stored plugin (the secret stays write-only). */
+function inputOf(p: Plugin): PluginInput {
+  return {
+    pluginName: p.pluginName,
+    pluginDescription: p.pluginDescription,
+    pluginIcon: p.pluginIcon,
+    pluginIconBackground: p.pluginIconBackground,
+    pluginType: p.pluginType,
+    pluginCallableName: p.pluginCallableName,
+    pluginTags: p.pluginTags,
+    pluginKind: p.pluginKind,
+    parameters: p.parameters,
+    headers: p.headers,
+    body: p.body,
+    pathVariables: p.pathVariables,
+    url: p.url,
+    method: p.method,
+    contentType: p.contentType,
+    rawBody: p.rawBody,
+    code: p.code,
+    netEnabled: p.netEnabled,
+    netAllowHosts: p.netAllowHosts,
+    auth: p.auth,
+    mcp: p.mcp ?? undefined,
+  };
+}
+
+/** Plugin editor at /knowledge-list?id=&pluginType= (doc 2 §2): definition, test run, publish. */
+export function PluginEditorPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const id = params.get("id") ?? "";
+  const query = usePlugin(id);
+  const plugin = query.data;
+  const [draft, setDraft] = useState<PluginInput | null>(null);
+  const [dirty, setDirty] = useState(false);
+  const [busy, setBusy] = useState<"save" | "publish" | null>(null);
+
+  useEffect(() => {
+    if (plugin) {
+      setDraft(inputOf(plugin));
+      setDirty(false);
+    }
+  }, [plugin]);
+
+  if (!id) return <Alert type="warning" message={t("tools.editor.notFound")} />;
+  if (query.isLoading || !draft || !plugin) return query.isError ? <Alert type="error" message={t("tools.editor.notFound")} /> : <Spin />;
+
+  const readOnly = !plugin.editable;
+  const edit = (patch: Partial<PluginInput>) => {
+    setDraft({ ...draft, ...patch });
+    setDirty(true);
+  };
+  const rows = (key: "headers" | "parameters" | "body" | "pathVariables") => (
+    <RowsTable testId={`rows-${key}`} value={draft[key]} disabled={readOnly} onChange={(v: ParameterRow[]) => edit({ [key]: v })} />
+  );
+  const refresh = async () => {
+    await queryClient.invalidateQueries({ queryKey: pluginKey(id) });
+    await queryClient.invalidateQueries({ queryKey: toolsKey });
+  };
+
+  const save = async (quiet = false) => {
+    setBusy("save");
+    try {
+      const saved = await updatePlugin(id, draft);
+      queryClient.setQueryData(pluginKey(id), saved);
+      await queryClient.invalidateQueries({ queryKey: toolsKey });
+      setDirty(false);
+      if (!quiet) message.success(t("tools.editor.saved"));
+      return true;
+    } catch {
+      return false; // the http client has shown the server's message
+    } finally {
+      setBusy(null);
+    }
+  };
+  const publish = async () => {
+    setBusy("publish");
+    try {
+      await publishPlugin(id);
+      message.success(t("tools.editor.published"));
+      await refresh();
+    } catch {
+      // the server's message ('please debug successfully before releasing') is shown by the http client
+    } finally {
+      setBusy(null);
+    }
+  };
+  const onTested = (r: PluginTestResult) => {
+    if (r.ok) queryClient.setQueryData(pluginKey(id), (p: Plugin | undefined) => (p ? { ...p, testSucceeded: true } : p));
+  };
+
+  const code = plugin.pluginType === "JAVASCRIPT" || plugin.pluginType === "PYTHON3";
+  const released = plugin.pluginStatus === "C90_Released";
+
+  return (
+    <div style={{ maxWidth: 1400, margin: "0 auto" }} data-testid="plugin-editor">
+      <Card
+        title={
+          <Space>
+            <Button
+              type="text"
+              icon={<ArrowLeftOutlined />}
+              onClick={() => navigate("/home?types=3")}
+              aria-label={t("tools.editor.back")}
+            />
+            <span>{plugin.pluginName}</span>
+            <ToolTypeTag type={plugin.pluginType} />
+            {released ? (
+              <Tag color="success" data-testid="plugin-status">
+                {t("tools.list.published")}
+              </Tag>
+            ) : (
+              <Tag data-testid="plugin-status">{t("tools.list.unpublished")}</Tag>
+            )}
+          </Space>
+        }
+        extra={
+          !readOnly && (
+            <Space>
+              <Button onClick={() => save()} loading={busy === "save"} disabled={!dirty} data-testid="plugin-save">
+                {t("tools.editor.save")}
+              </Button>
+              {/* A saved change unpublishes the plugin again (server side), so the button comes back. */}
+              {!released && (
+                <Button type="primary" onClick={publish} loading={busy === "publish"} disabled={dirty} data-testid="plugin-publish">
+                  {t("tools.editor.publish")}
+                </Button>
+              )}
+            </Space>
+          )
+        }
+      >
+        {readOnly && <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t("tools.editor.notEditable")} />}
+        {!readOnly && (
+          <Alert
+            style={{ marginBottom: 16 }}
+            type={dirty ? "warning" : plugin.testSucceeded ? "success" : "info"}
+            showIcon
+            data-testid="plugin-test-state"
+            message={t(dirty ? "tools.editor.unsavedHint" : plugin.testSucceeded ? "tools.editor.testedHint" : "tools.editor.untestedHint")}
+          />
+        )}
+        <Row gutter={24}>
+          <Col xs={24} lg={15}>
+            <Form layout="vertical" disabled={readOnly}>
+              <Typography.Title level={5}>{t("tools.editor.basics")}</Typography.Title>
+              <Row gutter={16}>
+                <Col flex="none">
+                  <Form.Item label={t("tools.create.icon")}>
+                    <IconPickerButton
+                      size={56}
+                      value={{ icon: draft.pluginIcon, background: draft.pluginIconBackground }}
+                      onChange={(v) => edit({ pluginIcon: v.icon, pluginIconBackground: v.background })}
+                    />
+                  </Form.Item>
+                </Col>
+                <Col flex="auto">
+                  <Form.Item label={t("tools.create.pluginName")} required>
+                    <Input value={draft.pluginName} maxLength={100} onChange={(e) => edit({ pluginName: e.target.value })} />
+                  </Form.Item>
+                </Col>
+                <Col span={8}>
+                  <Form.Item label={t("tools.create.callableName")} required>
+                    <Input value={draft.pluginCallableName} maxLength={64} onChange={(e) => edit({ pluginCallableName: e.target.value })} />
+                  </Form.Item>
+                </Col>
+              </Row>
+              <Form.Item label={t("tools.create.description")} required>
+                <Input.TextArea
+                  rows={2}
+                  value={draft.pluginDescription}
+                  maxLength={2000}
+                  onChange={(e) => edit({ pluginDescription: e.target.value })}
+                />
+              </Form.Item>
+              <Form.Item label={t("tools.create.group")} required>
+                <Select mode="tags" maxCount={10} value={draft.pluginTags} onChange={(pluginTags) => edit({ pluginTags })} />
+              </Form.Item>
+              {plugin.pluginType === "HTTP" && (
+                <>
+                  <Typography.Title level={5}>{t("tools.editor.request")}</Typography.Title>
+                  <Form.Item label={`${t("tools.editor.method")} / ${t("tools.editor.url")}`} required>
+                    <Space.Compact style={{ width: "100%" }}>
+                      <Select
+                        style={{ width: 120 }}
+                        value={draft.method}
+                        onChange={(method) => edit({ method })}
+                        options={HTTP_METHODS.map((m) => ({ value: m, label: m }))}
+                      />
+                      <Input value={draft.url} placeholder="https://" onChange={(e) => edit({ url: e.target.value })} />
+                    </Space.Compact>
+                  </Form.Item>
+                  <Tabs
+                    items={[
+                      { key: "parameters", label: t("tools.editor.parameters"), children: rows("parameters") },
+                      { key: "headers", label: t("tools.editor.headers"), children: rows("headers") },
+                      {
+                        key: "body",
+                        label: t("tools.editor.body"),
+                        children: (
+                          <>
+                            <Form.Item label={t("tools.editor.contentType")}>
+                              <Select
+                                style={{ width: 160 }}
+                                value={draft.contentType}
+                                onChange={(contentType) => edit({ contentType })}
+                                options={CONTENT_TYPES.map((c) => ({ value: c, label: c }))}
+                              />
+                            </Form.Item>
+                            {draft.contentType === "raw" && (
+                              <Form.Item label={t("tools.editor.rawBody")}>
+                                <Input.TextArea
+                                  rows={4}
+                                  style={{ fontFamily: "monospace" }}
+                                  value={draft.rawBody}
+                                  onChange={(e) => edit({ rawBody: e.target.value })}
+                                />
+                              </Form.Item>
+                            )}
+                            {rows("body")}
+                          </>
+                        ),
+                      },
+                      { key: "pathVariables", label: t("tools.editor.pathVariables"), children: rows("pathVariables") },
+                    ]}
+                  />
+                </>
+              )}
+              {code && (
+                <>
+                  <Typography.Title level={5}>{t("tools.editor.code")}</Typography.Title>
+                  <Typography.Paragraph type="secondary">{t("tools.editor.codeHint")}</Typography.Paragraph>
+                  <Input.TextArea
+                    data-testid="plugin-code"
+                    value={draft.code}
+                    onChange={(e) => edit({ code: e.target.value })}
+                    autoSize={{ minRows: 12, maxRows: 30 }}
+                    spellCheck={false}
+                    style={{ fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace", fontSize: 13, tabSize: 2 }}
+                    onKeyDown={(e) => {
+                      // Tab indents instead of leaving the editor.
+                      if (e.key !== "Tab") return;
+                      e.preventDefault();
+                      const el = e.currentTarget;
+                      const { selectionStart: s, selectionEnd: end } = el;
+                      edit({ code: `${draft.code.slice(0, s)}  ${draft.code.slice(end)}` });
+                      requestAnimationFrame(() => el.setSelectionRange(s + 2, s + 2));
+                    }}
+                  />
+                  <Typography.Title level={5} style={{ marginTop: 16 }}>
+                    {t("tools.editor.parameters")}
+                  </Typography.Title>
+                  {rows("parameters")}
+                </>
+              )}
+            </Form>
+          </Col>
+          <Col xs={24} lg={9}>
+            <Card size="small" title={t("tools.editor.test")}>
+              <TestPanel id={id} beforeRun={async () => (dirty ? save(true) : true)} onTested={onTested} />
+            </Card>
+          </Col>
+        </Row>
+      </Card>
+    </div>
+  );
+}
