@@ -7,7 +7,7 @@ import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
-import { useGates } from "../../../app/guards";
+import { useGates } from "../../auth/use-gates";
 import { AgentIcon } from "../../../components/icon-picker/agent-icon";
 import { deletePlugin } from "../api/delete-plugin";
 import { type PluginPageQuery, toolsKey, usePluginPage } from "../api/plugin-page";
