@@ -17,6 +17,9 @@ import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { agentDraftRoutes, agentRuntimeCountRoutes, agentsRoutes } from "./modules/agents/agents.routes.ts";
 import { AgentsService } from "./modules/agents/agents.service.ts";
 import { filesRoutes } from "./modules/files/files.routes.ts";
+import { knowledgeRoutes } from "./modules/knowledge/knowledge.routes.ts";
+import { knowledgeForRuntime, knowledgeToolKind } from "./modules/knowledge/knowledge.runtime.ts";
+import { KnowledgeService } from "./modules/knowledge/knowledge.service.ts";
 import { FilesService } from "./modules/files/files.service.ts";
 import { createFileStore } from "./platform/files.ts";
 import { BillingService } from "./modules/billing/billing.service.ts";
@@ -50,6 +53,7 @@ export interface BuiltApp {
     chat: ChatModule;
     agents: AgentsService;
     files: FilesService;
+    knowledge: KnowledgeService;
   };
 }
 
@@ -129,7 +133,16 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   const files = new FilesService(db, createFileStore(config), tenants, platform.rateLimiter);
   const auth = new AuthService(platform, tenants);
   platform.jobs.schedule("auth.purge-expired", "*/10 * * * *", () => auth.purgeExpired());
-  const chat = await createChatModule(platform, { agents: () => agents, billing: () => billing, files: () => files });
+  let knowledge: KnowledgeService | undefined;
+  const chat = await createChatModule(platform, {
+    agents: () => agents,
+    billing: () => billing,
+    files: () => files,
+    knowledge: () => knowledge && knowledgeForRuntime(knowledge),
+  });
+  knowledge = new KnowledgeService(platform, { files, models: chat.models });
+  await knowledge.init();
+  chat.tools.register(knowledgeToolKind(knowledge));
 
   app.get("/healthz", { schema: { hide: true } }, async (_req, reply) => {
     try {
@@ -168,11 +181,12 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     { prefix: PREFIXES.agent },
   );
 
+  await app.register(knowledgeRoutes, { prefix: PREFIXES.knowledge, knowledge });
   await app.register(agentDraftRoutes, { prefix: PREFIXES.builder, agents });
   await app.register(agentRuntimeCountRoutes, { prefix: PREFIXES.runtime, agents });
   await app.register(chat.plugin);
   await serveWeb(app, config);
-  return { app, platform, services: { auth, tenants, users, billing, chat, agents, files } };
+  return { app, platform, services: { auth, tenants, users, billing, chat, agents, files, knowledge } };
 }
 
 /** The built web app, with the single-page fallback for every non-API path. */

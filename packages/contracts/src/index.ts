@@ -7,3 +7,4 @@ export * from "./billing.ts";
 export * from "./agents.ts";
 export * from "./files.ts";
 export * from "./tenants.ts";
+export * from "./knowledge.ts";

@@ -5,6 +5,7 @@ import { hashPassword } from "../platform/passwords.ts";
 import { seedAgents } from "../modules/agents/agents.seed.ts";
 import type { TenantsService } from "../modules/tenants/tenants.service.ts";
 import { billingDemoSeed } from "../modules/billing/billing.seed.ts";
+import { seedKnowledge } from "../modules/knowledge/knowledge.seed.ts";
 
 export const DEMO_PASSWORD = "demo1234";
 export const DEMO_ACCOUNTS = [
@@ -22,6 +23,7 @@ export type DemoSeed = (db: Db, ctx: { users: Record<string, string> }) => Promi
 export const demoSeeds: DemoSeed[] = [];
 demoSeeds.push(billingDemoSeed);
 demoSeeds.push(seedAgents);
+demoSeeds.push(seedKnowledge);
 
 export async function seedDemo(db: Db, tenantsService: TenantsService): Promise<boolean> {
   const existing = await db.select({ id: users.id }).from(users).limit(1);

@@ -8,3 +8,4 @@ export * from "./models.ts";
 export * from "./agents.ts";
 export * from "./files.ts";
 export * from "./billing.ts";
+export * from "./knowledge.ts";

@@ -4,6 +4,7 @@ import {
   type AgentPublic,
   type AgentSnapshot,
   type AgentStatus,
+  defaultKnowledgeSettings,
   defaultModelSettings,
   emptyBindings,
 } from "@agentfair/contracts";
@@ -122,5 +123,6 @@ export function toRuntime(row: AgentRow, snap: AgentSnapshot, versionId: string 
     chatOption: snap.chatOption,
     variables: snap.variables,
     bindings: snap.bindings,
+    knowledge: { ...defaultKnowledgeSettings(), ...snap.knowledge },
   };
 }
