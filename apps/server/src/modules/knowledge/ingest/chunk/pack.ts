@@ -87,7 +87,12 @@ export function pack(input: Unit[], budget: number, overlap: number, delimiters:
     chunks.push(join(current));
     const tail: Unit[] = [];
     for (let i = current.length - 1; i > 0 && overlap > 0; i--) {
-      if (current[i].heading || current[i].tableHeader || size([...tail, current[i]]) > overlap) break;
+      if (current[i].heading || current[i].tableHeader) break;
+      if (size([...tail, current[i]]) > overlap) {
+        // A line too long to repeat whole: repeat its last sentences.
+        if (tail.length === 0) tail.push(...lastSentences(current[i], overlap, delimiters));
+        break;
+      }
       tail.unshift(current[i]);
     }
     current = [...tail, ...carry];
@@ -110,4 +115,19 @@ export function pack(input: Unit[], budget: number, overlap: number, delimiters:
   }
   if (fresh > 0) chunks.push(join(current));
   return chunks.map((c) => c.trim()).filter(Boolean);
+}
+
+/** The trailing sentences of a unit that fit in `budget` tokens, as one unit (none when even the last one is too long). */
+function lastSentences(unit: Unit, budget: number, delimiters: string[]): Unit[] {
+  const marks = delimiters.filter((d) => d.trim());
+  if (marks.length === 0) return [];
+  const escaped = marks.map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  const sentences = unit.text.split(new RegExp(`(?<=${escaped})`)).filter((s) => s.length);
+  let text = "";
+  for (let i = sentences.length - 1; i > 0; i--) {
+    const next = sentences[i] + text;
+    if (countTokens(next) + 1 > budget) break;
+    text = next;
+  }
+  return text.trim() ? [{ text: text.trim(), sep: unit.sep }] : [];
 }

@@ -52,51 +52,52 @@ export function decodeText(bytes: Uint8Array): string {
 /** Fullwidth punctuation that Chinese text uses on purpose; NFKC would turn it into ASCII. */
 const KEEP_FULLWIDTH = /[\uFF01-\uFF0F\uFF1A-\uFF20\uFF3B-\uFF40\uFF5B-\uFF65]/;
 const NOT_KEPT = /[^\uFF01-\uFF0F\uFF1A-\uFF20\uFF3B-\uFF40\uFF5B-\uFF65]+/g;
-/** CJK radical supplement look-alikes that NFKC leaves alone but PDF fonts emit for ordinary characters. */
+/**
+ * Radicals that PDF fonts (Noto/Source Han SC among them) emit for whole simplified characters: the "C-simplified"
+ * radicals, which NFKC leaves alone, and the Kangxi radicals whose NFKC form is the traditional character while the
+ * glyph shown is the simplified one (⼾ is drawn as 户, NFKC gives 戶).
+ */
 const RADICALS: Record<string, string> = {
-  "\u2E8C": "小",
-  "\u2E8D": "小",
-  "\u2E95": "彐",
-  "\u2E9C": "日",
-  "\u2E9D": "月",
   "\u2E9F": "母",
   "\u2EA0": "民",
-  "\u2EA7": "牛",
-  "\u2EAA": "疋",
-  "\u2EAE": "竹",
-  "\u2EB3": "网",
-  "\u2EB6": "羊",
-  "\u2EBC": "肉",
-  "\u2EC0": "艸",
+  "\u2EC4": "西",
   "\u2EC5": "见",
   "\u2EC6": "角",
   "\u2EC8": "讠",
-  "\u2ECF": "邑",
+  "\u2EC9": "贝",
+  "\u2ECB": "车",
+  "\u2ED0": "钅",
   "\u2ED3": "长",
   "\u2ED4": "门",
-  "\u2ED7": "雨",
+  "\u2ED8": "青",
+  "\u2ED9": "韦",
+  "\u2EDA": "页",
   "\u2EDB": "风",
-  "\u2EDD": "食",
-  "\u2EDF": "飠",
+  "\u2EDC": "飞",
+  "\u2EE0": "饣",
   "\u2EE2": "马",
   "\u2EE3": "骨",
   "\u2EE4": "鬼",
   "\u2EE5": "鱼",
+  "\u2EE6": "鸟",
+  "\u2EE7": "卤",
+  "\u2EE8": "麦",
   "\u2EE9": "黄",
   "\u2EEA": "黾",
   "\u2EEC": "齐",
   "\u2EEE": "齿",
   "\u2EF0": "龙",
   "\u2EF3": "龟",
+  "\u2F3E": "户",
+  "\u2FC8": "黄",
 };
-const RADICAL = /[\u2E80-\u2EFF]/g;
+const RADICAL = /[\u2E80-\u2EFF\u2F3E\u2FC8]/g;
 
 /**
  * NFKC for text out of PDFs and OCR: Kangxi radicals (⼀ ⼈ ⽇) become the ordinary characters (一 人 日), fullwidth
  * letters and digits become ASCII, ligatures split; Chinese fullwidth punctuation (，：（）) is kept as it is.
  */
 export function normalizeText(text: string): string {
-  let out = KEEP_FULLWIDTH.test(text) ? text.replace(NOT_KEPT, (s) => s.normalize("NFKC")) : text.normalize("NFKC");
-  out = out.replace(RADICAL, (c) => RADICALS[c] ?? c);
-  return out;
+  const mapped = text.replace(RADICAL, (c) => RADICALS[c] ?? c);
+  return KEEP_FULLWIDTH.test(mapped) ? mapped.replace(NOT_KEPT, (s) => s.normalize("NFKC")) : mapped.normalize("NFKC");
 }

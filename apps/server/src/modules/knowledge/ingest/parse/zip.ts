@@ -16,7 +16,11 @@ export interface OfficeZip {
  * Opens an Office file after checking it is not a decompression bomb: the entry count, then every entry is
  * inflated as a stream while the running total is checked (declared sizes can lie), before any parser sees it.
  */
-export async function openZip(data: Uint8Array, signal?: AbortSignal): Promise<OfficeZip> {
+export async function openZip(
+  data: Uint8Array,
+  signal?: AbortSignal,
+  limits = { bytes: MAX_INFLATED_BYTES, entries: MAX_ZIP_ENTRIES },
+): Promise<OfficeZip> {
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(data);
@@ -24,7 +28,7 @@ export async function openZip(data: Uint8Array, signal?: AbortSignal): Promise<O
     throw new IngestError("unreadable", `the file is not a valid Office document: ${(e as Error).message}`);
   }
   const entries = Object.values(zip.files).filter((f) => !f.dir);
-  if (entries.length > MAX_ZIP_ENTRIES) throw new IngestError("tooLarge", `the file has more than ${MAX_ZIP_ENTRIES} parts`);
+  if (entries.length > limits.entries) throw new IngestError("tooLarge", `the file has more than ${limits.entries} parts`);
   let total = 0;
   for (const entry of entries) {
     checkSignal(signal);
@@ -33,9 +37,9 @@ export async function openZip(data: Uint8Array, signal?: AbortSignal): Promise<O
       stream
         .on("data", (chunk: Buffer) => {
           total += chunk.length;
-          if (total > MAX_INFLATED_BYTES) {
+          if (total > limits.bytes) {
             stream.pause();
-            reject(new IngestError("tooLarge", `the file unpacks to more than ${MAX_INFLATED_BYTES / 1024 / 1024} MB`));
+            reject(new IngestError("tooLarge", `the file unpacks to more than ${Math.round(limits.bytes / 1024 / 1024)} MB`));
           }
         })
         .on("error", (e: Error) => reject(new IngestError("unreadable", `the file is damaged: ${e.message}`)))
