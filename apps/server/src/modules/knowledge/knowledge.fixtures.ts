@@ -15,6 +15,8 @@ import { indexTerms } from "./keywords.ts";
 export async function startEmbeddingServer(dims = 64) {
   const failures: { status: number; headers?: Record<string, string> }[] = [];
   let requests = 0;
+  /** Request number (1-based, counted from the start) answered with an error, whatever the queue. */
+  const failing = new Map<number, number>();
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (c) => {
@@ -22,7 +24,7 @@ export async function startEmbeddingServer(dims = 64) {
     });
     req.on("end", () => {
       requests++;
-      const fail = failures.shift();
+      const fail = failing.has(requests) ? { status: failing.get(requests) as number } : failures.shift();
       if (fail) {
         res.writeHead(fail.status, { "content-type": "application/json", ...fail.headers });
         res.end(JSON.stringify({ error: { message: `scripted ${fail.status}` } }));
@@ -47,6 +49,8 @@ export async function startEmbeddingServer(dims = 64) {
     get requests() {
       return requests;
     },
+    /** The request `okCount + 1` from now fails with `status`. */
+    failAfter: (okCount: number, status: number) => failing.set(requests + okCount + 1, status),
     failNext: (...statuses: { status: number; headers?: Record<string, string> }[]) => failures.push(...statuses),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
