@@ -50,7 +50,11 @@ const KEYWORDS = /^(keywords?|关键词|关键字|index terms)\s*[:：]/i;
  * packed to the budget under its title path.
  */
 export function chunkPaper(doc: ParsedDocument, opts: NormalizedOptions): Segment[] {
-  const blocks = withNumberedHeadings(doc.blocks.filter((b) => b.kind !== "pageBreak"));
+  const plain = doc.blocks.filter((b) => b.kind !== "pageBreak");
+  const blocks = withNumberedHeadings(
+    plain,
+    plain.some((b) => b.kind === "heading"),
+  );
   let i = 0;
   const front: string[] = [];
   // Title: the first heading, else the first line.

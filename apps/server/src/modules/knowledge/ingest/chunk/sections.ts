@@ -30,10 +30,17 @@ export function numberedLevel(line: string): number | undefined {
 }
 
 /**
- * Paragraph and OCR lines that are numbered headings become heading blocks (used when a document has no
- * headings of its own).
+ * Paragraph and OCR lines that are numbered headings become heading blocks when a document has no headings of
+ * its own (or, `alongsideHeadings`, one-line numbered paragraphs in any document).
  */
-export function withNumberedHeadings(blocks: Block[]): Block[] {
+export function withNumberedHeadings(blocks: Block[], alongsideHeadings = false): Block[] {
+  if (alongsideHeadings) {
+    // Beside real headings only a numbered paragraph of one line is taken (a bold "1 引言" in a PDF).
+    return blocks.map((b) => {
+      const level = b.kind === "paragraph" && !b.text.includes("\n") ? numberedLevel(b.text) : undefined;
+      return level && b.kind === "paragraph" ? { kind: "heading", level, text: b.text.trim(), ...(b.page ? { page: b.page } : {}) } : b;
+    });
+  }
   if (blocks.some((b) => b.kind === "heading")) return blocks;
   const out: Block[] = [];
   for (const block of blocks) {

@@ -1,4 +1,10 @@
+import sharp from "sharp";
 import { normalizeText } from "./limits.ts";
+
+/** Pictures are read at most this large (longest side, pixels): enough for body text, and it bounds the time. */
+const MAX_SIDE = 2000;
+/** Pictures larger than this many pixels are refused before decoding (a decompression bomb in a PNG). */
+const MAX_PIXELS = 100_000_000;
 
 interface OcrLine {
   text: string;
@@ -34,8 +40,14 @@ function ocrEngine(): Promise<OcrEngine> {
 export async function recognize(image: Uint8Array): Promise<string> {
   const run = queue.then(async () => {
     const ocr = await ocrEngine();
+    const fitted = await sharp(image, { limitInputPixels: MAX_PIXELS })
+      .rotate()
+      .flatten({ background: "#ffffff" })
+      .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: "inside", withoutEnlargement: true })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
     // sharp, under the engine, opens a Buffer as well as a path.
-    return ocr.detect(Buffer.from(image.buffer, image.byteOffset, image.byteLength) as unknown as string);
+    return ocr.detect(fitted as unknown as string);
   });
   queue = run.catch(() => undefined);
   return linesToText(await run);

@@ -5,6 +5,20 @@ import { recognize } from "./ocr.ts";
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
+// pdf.js draws embedded fonts with ArrayBuffer.prototype.transferToFixedLength, which Node gained in 21: without
+// it every glyph fails on Node 20 and a rendered page comes out blank. A copying stand-in is enough for pdf.js.
+if (!("transferToFixedLength" in ArrayBuffer.prototype)) {
+  Object.defineProperty(ArrayBuffer.prototype, "transferToFixedLength", {
+    configurable: true,
+    writable: true,
+    value(this: ArrayBuffer, length = this.byteLength) {
+      const copy = new ArrayBuffer(length);
+      new Uint8Array(copy).set(new Uint8Array(this, 0, Math.min(length, this.byteLength)));
+      return copy;
+    },
+  });
+}
+
 /** One printed line of a page: its text, font size and position (y grows downwards). */
 export interface PdfLine {
   text: string;
@@ -21,8 +35,8 @@ interface TextItem {
   hasEOL?: boolean;
 }
 
-/** Rendering scale for OCR: an A4 page becomes about 1190 × 1684 pixels, enough for body text. */
-const OCR_SCALE = 2;
+/** Pages are rendered for OCR with this many pixels on their longer side (A4 at about 1.5×, 110 dpi): enough for body text. */
+const OCR_LONG_SIDE = 1300;
 
 /**
  * A PDF read page by page from its text layer (NFKC-normalised); a page whose text layer is missing or garbled, or
@@ -52,11 +66,12 @@ export async function parsePdf(
       checkSignal(ctx.signal);
       const page = await pdf.getPage(p);
       const height = page.view[3] - page.view[1];
+      const scale = Math.min(3, OCR_LONG_SIDE / Math.max(height, page.view[2] - page.view[0], 1));
       const content = await page.getTextContent();
       const lines = toLines(content.items as TextItem[], height);
       page.cleanup();
       if (options.forceOcr || !readable(lines)) {
-        const png = await renderPageAsImage(pdf, p, { canvasImport: () => import("@napi-rs/canvas"), scale: OCR_SCALE });
+        const png = await renderPageAsImage(pdf, p, { canvasImport: () => import("@napi-rs/canvas"), scale });
         checkSignal(ctx.signal);
         ocrText.set(p, await recognize(new Uint8Array(png)));
         pages.push([]);
@@ -129,10 +144,14 @@ export function readable(lines: PdfLine[]): boolean {
 const PAGE_NUMBER =
   /^(?:[-—–·\s]*\d+[-—–·\s]*|第\s*\d+\s*页(?:\s*[,，/／]?\s*共\s*\d+\s*页)?|\d+\s*[/／]\s*\d+|page\s*\d+(?:\s*of\s*\d+)?|[ivxlc]+)$/i;
 
-/** Drops running headers and footers: lines among the first or last two of a page that recur on most pages (digits ignored), and lone page numbers there. */
+/**
+ * Drops running headers and footers: lines among the first or last two of a page that recur at the same height on
+ * most pages (digits ignored), and lone page numbers there.
+ */
 export function dropRunningLines(pages: PdfLine[][]): void {
   const textPages = pages.filter((p) => p.length);
-  const key = (l: PdfLine) => l.text.replace(/\d+/g, "#").replace(/\s/g, "");
+  // Same text (digits aside) at the same height of the page: a running header or footer, not body text.
+  const key = (l: PdfLine) => `${Math.round(l.top / 6)}|${l.text.replace(/\d+/g, "#").replace(/\s/g, "")}`;
   const edges = (lines: PdfLine[]) => {
     const sorted = [...lines].sort((a, b) => a.top - b.top);
     return new Set([...sorted.slice(0, 2), ...sorted.slice(-2)]);
