@@ -75,9 +75,9 @@ export function searchStatement(input: SearchInput, kind: VectorKind, extraIds: 
     ),
     q as (select string_agg(anyq::text, ' | ')::tsquery as query, count(*) as n from qt),
     kw as (
-      select s.id from knowledge_segments s, q
-      where ${bases} and s.enabled and s.tsv @@ q.query
-      order by ts_rank(s.tsv, q.query) desc limit ${n}
+      select s.id from knowledge_segments s
+      where ${bases} and s.enabled and s.tsv @@ (select query from q)
+      order by ts_rank(s.tsv, (select query from q)) desc limit ${n}
     )`;
   const keyword = sql`coalesce((select sum(case when s.tsv @@ qt.headq then 1.0 when s.tsv @@ qt.anyq then 0.8 else 0 end) from qt), 0)::float8 / greatest(q.n, 1) as k`;
   const columns = sql`s.id, s.file_id, s.base_id, s.content, s.title, s.question, s.answer`;
@@ -137,6 +137,12 @@ export function fuse(rows: SearchRow[], input: SearchInput, vectorScores?: Map<s
     .slice(0, input.topK);
 }
 
+/**
+ * For this transaction only: a wider HNSW search (enough for the candidates) that keeps scanning
+ * when the base filter removes rows (pgvector 0.8 iterative scan). One round trip.
+ */
+export const HNSW_SETTINGS = sql`select set_config('hnsw.ef_search', '200', true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`;
+
 /** Runs one hybrid search. */
 export async function search(db: Db, kind: VectorKind, input: SearchInput): Promise<Hit[]> {
   if (!input.baseIds.length || (!input.terms.trim() && !input.vector)) return [];
@@ -158,8 +164,7 @@ export async function search(db: Db, kind: VectorKind, input: SearchInput): Prom
   if (input.vector) {
     // SET LOCAL keeps the HNSW settings to this search's transaction (pooled connections are shared).
     const rows = await db.transaction(async (tx: Tx) => {
-      await tx.execute(sql`set local hnsw.ef_search = 200`);
-      await tx.execute(sql`set local hnsw.iterative_scan = relaxed_order`);
+      await tx.execute(HNSW_SETTINGS);
       return rowsOf<SearchRow>(await tx.execute(searchStatement(input, kind)));
     });
     return fuse(rows, input);
@@ -179,9 +184,9 @@ export async function detectVectorKind(db: Db): Promise<VectorKind> {
 }
 
 const indexed = new Set<string>();
-/** The HNSW index of one dimension (partial: rows of that dimension), built once. */
-export async function ensureHnswIndex(db: Db, dims: number) {
-  if (dims > HNSW_MAX_DIMS || indexed.has(`${dims}`)) return;
+/** The HNSW index of one dimension (partial: rows of that dimension), built once (`recheck`: ask the database again). */
+export async function ensureHnswIndex(db: Db, dims: number, recheck = false) {
+  if (dims > HNSW_MAX_DIMS || (indexed.has(`${dims}`) && !recheck)) return;
   await db.execute(
     sql.raw(
       `create index if not exists knowledge_vectors_hnsw_${dims} on knowledge_vectors using hnsw ((embedding::vector(${dims})) vector_cosine_ops) where dims = ${dims}`,
