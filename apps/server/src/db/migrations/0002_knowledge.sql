@@ -67,4 +67,4 @@ CREATE INDEX "knowledge_bases_tenant" ON "knowledge_bases" USING btree ("tenant_
 CREATE INDEX "knowledge_files_base" ON "knowledge_files" USING btree ("base_id","created_at");--> statement-breakpoint
 CREATE INDEX "knowledge_segments_file" ON "knowledge_segments" USING btree ("file_id","position");--> statement-breakpoint
 CREATE INDEX "knowledge_segments_base" ON "knowledge_segments" USING btree ("base_id","position");--> statement-breakpoint
-CREATE INDEX "knowledge_segments_tsv" ON "knowledge_segments" USING gin ("tsv");
+CREATE INDEX "knowledge_segments_tsv" ON "knowledge_segments" USING gin ("tsv") WITH (fastupdate=false);

@@ -102,6 +102,7 @@ export const knowledgeSegments = pgTable(
   (t) => [
     index("knowledge_segments_file").on(t.fileId, t.position),
     index("knowledge_segments_base").on(t.baseId, t.position),
-    index("knowledge_segments_tsv").using("gin", t.tsv),
+    // fastupdate off: PGlite has no autovacuum to merge a pending list, which searches scan linearly.
+    index("knowledge_segments_tsv").using("gin", t.tsv).with({ fastupdate: false }),
   ],
 );
