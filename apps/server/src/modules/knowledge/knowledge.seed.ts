@@ -35,7 +35,7 @@ const PASSAGES: [string, string][] = [
   ],
 ];
 
-/** Demo: the member's help-center knowledge base, bound to a listed FAQ agent that answers from it with no model. */
+/** Demo: the member's help-center knowledge base, bound to the member's released (not listed) FAQ agent that answers from it with no model. */
 export const seedKnowledge: DemoSeed = async (db: Db, ctx) => {
   const memberId = ctx.users.member;
   if (!memberId) return;
@@ -98,7 +98,6 @@ export const seedKnowledge: DemoSeed = async (db: Db, ctx) => {
       config,
       debugSucceededRevision: 1,
       latestVersionNo: 1,
-      launchVersion: 1,
     })
     .returning();
   const snapshot: AgentSnapshot = {
