@@ -152,13 +152,11 @@ export const messages = {
   zipUnsafeEntry: { zh: "zip中包含不安全的路径或链接：{name}", en: "the zip contains an unsafe path or link: {name}" },
   zipEntryNotSupported: { zh: "zip中的文件格式不支持：{name}", en: "a file in the zip has an unsupported format: {name}" },
   segmentEmpty: { zh: "分段内容不能为空", en: "the segment content cannot be empty" },
-  knowledgeFileBusy: { zh: "文件正在处理中，请稍后再试", en: "the file is being processed, try again when it is done" },
   knowledgeParseFailed: { zh: "文件解析失败：{detail}", en: "the file could not be read: {detail}" },
   knowledgeNoText: { zh: "文件中没有可识别的文字", en: "no text was found in the file" },
   knowledgeEmbedFailed: { zh: "向量处理失败：{detail}", en: "vector processing failed: {detail}" },
   knowledgeEmbeddingModelNotFound: { zh: "向量模型不存在或未启用", en: "the embedding model does not exist or is not enabled" },
   knowledgeNoAnswer: { zh: "抱歉，知识库中没有找到相关答案。", en: "Sorry, the knowledge base has no answer to this." },
-  knowledgeToolName: { zh: "知识库检索", en: "knowledge retrieval" },
 } satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof messages;

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, inArray, isNull, lt, max, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, ilike, inArray, isNull, lt, max, ne, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { knowledgeBases, knowledgeFiles, knowledgeFolders, knowledgeSegments } from "../../db/schema/index.ts";
 
@@ -256,27 +256,8 @@ export class KnowledgeRepository {
     return Number(n);
   }
 
-  // ---- matching helpers for the list of a file's segments ---------------------------------------
-
-  async anySegmentOfFile(fileId: string) {
-    const [row] = await this.db
-      .select({ id: knowledgeSegments.id })
-      .from(knowledgeSegments)
-      .where(eq(knowledgeSegments.fileId, fileId))
-      .limit(1);
-    return !!row;
-  }
-
   async filesOfBases(baseIds: string[]) {
     if (!baseIds.length) return [];
     return this.db.select().from(knowledgeFiles).where(inArray(knowledgeFiles.baseId, baseIds));
-  }
-
-  async qaOrSegmentsMatching(baseId: string, ids: string[]) {
-    if (!ids.length) return [];
-    return this.db
-      .select(segmentColumns)
-      .from(knowledgeSegments)
-      .where(and(eq(knowledgeSegments.baseId, baseId), or(...ids.map((id) => eq(knowledgeSegments.id, id)))));
   }
 }
