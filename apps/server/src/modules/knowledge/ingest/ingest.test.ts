@@ -370,3 +370,20 @@ describe("parsing", () => {
     expect(await reason(run("a.txt", "   \n\n ", { method: "auto" }))).toBe("empty");
   });
 });
+
+describe("countTokens", () => {
+  it("counts exactly as js-tiktoken's cl100k encoder", async () => {
+    const { Tiktoken } = await import("js-tiktoken/lite");
+    const { default: ranks } = await import("js-tiktoken/ranks/cl100k_base");
+    const reference = new Tiktoken(ranks);
+    const samples = [
+      "中华人民共和国民法典第一千二百六十条规定，本法自2021年1月1日起施行。",
+      "Hello, world! It's 3.14159 — naïve café; don't   stop\n\n\tindentation",
+      "混合 text 与 English words，还有数字 12345678 和 emoji 🎉👍🏽 以及 ⼀ radicals",
+      "用户应当按照说明书操作设备，确保设备安全运行并定期检查电源。".repeat(6),
+      "https://example.com/a?b=1&c=2 support@example.com ####### ......",
+    ];
+    for (const text of samples) expect(countTokens(text), text.slice(0, 20)).toBe(reference.encode(text).length);
+    expect(countTokens("<|endoftext|>")).toBeGreaterThan(1);
+  });
+});
