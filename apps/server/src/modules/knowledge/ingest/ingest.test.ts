@@ -174,6 +174,16 @@ describe("qa", () => {
       { text: "可以，需加价。" },
     ]);
     expect((await run("qa.docx", docx, { method: "qa" })).map((s) => s.question)).toEqual(["发票怎么开？", "能加急吗？"]);
+    const tableDocx = await docxOf([
+      { text: "常见问题" },
+      {
+        table: [
+          ["问题", "答案"],
+          ["保修多久？", "一年。"],
+        ],
+      },
+    ]);
+    expect(await run("faq.docx", tableDocx, { method: "qa" })).toMatchObject([{ question: "保修多久？", answer: "一年。" }]);
   });
 });
 

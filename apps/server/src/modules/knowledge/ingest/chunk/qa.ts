@@ -12,16 +12,15 @@ const ANSWER_LINE = /^\s*(?:答|答案|A|Answer)\s*[:：.、]\s*(.*)$/i;
 /**
  * qa: question/answer pairs. Tables (xlsx, csv, tables in documents): the columns named question/answer (问题/答案),
  * else the first two columns; a first row that is not named so is a pair too. Text: "问：/答：" (Q:/A:) lines, or
- * one pair per line split at the first tab (else the first comma). Documents with headings: each heading is a
- * question and the text under it the answer.
+ * one pair per line split at the first tab (else the first comma); a document's tables and text both count.
+ * Documents with headings: each heading is a question and the text under it the answer.
  */
 export function chunkQa(doc: ParsedDocument): Segment[] {
   const tables = doc.blocks.filter((b): b is Table => b.kind === "table");
   const textBlocks = doc.blocks.filter((b) => b.kind === "paragraph" || b.kind === "ocr");
   let pairs: Pair[];
   if (doc.blocks.some((b) => b.kind === "heading")) pairs = headingPairs(doc.blocks);
-  else if (tables.length && textBlocks.length === 0) pairs = tables.flatMap(tablePairs);
-  else pairs = textPairs(textBlocks.map(blockText).join("\n"));
+  else pairs = [...tables.flatMap(tablePairs), ...textPairs(textBlocks.map(blockText).join("\n"))];
   return numbered(pairs.map(({ question, answer }) => ({ content: `${question}\n${answer}`, question, answer })));
 }
 
