@@ -1,5 +1,5 @@
 /** Documents the ingestion tests generate: PDFs and screenshots printed by Chromium, docx, xlsx, pptx. */
-import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from "docx";
+import { AlignmentType, Document, HeadingLevel, ImageRun, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from "docx";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import { type Browser, chromium } from "playwright-core";
@@ -77,21 +77,25 @@ export async function scannedPdf(pages: Uint8Array[]): Promise<Uint8Array> {
   return pdfFromHtml(imgs);
 }
 
-export type DocxItem = { heading?: 1 | 2 | 3; text: string } | { table: string[][] };
+export type DocxItem = { heading?: 1 | 2 | 3; text: string } | { table: string[][] } | { png: Uint8Array; width: number; height: number };
 
 /** A Word document with real heading styles (Heading 1–3) and tables. */
 export async function docxOf(items: DocxItem[]): Promise<Uint8Array> {
   const levels = { 1: HeadingLevel.HEADING_1, 2: HeadingLevel.HEADING_2, 3: HeadingLevel.HEADING_3 } as const;
   const children = items.map((item) =>
-    "table" in item
-      ? new Table({
-          rows: item.table.map((row) => new TableRow({ children: row.map((c) => new TableCell({ children: [new Paragraph(c)] })) })),
+    "png" in item
+      ? new Paragraph({
+          children: [new ImageRun({ type: "png", data: item.png, transformation: { width: item.width, height: item.height } })],
         })
-      : new Paragraph({
-          children: [new TextRun(item.text)],
-          ...(item.heading ? { heading: levels[item.heading] } : {}),
-          alignment: AlignmentType.LEFT,
-        }),
+      : "table" in item
+        ? new Table({
+            rows: item.table.map((row) => new TableRow({ children: row.map((c) => new TableCell({ children: [new Paragraph(c)] })) })),
+          })
+        : new Paragraph({
+            children: [new TextRun(item.text)],
+            ...(item.heading ? { heading: levels[item.heading] } : {}),
+            alignment: AlignmentType.LEFT,
+          }),
   );
   const doc = new Document({ sections: [{ children }] });
   return new Uint8Array(await Packer.toBuffer(doc));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeBrowser, pdfFromHtml, scannedPdf, screenshotOf } from "./fixtures.test-helper.ts";
+import { closeBrowser, docxOf, pdfFromHtml, scannedPdf, screenshotOf } from "./fixtures.test-helper.ts";
 import { ingest, parseDocument } from "./index.ts";
 
 // OCR runs PaddleOCR's Chinese models on onnxruntime: a few seconds per page here, so few pages.
@@ -21,6 +21,13 @@ describe("OCR", () => {
     expect(doc.ocrPages).toEqual([1]);
     const text = squash(doc.blocks.map((b) => ("text" in b ? b.text : "")).join("\n"));
     for (const line of ["第一章安全须知", "使用本设备前，请仔细阅读说明书。", "电源电压为交流220伏。"]) expect(text).toContain(line);
+  }, 60_000);
+
+  it("reads the pictures of a Word document that is a pasted scan", async () => {
+    const docx = await docxOf([{ text: "扫描件" }, { png, width: 600, height: 200 }]);
+    const doc = await parseDocument({ name: "scan.docx", data: docx });
+    expect(doc.ocrPages).toEqual([1]);
+    expect(squash(doc.blocks.map((b) => ("text" in b ? b.text : "")).join(""))).toContain("使用本设备前，请仔细阅读说明书。");
   }, 60_000);
 
   it("reads a PDF page that has no text layer, and scanned_manual builds title paths from the numbering", async () => {

@@ -3,6 +3,9 @@ import type { Block, ParsedDocument } from "../types.ts";
 import { decodeText } from "./limits.ts";
 import { tableFromRows } from "./table.ts";
 
+/** The src of a picture whose alt text is the picture's text read by OCR (set by the docx reader). */
+export const OCR_IMAGE_SRC = "ocr:";
+
 const SKIP = new Set(["script", "style", "noscript", "template", "head", "svg", "nav", "iframe", "object"]);
 const BLOCK = new Set([
   "p",
@@ -67,6 +70,12 @@ export function blocksFromHtml(html: string): { blocks: Block[]; pages: number }
       flush();
       const table = tableFromHtml(el);
       if (table) blocks.push(table);
+      return;
+    }
+    if (tag === "img" && el.getAttribute("src") === OCR_IMAGE_SRC) {
+      flush();
+      const text = (el.getAttribute("alt") ?? "").trim();
+      if (text) blocks.push({ kind: "ocr", text });
       return;
     }
     if (tag === "br") {

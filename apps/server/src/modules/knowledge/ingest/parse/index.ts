@@ -58,7 +58,7 @@ export async function parseDocument(file: IngestFile, options: ParseOptions = {}
       case "image":
         return parseImage(file.data, signal);
       case "docx":
-        return parseDocx(await openZip(file.data, signal));
+        return parseDocx(await openZip(file.data, signal), signal);
       case "xlsx":
         return parseXlsx(await openZip(file.data, signal));
       case "pptx":
