@@ -3,6 +3,7 @@ import { agentsRoutes } from "../features/agents/routes";
 import { authRoutes } from "../features/auth/routes";
 import { billingRoutes } from "../features/billing/routes";
 import { chatRoutes } from "../features/chat/routes";
+import { knowledgeRoutes } from "../features/knowledge/routes";
 import { modelsRoutes } from "../features/models/routes";
 import { tenantsRoutes } from "../features/tenants/routes";
 import { Layout } from "./layout";
@@ -19,6 +20,7 @@ const features: { pages?: RouteObject[]; standalone?: RouteObject[] }[] = [
   chatRoutes,
   modelsRoutes,
   agentsRoutes,
+  knowledgeRoutes,
   billingRoutes,
   tenantsRoutes,
 ];

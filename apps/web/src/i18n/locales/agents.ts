@@ -36,7 +36,6 @@ export const agents = defineArea(
       myKnowledge: "我的知识库",
       myTools: "我的工具",
       comingTitle: "功能即将上线：",
-      knowledgeComing: "知识库功能正在建设中，上线后你创建的知识库会显示在这里。",
       toolsComing: "工具功能正在建设中，上线后你创建的插件、工作流和 MCP 工具会显示在这里。",
     },
     mine: {
@@ -252,7 +251,6 @@ export const agents = defineArea(
       myKnowledge: "My knowledge bases",
       myTools: "My tools",
       comingTitle: "Coming soon: ",
-      knowledgeComing: "Knowledge bases are being built; the ones you create will be listed here.",
       toolsComing: "Tools are being built; your plugins, workflows and MCP tools will be listed here.",
     },
     mine: {

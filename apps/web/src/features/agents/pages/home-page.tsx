@@ -1,12 +1,13 @@
 import { Card, Empty, Tabs } from "antd";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
+import { MyKnowledge } from "../../knowledge/components/my-knowledge";
 import { MyAgents } from "../components/my-agents";
 
 /**
  * /home (doc 2 §2): My agents (types=1, default), My knowledge bases (types=2), My tools (types=3).
- * Switching replaces the URL with types = tab index + 1. The knowledge and tools tabs say
- * honestly that their features are coming; their issues put their lists here.
+ * Switching replaces the URL with types = tab index + 1. The tools tab says honestly that its
+ * feature is coming; its issue puts its list here.
  */
 export function HomePage() {
   const { t } = useTranslation();
@@ -31,7 +32,7 @@ export function HomePage() {
           onChange={(k) => setParams({ types: k }, { replace: true })}
           items={[
             { key: "1", label: t("agents.home.myAgents"), children: <MyAgents /> },
-            { key: "2", label: t("agents.home.myKnowledge"), children: coming(t("agents.home.knowledgeComing")) },
+            { key: "2", label: t("agents.home.myKnowledge"), children: <MyKnowledge /> },
             { key: "3", label: t("agents.home.myTools"), children: coming(t("agents.home.toolsComing")) },
           ]}
         />
