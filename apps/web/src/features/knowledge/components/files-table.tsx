@@ -50,7 +50,9 @@ export function FilesTable({
       pagination={files.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
       locale={{ emptyText: t("knowledge.page.noFiles") }}
       data-testid="files-table"
-      onRow={(f) => ({ "data-testid": `file-row`, "data-state": stateOf(f) }) as React.HTMLAttributes<HTMLElement>}
+      onRow={(f) =>
+        ({ "data-testid": "file-row", "data-state": stateOf(f), "data-progress": f.progress }) as React.HTMLAttributes<HTMLElement>
+      }
       columns={[
         {
           title: t("knowledge.page.fileName"),

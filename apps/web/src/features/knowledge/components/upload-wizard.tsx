@@ -235,12 +235,13 @@ export function UploadWizard({
         </div>
       )}
       {step === 3 && (
-        <Result
-          status={committed ? "success" : "info"}
-          title={committed ? t("knowledge.wizard.committed") : t("knowledge.wizard.steps.finish")}
-          subTitle={committed ? t("knowledge.wizard.finishHint") : files.map((f) => f.name).join("、")}
-          data-testid="wizard-finish-step"
-        />
+        <div data-testid="wizard-finish-step">
+          <Result
+            status={committed ? "success" : "info"}
+            title={committed ? t("knowledge.wizard.committed") : t("knowledge.wizard.steps.finish")}
+            subTitle={committed ? t("knowledge.wizard.finishHint") : files.map((f) => f.name).join("、")}
+          />
+        </div>
       )}
     </Modal>
   );
