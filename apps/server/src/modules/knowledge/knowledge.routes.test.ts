@@ -169,6 +169,19 @@ describe("files: upload checks", () => {
       Array.from({ length: 201 }, (_, i) => [`f${i}.txt`, "x"] as [string, string]),
       "the zip may hold at most 200 files",
     );
+    // Seven entries of 15 MB unpack to more than 100 MB, though the zip itself is tiny.
+    const bomb = new JSZip();
+    const zeros = Buffer.alloc(15 * 1024 * 1024, 0x20);
+    for (let i = 0; i < 7; i++) bomb.file(`big${i}.txt`, zeros);
+    const bombRes = await k.upload(
+      alice,
+      id,
+      "bomb.zip",
+      await bomb.generateAsync({ type: "nodebuffer", compression: "DEFLATE", compressionOptions: { level: 9 } }),
+      "files",
+      "en",
+    );
+    expect(bombRes.json().msg).toBe("the zip may unpack to at most 100MB");
     const broken = await k.upload(alice, id, "broken.zip", Buffer.from("PK\x03\x04garbage"), "files", "en");
     expect(broken.json().msg).toBe("the zip file is damaged or cannot be read");
     // Nothing of the refused zips was stored.
