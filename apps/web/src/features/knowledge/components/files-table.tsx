@@ -45,6 +45,7 @@ export function FilesTable({
     <Table<KnowledgeFile>
       rowKey="id"
       size="middle"
+      scroll={{ x: 1000 }}
       loading={loading}
       dataSource={files}
       pagination={files.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}

@@ -49,7 +49,11 @@ export function SegmentOptionsForm() {
       <Row gutter={16}>
         <Col span={8}>
           <Form.Item name="method" label={t("knowledge.wizard.method")}>
-            <Select options={SEGMENT_METHODS.map((m) => ({ value: m, label: methodLabels[m] }))} data-testid="segment-method" />
+            <Select
+              virtual={false}
+              options={SEGMENT_METHODS.map((m) => ({ value: m, label: methodLabels[m] }))}
+              data-testid="segment-method"
+            />
           </Form.Item>
         </Col>
         <Col span={8}>

@@ -39,7 +39,7 @@ export function KnowledgeListPage() {
     );
   }
   return (
-    <div style={{ maxWidth: 1440, margin: "0 auto" }}>
+    <div style={{ maxWidth: 1280, margin: "0 auto" }}>
       <Space style={{ marginBottom: 16 }} align="center">
         <Link to="/home?types=2">
           <Button type="text" icon={<ArrowLeftOutlined />} aria-label={t("knowledge.page.back")} />
@@ -49,7 +49,7 @@ export function KnowledgeListPage() {
         </Typography.Title>
       </Space>
       <Row gutter={[16, 16]}>
-        <Col xs={24} xl={15}>
+        <Col span={24}>
           <Card
             title={t("knowledge.page.files")}
             extra={
@@ -69,7 +69,7 @@ export function KnowledgeListPage() {
             />
           </Card>
         </Col>
-        <Col xs={24} xl={9}>
+        <Col span={24}>
           <RetrievalPanel baseId={id} />
         </Col>
       </Row>
