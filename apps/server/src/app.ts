@@ -17,6 +17,9 @@ import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { agentDraftRoutes, agentRuntimeCountRoutes, agentsRoutes } from "./modules/agents/agents.routes.ts";
 import { AgentsService } from "./modules/agents/agents.service.ts";
 import { filesRoutes } from "./modules/files/files.routes.ts";
+import { knowledgeRoutes } from "./modules/knowledge/knowledge.routes.ts";
+import { knowledgeForRuntime, knowledgeToolKind } from "./modules/knowledge/knowledge.runtime.ts";
+import { KnowledgeService } from "./modules/knowledge/knowledge.service.ts";
 import { FilesService } from "./modules/files/files.service.ts";
 import { createFileStore } from "./platform/files.ts";
 import { BillingService } from "./modules/billing/billing.service.ts";
@@ -56,6 +59,7 @@ export interface BuiltApp {
     agents: AgentsService;
     files: FilesService;
     tools: ToolsService;
+    knowledge: KnowledgeService;
   };
 }
 
@@ -138,7 +142,16 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   const files = new FilesService(db, createFileStore(config), tenants, platform.rateLimiter);
   const auth = new AuthService(platform, tenants);
   platform.jobs.schedule("auth.purge-expired", "*/10 * * * *", () => auth.purgeExpired());
-  const chat = await createChatModule(platform, { agents: () => agents, billing: () => billing, files: () => files });
+  let knowledge: KnowledgeService | undefined;
+  const chat = await createChatModule(platform, {
+    agents: () => agents,
+    billing: () => billing,
+    files: () => files,
+    knowledge: () => knowledge && knowledgeForRuntime(knowledge),
+  });
+  knowledge = new KnowledgeService(platform, { files, models: chat.models });
+  await knowledge.init();
+  chat.tools.register(knowledgeToolKind(knowledge));
   const sandboxes = new Sandboxes({
     timeoutMs: config.PLUGIN_TIMEOUT_MS,
     memoryMb: config.SANDBOX_MEMORY_MB,
@@ -189,12 +202,13 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     { prefix: PREFIXES.agent },
   );
 
+  await app.register(knowledgeRoutes, { prefix: PREFIXES.knowledge, knowledge });
   await app.register(agentDraftRoutes, { prefix: PREFIXES.builder, agents });
   await app.register(toolsRoutes, { prefix: PREFIXES.builder, tools });
   await app.register(agentRuntimeCountRoutes, { prefix: PREFIXES.runtime, agents });
   await app.register(chat.plugin);
   await serveWeb(app, config);
-  return { app, platform, services: { auth, tenants, users, billing, chat, agents, files, tools } };
+  return { app, platform, services: { auth, tenants, users, billing, chat, agents, files, tools, knowledge } };
 }
 
 /**

@@ -11,7 +11,8 @@ await services.tenants.ensureDefault();
 const seeded = config.SEED_DEMO ? await seedDemo(platform.db, services.tenants) : false;
 const admins = await services.auth.ensureAdmins();
 
-if (config.ROLE !== "web") await platform.jobs.start();
+// Web processes only send jobs; the others also run them.
+await platform.jobs.start({ work: config.ROLE !== "web" });
 if (config.ROLE !== "worker") {
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   const url = config.PUBLIC_URL || address.replace("0.0.0.0", "localhost").replace("[::]", "localhost");

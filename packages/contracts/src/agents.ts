@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { agentKnowledgeSettings } from "./knowledge.ts";
 import { MODE_PRESETS, type ModelMode, modelMode } from "./models.ts";
 
 /** Agent status (doc 2 §4 dictionary: unreleased C00 / released C90). Detail is blocked while it contains 'Unreleased'. */
@@ -142,6 +143,8 @@ export const agentDraft = z.object({
   chatOption,
   variables: z.array(memoryVariable).max(VARIABLES_MAX),
   bindings: agentBindings,
+  /** Retrieval settings of the bound knowledge bases (absent: the defaults). */
+  knowledge: agentKnowledgeSettings.optional(),
   example: z.string().max(2000),
   launchTags: z.array(launchTag).max(DEFAULT_TAGS.length),
   labelId: z.string().max(64).nullable(),

@@ -19,6 +19,7 @@ export const toolCallInfo = z.object({
 export type ToolCallInfo = z.infer<typeof toolCallInfo>;
 
 export const chatDoc = z.object({ title: z.string(), content: z.string(), url: z.string().optional() });
+export type ChatDoc = z.infer<typeof chatDoc>;
 export const chatMedia = z.object({ url: z.string(), name: z.string(), mimeType: z.string() });
 export type ChatMedia = z.infer<typeof chatMedia>;
 export const chatUsage = z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() });

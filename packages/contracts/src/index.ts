@@ -8,3 +8,4 @@ export * from "./agents.ts";
 export * from "./files.ts";
 export * from "./tenants.ts";
 export * from "./tools.ts";
+export * from "./knowledge.ts";

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
@@ -61,7 +62,8 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
   }
   const dir = opts.dataDir ? path.join(opts.dataDir, "pglite") : "memory://";
   if (opts.dataDir) fs.mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  // pgvector ships with PGlite: knowledge embeddings get an HNSW index on the embedded database too.
+  const client = await PGlite.create(dir, { extensions: { vector } });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   return {

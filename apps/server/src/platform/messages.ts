@@ -188,6 +188,33 @@ export const messages = {
   mcpConnectFailed: { zh: "无法连接MCP服务：{detail}", en: "could not connect to the MCP server: {detail}" },
   mcpStdioNotAllowed: { zh: "该命令不在管理员允许的MCP命令列表中", en: "this command is not on the administrators' list of MCP commands" },
   bindPlugin: { zh: "请绑定插件", en: "please bind the plugin" },
+  // knowledge
+  knowledgeNameRequired: { zh: "请输入名称", en: "please enter a name" },
+  knowledgeCreateFailed: { zh: "创建失败！", en: "creation failed!" },
+  knowledgeCreated: { zh: "创建成功！", en: "created successfully!" },
+  knowledgeDeleted: { zh: "删除成功！", en: "deleted successfully!" },
+  knowledgeSaved: { zh: "保存成功！", en: "saved successfully!" },
+  folderNameInvalid: { zh: "文件夹名称不能为空，且不能包含斜杠", en: "the folder name must not be empty or contain a slash" },
+  folderNameTaken: { zh: "已有同名文件夹", en: "a folder with this name already exists" },
+  qaPairEmpty: { zh: "问题和答案不能为空", en: "the question and the answer cannot be empty" },
+  qaCsvRequired: { zh: "请选择CSV文件", en: "please choose a CSV file" },
+  qaCsvEmpty: {
+    zh: "CSV文件中没有问答对（每行两列：问题,答案）",
+    en: "the CSV file has no Q&A pairs (two columns per row: question, answer)",
+  },
+  zipRequired: { zh: "请上传zip文件", en: "a zip file is required for import" },
+  zipInvalid: { zh: "zip文件已损坏或无法读取", en: "the zip file is damaged or cannot be read" },
+  zipTooLarge: { zh: "zip解压后总大小不能超过{size}", en: "the zip may unpack to at most {size}" },
+  zipTooManyEntries: { zh: "zip中的文件不能超过{count}个", en: "the zip may hold at most {count} files" },
+  zipNested: { zh: "zip中不能再包含压缩包：{name}", en: "the zip may not contain another archive: {name}" },
+  zipUnsafeEntry: { zh: "zip中包含不安全的路径或链接：{name}", en: "the zip contains an unsafe path or link: {name}" },
+  zipEntryNotSupported: { zh: "zip中的文件格式不支持：{name}", en: "a file in the zip has an unsupported format: {name}" },
+  segmentEmpty: { zh: "分段内容不能为空", en: "the segment content cannot be empty" },
+  knowledgeParseFailed: { zh: "文件解析失败：{detail}", en: "the file could not be read: {detail}" },
+  knowledgeNoText: { zh: "文件中没有可识别的文字", en: "no text was found in the file" },
+  knowledgeEmbedFailed: { zh: "向量处理失败：{detail}", en: "vector processing failed: {detail}" },
+  knowledgeEmbeddingModelNotFound: { zh: "向量模型不存在或未启用", en: "the embedding model does not exist or is not enabled" },
+  knowledgeNoAnswer: { zh: "抱歉，知识库中没有找到相关答案。", en: "Sorry, the knowledge base has no answer to this." },
 } satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof messages;

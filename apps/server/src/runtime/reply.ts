@@ -147,7 +147,7 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
         try {
           if (!tool) throw new Error(`unknown tool: ${info.function.name}`);
           if (!args) throw new Error("the arguments are not a JSON object");
-          output = await tool.execute(args, { signal });
+          output = await tool.execute(args, { signal, emit });
         } catch (err) {
           if (signal.aborted) throw err;
           isError = true;

@@ -1,3 +1,4 @@
+import type { ChatEvent } from "@agentfair/contracts";
 import type { RuntimeAgent } from "../modules/agents/runtime-agent.ts";
 import type { Caller } from "../platform/auth.ts";
 
@@ -10,7 +11,8 @@ export interface RuntimeTool {
   description: string;
   /** JSON schema of the arguments object. */
   parameters: Record<string, unknown>;
-  execute(args: unknown, ctx: { signal: AbortSignal }): Promise<unknown>;
+  /** `emit` lets a tool add events to the reply (e.g. the retrieved `docs`). */
+  execute(args: unknown, ctx: { signal: AbortSignal; emit?: (event: ChatEvent) => void }): Promise<unknown>;
 }
 
 export interface ToolContext {

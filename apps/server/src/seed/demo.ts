@@ -7,6 +7,7 @@ import type { TenantsService } from "../modules/tenants/tenants.service.ts";
 import { billingDemoSeed } from "../modules/billing/billing.seed.ts";
 import type { DemoSeed } from "./demo-seed.ts";
 import { seedTools } from "../modules/tools/tools.seed.ts";
+import { seedKnowledge } from "../modules/knowledge/knowledge.seed.ts";
 
 export const DEMO_PASSWORD = "demo1234";
 export const DEMO_ACCOUNTS = [
@@ -20,7 +21,7 @@ export const DEMO_ACCOUNTS = [
  * Demo data for a newcomer, written once into an empty database. Each area has its own seed
  * (agents, plans, ...); they run in order after the accounts.
  */
-const demoSeeds: DemoSeed[] = [billingDemoSeed, seedAgents, seedTools];
+const demoSeeds: DemoSeed[] = [billingDemoSeed, seedAgents, seedTools, seedKnowledge];
 
 export async function seedDemo(db: Db, tenantsService: TenantsService): Promise<boolean> {
   const existing = await db.select({ id: users.id }).from(users).limit(1);

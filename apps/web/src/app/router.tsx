@@ -4,6 +4,7 @@ import { agentsRoutes } from "../features/agents/routes";
 import { authRoutes } from "../features/auth/routes";
 import { billingRoutes } from "../features/billing/routes";
 import { chatRoutes } from "../features/chat/routes";
+import { knowledgeRoutes } from "../features/knowledge/routes";
 import { modelsRoutes } from "../features/models/routes";
 import { tenantsRoutes } from "../features/tenants/routes";
 import { toolsRoutes } from "../features/tools/routes";
@@ -21,6 +22,7 @@ const features: { pages?: RouteObject[]; standalone?: RouteObject[] }[] = [
   chatRoutes,
   modelsRoutes,
   agentsRoutes,
+  knowledgeRoutes,
   billingRoutes,
   tenantsRoutes,
   toolsRoutes,

@@ -8,7 +8,7 @@ export const files = pgTable(
     id: id(),
     tenantId: text("tenant_id").notNull(),
     ownerId: text("owner_id").notNull(),
-    /** "icon" (agent and tool icons) or "chat" (chat uploads). */
+    /** "icon" (agent and tool icons), "chat" (chat uploads) or "knowledge" (knowledge base documents). */
     kind: text("kind").notNull(),
     name: text("name").notNull(),
     contentType: text("content_type").notNull(),

@@ -9,3 +9,4 @@ export * from "./agents.ts";
 export * from "./files.ts";
 export * from "./billing.ts";
 export * from "./tools.ts";
+export * from "./knowledge.ts";

@@ -6,6 +6,9 @@ import {
   type AgentStatus,
   defaultAgentDraft,
   skillCount,
+  defaultKnowledgeSettings,
+  defaultModelSettings,
+  emptyBindings,
 } from "@agentfair/contracts";
 import type { AgentConfig, ListingCard } from "../../db/schema/agents.ts";
 import type { AgentRow, ApplyRow } from "./agents.repository.ts";
@@ -165,5 +168,6 @@ export function toRuntime(row: AgentRow, snap: AgentSnapshot, versionId: string 
     chatOption: snap.chatOption,
     variables: snap.variables,
     bindings: snap.bindings,
+    knowledge: { ...defaultKnowledgeSettings(), ...snap.knowledge },
   };
 }

@@ -1,3 +1,4 @@
+import type { AgentKnowledgeSettings } from "@agentfair/contracts";
 import type { Caller } from "../../platform/auth.ts";
 
 /**
@@ -40,6 +41,8 @@ export interface RuntimeAgent {
   };
   variables: { name: string; default: string; description: string }[];
   bindings: { plugins: string[]; externalPlugins: string[]; workflows: string[]; knowledgeBases: string[]; rules: string[] };
+  /** Retrieval settings of the bound knowledge bases. */
+  knowledge: AgentKnowledgeSettings;
 }
 
 export interface AgentsForRuntime {

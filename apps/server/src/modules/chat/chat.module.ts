@@ -7,6 +7,7 @@ import type { AgentsForRuntime } from "../agents/runtime-agent.ts";
 import type { Billing } from "../billing/billing.seam.ts";
 import { chatAttachments, chatUploadRoutes } from "../files/chat-upload.ts";
 import type { FilesService } from "../files/files.service.ts";
+import type { KnowledgeForRuntime } from "../knowledge/knowledge.runtime.ts";
 import { modelsRoutes } from "../models/models.routes.ts";
 import { ModelsService } from "../models/models.service.ts";
 import { chatRoutes } from "./chat.routes.ts";
@@ -18,7 +19,12 @@ import { type AttachmentSource, ChatService } from "./chat.service.ts";
  */
 export async function createChatModule(
   platform: Platform,
-  deps: { agents: () => AgentsForRuntime | undefined; billing: () => Billing | undefined; files?: () => FilesService | undefined },
+  deps: {
+    agents: () => AgentsForRuntime | undefined;
+    billing: () => Billing | undefined;
+    files?: () => FilesService | undefined;
+    knowledge?: () => KnowledgeForRuntime | undefined;
+  },
 ) {
   const models = new ModelsService(platform);
   await models.seedFromEnv();
@@ -35,6 +41,7 @@ export async function createChatModule(
     },
     models,
     tools,
+    knowledge: deps.knowledge,
   });
   const plugin: FastifyPluginAsync = async (app) => {
     await app.register(modelsRoutes, { prefix: PREFIXES.agent, models });

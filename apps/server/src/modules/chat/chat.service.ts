@@ -2,6 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import {
   type ChatAgentInfo,
   type ChatErrorCode,
+  type ChatDoc,
   type ChatEvent,
   type ChatFileRef,
   type ChatMessage,
@@ -30,6 +31,7 @@ import { runReply } from "../../runtime/reply.ts";
 import type { ToolRegistry } from "../../runtime/tool-registry.ts";
 import type { AgentsForRuntime, RuntimeAgent } from "../agents/runtime-agent.ts";
 import type { Billing } from "../billing/billing.seam.ts";
+import type { KnowledgeForRuntime } from "../knowledge/knowledge.runtime.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import { chatModelOf, type ResolvedModel } from "../models/provider.ts";
 import { ChatRepository, type MessageRow, type SessionRow } from "./chat.repository.ts";
@@ -45,6 +47,8 @@ export interface ChatDeps {
   models: ModelsService;
   tools: ToolRegistry;
   attachments: () => AttachmentSource | undefined;
+  /** Direct answers from an agent's knowledge bases (the "answer directly" option). */
+  knowledge?: () => KnowledgeForRuntime | undefined;
 }
 
 interface Prepared {
@@ -276,8 +280,10 @@ export class ChatService {
       if (!session.titled) await this.repo.titleIfUntitled(session.id, title);
     })();
     writes.catch(() => undefined);
+    const docs: ChatDoc[] = [];
     const emit = (e: ChatEvent) => {
       emitEvent(e);
+      if (e.type === "docs") docs.push(...e.docs);
       if (e.type === "content" || e.type === "tool_call_start" || e.type === "error" || e.type === "stop") startWrites();
     };
     emit({ type: "session", session_id: session.id, title, question_uuid: questionId, uuid: replyId });
@@ -296,6 +302,19 @@ export class ChatService {
       emit({ type: "error", msg: translate(ERROR_TEXT[error_code], lang), code, error_code });
     };
     try {
+      // "Answer directly from the knowledge base": the best Q&A pair or passage above the agent's
+      // threshold is the reply, with no model; an agent without a model says it has no answer.
+      if (agent.knowledge.directAnswer && query) {
+        const direct = await this.deps.knowledge?.()?.directAnswer(agent, query);
+        if (direct || !model) {
+          const content = direct?.content ?? translate("knowledgeNoAnswer", lang);
+          if (direct) emit({ type: "docs", docs: direct.docs });
+          emit({ type: "progress", stage: 4, percent: 90 });
+          emit({ type: "content", delta: content });
+          Object.assign(bot, { content, status: "done", step: 4 });
+          return;
+        }
+      }
       if (!model) return fail("noModel", 503);
 
       const attachments =
@@ -380,7 +399,9 @@ export class ChatService {
       if (signal.aborted && bot.status !== "failed") bot.status = "stopped";
       startWrites();
       await writes.catch((err) => this.platform.log.error({ err }, "saving the question failed"));
-      await this.saveReply(session.id, replyId, bot).catch((err) => this.platform.log.error({ err }, "saving the reply failed"));
+      await this.saveReply(session.id, replyId, { ...bot, docs }).catch((err) =>
+        this.platform.log.error({ err }, "saving the reply failed"),
+      );
       emit({ type: "stop", status: bot.status, usage: bot.usage });
       await this.afterReply(caller, agent, bot.status).catch((err) => this.platform.log.warn({ err }, "after-reply bookkeeping failed"));
     }
@@ -396,6 +417,7 @@ export class ChatService {
       step: number;
       toolCalls: unknown[];
       questions: string[];
+      docs: ChatDoc[];
       usage: { inputTokens: number; outputTokens: number };
     },
   ) {
@@ -404,6 +426,7 @@ export class ChatService {
       sessionId,
       role: "bot",
       content: bot.content,
+      docs: bot.docs,
       status: bot.status,
       error: bot.error,
       step: bot.step,

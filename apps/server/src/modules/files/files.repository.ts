@@ -17,6 +17,10 @@ export class FilesRepository {
     return row;
   }
 
+  async delete(id: string) {
+    await this.db.delete(files).where(eq(files.id, id));
+  }
+
   async page(ownerId: string, kind: string, pageNumber: number, pageSize: number) {
     const where = and(eq(files.ownerId, ownerId), eq(files.kind, kind));
     const [{ total }] = await this.db.select({ total: count() }).from(files).where(where);

@@ -3,7 +3,7 @@ import type { Readable } from "node:stream";
 import { fileDataPath, ICON_EXTENSIONS, ICON_MAX_BYTES, type IconPage } from "@agentfair/contracts";
 import type { Db } from "../../db/client.ts";
 import { type Caller, requireAccess } from "../../platform/auth.ts";
-import { badRequest } from "../../platform/errors.ts";
+import { badRequest, notFound } from "../../platform/errors.ts";
 import type { FileStore } from "../../platform/files.ts";
 import type { RateLimiter } from "../../platform/rate-limit.ts";
 import type { TenantsService } from "../tenants/tenants.service.ts";
@@ -63,6 +63,23 @@ export class FilesService {
       size: file.data.length,
       storageKey,
     });
+  }
+
+  /** The bytes of a stored file, for server-side processing (the caller's module checked access). */
+  async readStored(id: string): Promise<Buffer> {
+    const file = await this.repo.byId(id);
+    if (!file) throw notFound();
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.store.get(file.storageKey)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  /** Removes a stored file and its bytes (the owning module checked access). */
+  async deleteStored(id: string) {
+    const file = await this.repo.byId(id);
+    if (!file) return;
+    await this.repo.delete(id);
+    await this.store.delete(file.storageKey);
   }
 
   /** Icon upload (doc 2 §5): png, jpeg, jpg, gif by name and by content, size-limited. */

@@ -35,8 +35,6 @@ export const agents = defineArea(
       myAgents: "我的智能体",
       myKnowledge: "我的知识库",
       myTools: "我的工具",
-      comingTitle: "功能即将上线：",
-      knowledgeComing: "知识库功能正在建设中，上线后你创建的知识库会显示在这里。",
     },
     mine: {
       create: "创建智能体",
@@ -264,8 +262,6 @@ export const agents = defineArea(
       myAgents: "My agents",
       myKnowledge: "My knowledge bases",
       myTools: "My tools",
-      comingTitle: "Coming soon: ",
-      knowledgeComing: "Knowledge bases are being built; the ones you create will be listed here.",
     },
     mine: {
       create: "Create agent",

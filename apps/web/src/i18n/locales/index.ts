@@ -7,12 +7,13 @@ import { models } from "./models";
 import { billing } from "./billing";
 import { tenants } from "./tenants";
 import { tools } from "./tools";
+import { knowledge } from "./knowledge";
 
 /**
  * One file per area, each holding its zh and en side by side, so a missing translation is a
  * type error. Areas add themselves here.
  */
-const areas = { common, http, auth, agents, chat, models, billing, tenants, tools };
+const areas = { common, http, auth, agents, chat, models, billing, tenants, tools, knowledge };
 
 type Areas = typeof areas;
 export const zh = Object.fromEntries(Object.entries(areas).map(([k, v]) => [k, v.zh])) as {

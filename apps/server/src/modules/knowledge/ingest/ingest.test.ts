@@ -1,0 +1,399 @@
+import JSZip from "jszip";
+import { beforeAll, describe, expect, it } from "vitest";
+import { docxOf, pptxOf, xlsxOf } from "./fixtures.test-helper.ts";
+import { countTokens, INGEST_VERSION, IngestError, ingest, parseDocument, type Segment, type SegmentOptions } from "./index.ts";
+import { catastrophic } from "./options.ts";
+import { openZip } from "./parse/zip.ts";
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const run = (name: string, data: Uint8Array | string, options: SegmentOptions) =>
+  ingest({ name, data: typeof data === "string" ? utf8(data) : data }, options);
+const reason = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof IngestError) return e.reason;
+    throw e;
+  }
+  return "resolved";
+};
+
+const LAW = `中华人民共和国示例管理法
+
+目　　录
+第一章　总　则
+第二章　管理与监督
+第三章　附　则
+
+第一章　总　则
+第一条　为了规范示例管理活动，保护当事人的合法权益，制定本法。
+第二条　在中华人民共和国境内从事示例活动，适用本法。依照
+第十条规定办理的除外。
+第三条　示例活动应当遵循下列原则：
+（一）依法合规；
+（二）公开透明；
+（三）诚实信用。
+第二章　管理与监督
+第四条　国务院有关部门负责全国的示例管理工作。
+第五条　${"监督检查人员应当出示证件，依照本法第四条的规定开展工作，不得泄露当事人的商业秘密。".repeat(12)}
+第三章　附　则
+第六条　本法自公布之日起施行。`;
+
+describe("options", () => {
+  it("rejects a bad method, chunk size, overlap, delimiter and regex with invalidOptions", async () => {
+    const bad: SegmentOptions[] = [
+      { method: "nope" as never },
+      { method: "auto", chunkSize: 10 },
+      { method: "auto", chunkSize: 100_000 },
+      { method: "auto", chunkSize: 256.5 },
+      { method: "auto", chunkSize: 200, overlap: 150 },
+      { method: "auto", delimiters: [""] },
+      { method: "auto", cleaning: { replace: [{ pattern: "([a-z", replacement: "" }] } },
+      { method: "auto", cleaning: { replace: [{ pattern: "(a+)+$", replacement: "" }] } },
+      { method: "auto", cleaning: { replace: [{ pattern: "x*", replacement: "" }] } },
+      { method: "auto", cleaning: { replace: [{ pattern: "a", replacement: "", flags: "gy" }] } },
+    ];
+    for (const options of bad) expect(await reason(run("a.txt", "正文", options)), JSON.stringify(options)).toBe("invalidOptions");
+  });
+
+  it("tells nested repetitions from safe patterns", () => {
+    expect(catastrophic("(a+)+")).toBe(true);
+    expect(catastrophic("(\\w*x?)*y")).toBe(true);
+    expect(catastrophic("(.)\\1")).toBe(true);
+    expect(catastrophic("第[一二三]+条")).toBe(false);
+    expect(catastrophic("(ab)+c*")).toBe(false);
+    expect(catastrophic("[(a+)+]")).toBe(false);
+  });
+
+  it("exposes a version and counts cl100k tokens", () => {
+    expect(INGEST_VERSION).toBeGreaterThan(0);
+    expect(countTokens("hello world")).toBe(2);
+    expect(countTokens("")).toBe(0);
+  });
+});
+
+describe("cleaning", () => {
+  it("drops URLs and e-mails, collapses whitespace and applies replacements", async () => {
+    const text = "联系  我们：service@example.com 或访问 https://example.com/a?b=1 ，   官网 www.example.cn 。\n\n\n\n工号：A-1234";
+    const [seg] = await run("a.txt", text, {
+      method: "full_text",
+      cleaning: { dropUrls: true, dropEmails: true, collapseWhitespace: true, replace: [{ pattern: "A-\\d+", replacement: "[工号]" }] },
+    });
+    expect(seg.content).not.toMatch(/example|@/);
+    expect(seg.content).toContain("[工号]");
+    expect(seg.content).not.toMatch(/ {2}|\n{3}/);
+  });
+});
+
+describe("auto", () => {
+  const paragraphs = Array.from(
+    { length: 40 },
+    (_, i) => `第${i + 1}段。这是一段用于测试分段的中文正文，内容包含若干句子。每一句都应当完整地保留下来。`,
+  );
+  const md = `# 产品介绍\n\n${paragraphs.slice(0, 20).join("\n\n")}\n\n## 价格表\n\n| 型号 | 价格 |\n|---|---|\n${Array.from({ length: 30 }, (_, i) => `| X-${i} | ${100 + i} |`).join("\n")}\n\n${paragraphs.slice(20).join("\n\n")}`;
+  let segments: Segment[];
+  beforeAll(async () => {
+    segments = await run("a.md", md, { method: "auto", chunkSize: 128, overlap: 24 });
+  });
+
+  it("packs to the token budget, keeps every sentence whole, and repeats a tail as overlap", () => {
+    expect(segments.length).toBeGreaterThan(5);
+    for (const s of segments) {
+      expect(s.tokens).toBe(countTokens(s.content));
+      expect(s.tokens).toBeLessThanOrEqual(128 + 8);
+    }
+    const all = segments.map((s) => s.content).join("\n");
+    for (const p of paragraphs) expect(all).toContain(p);
+    const overlapping = segments.slice(1).filter((s, i) => segments[i].content.endsWith(s.content.split("\n")[0]));
+    expect(overlapping.length).toBeGreaterThan(0);
+    expect(segments.map((s) => s.position)).toEqual(segments.map((_, i) => i));
+  });
+
+  it("never ends a chunk with a heading and repeats a table's header in every chunk of its rows", () => {
+    for (const s of segments) {
+      const last = s.content.split("\n").at(-1)!;
+      expect(last).not.toMatch(/^(产品介绍|价格表|\| 型号 \| 价格 \|)$/);
+      if (/\| X-\d+ \|/.test(s.content)) expect(s.content).toContain("| 型号 | 价格 |");
+    }
+  });
+
+  it("cuts at the user's delimiters", async () => {
+    const text = Array.from({ length: 30 }, (_, i) => `条目${i}的说明文字比较长一些###`).join("");
+    const segs = await run("a.txt", text, { method: "auto", chunkSize: 64, delimiters: ["###"] });
+    expect(segs.length).toBeGreaterThan(2);
+    for (const s of segs) expect(s.content.endsWith("###")).toBe(true);
+  });
+
+  it("is deterministic: the same file and options give the same segments", async () => {
+    expect(await run("a.md", md, { method: "auto", chunkSize: 128, overlap: 24 })).toEqual(segments);
+  });
+});
+
+describe("qa", () => {
+  it("reads two-column CSV and xlsx, named columns first", async () => {
+    const csv = await run("qa.csv", '编号,问题,答案\n1,怎么退款？,在订单页点击“退款”。\n2,多久到账？,"3个工作日,节假日顺延"', {
+      method: "qa",
+    });
+    expect(csv.map((s) => [s.question, s.answer])).toEqual([
+      ["怎么退款？", "在订单页点击“退款”。"],
+      ["多久到账？", "3个工作日,节假日顺延"],
+    ]);
+    const xlsx = await run(
+      "qa.xlsx",
+      await xlsxOf({
+        FAQ: [
+          ["如何开票？", "在我的订单中申请。"],
+          ["支持哪些支付方式？", "微信和支付宝。"],
+        ],
+      }),
+      { method: "qa" },
+    );
+    expect(xlsx.map((s) => s.question)).toEqual(["如何开票？", "支持哪些支付方式？"]);
+    expect(xlsx[0].content).toBe("如何开票？\n在我的订单中申请。");
+  });
+
+  it("reads tab-separated txt, 问/答 lines, and markdown or docx headings as questions", async () => {
+    const tab = await run("qa.txt", "营业时间？\t每天9点到18点\n在哪里取货？\t一楼前台", { method: "qa" });
+    expect(tab.map((s) => s.answer)).toEqual(["每天9点到18点", "一楼前台"]);
+    const marked = await run("qa.txt", "问：可以退货吗？\n答：七天内可以。\n包装需完好。\n问：运费谁出？\n答：卖家承担。", {
+      method: "qa",
+    });
+    expect(marked).toMatchObject([
+      { question: "可以退货吗？", answer: "七天内可以。\n包装需完好。" },
+      { question: "运费谁出？", answer: "卖家承担。" },
+    ]);
+    const md = await run("qa.md", "## 如何注册？\n\n点击右上角注册。\n\n## 忘记密码怎么办？\n\n使用找回密码。", { method: "qa" });
+    expect(md.map((s) => [s.question, s.answer])).toEqual([
+      ["如何注册？", "点击右上角注册。"],
+      ["忘记密码怎么办？", "使用找回密码。"],
+    ]);
+    const docx = await docxOf([
+      { heading: 2, text: "发票怎么开？" },
+      { text: "联系客服开具。" },
+      { heading: 2, text: "能加急吗？" },
+      { text: "可以，需加价。" },
+    ]);
+    expect((await run("qa.docx", docx, { method: "qa" })).map((s) => s.question)).toEqual(["发票怎么开？", "能加急吗？"]);
+    const tableDocx = await docxOf([
+      { text: "常见问题" },
+      {
+        table: [
+          ["问题", "答案"],
+          ["保修多久？", "一年。"],
+        ],
+      },
+    ]);
+    expect(await run("faq.docx", tableDocx, { method: "qa" })).toMatchObject([{ question: "保修多久？", answer: "一年。" }]);
+  });
+});
+
+describe("table", () => {
+  it("writes each row as 列: 值 lines, drops index columns, renames duplicates and normalises typed values", async () => {
+    const data = await xlsxOf({
+      员工: [
+        ["序号", "姓名", "入职日期", "工资", "在职", "工资", "备注"],
+        [1, "张三", new Date(Date.UTC(2020, 0, 5)), 12000.5, true, 1, "组长"],
+        [2, "李四", new Date(Date.UTC(2021, 2, 4)), 9000, false, 2, null],
+      ],
+    });
+    const segs = await run("t.xlsx", data, { method: "table" });
+    expect(segs).toHaveLength(2);
+    expect(segs[0].content).toBe("姓名: 张三\n入职日期: 2020-01-05\n工资: 12000.5\n在职: 是\n工资_2: 1\n备注: 组长");
+    expect(segs[1].content).toContain("姓名: 李四\n入职日期: 2021-03-04");
+    expect(segs[0].title).toBe("员工");
+    const csv = await run("t.csv", 'id,城市,人口,日期\n1,北京,"21,893,095",2020/11/1\n2,上海,"24,870,895",2020年11月1日', {
+      method: "table",
+    });
+    expect(csv[1].content).toBe("城市: 上海\n人口: 24870895\n日期: 2020-11-01");
+  });
+
+  it("says so when a file has no table", async () => {
+    expect(await reason(run("a.txt", "没有表格的文本", { method: "table" }))).toBe("empty");
+  });
+});
+
+describe("laws", () => {
+  let segs: Segment[];
+  beforeAll(async () => {
+    segs = await run("law.txt", LAW, { method: "laws", chunkSize: 200 });
+  });
+
+  it("drops the 目录, makes one chunk per 条 under its chapter, keeps items and cross-references inside", () => {
+    const all = segs.map((s) => s.content).join("\n");
+    expect(all.match(/管理与监督/g)?.length).toBe(segs.filter((s) => s.title === "第二章 管理与监督").length);
+    expect(segs[0].content).toBe("中华人民共和国示例管理法");
+    expect(segs[1]).toMatchObject({
+      content: "第一章 总则\n第一条 为了规范示例管理活动，保护当事人的合法权益，制定本法。",
+      title: "第一章 总则",
+    });
+    expect(segs[2].content).toBe("第一章 总则\n第二条 在中华人民共和国境内从事示例活动，适用本法。依照\n第十条规定办理的除外。");
+    expect(segs[3].content).toBe("第一章 总则\n第三条 示例活动应当遵循下列原则：\n（一）依法合规；\n（二）公开透明；\n（三）诚实信用。");
+    expect(segs.filter((s) => /第十条/.test(s.content.split("\n")[1] ?? ""))).toHaveLength(0);
+  });
+
+  it("splits only an overlong article, each part under its chapter and article", () => {
+    const five = segs.filter((s) => s.content.includes("第五条"));
+    expect(five.length).toBeGreaterThan(1);
+    expect(five[0].content.startsWith("第二章 管理与监督\n第五条 ")).toBe(true);
+    for (const part of five.slice(1)) expect(part.content.startsWith("第二章 管理与监督\n第五条（续）\n")).toBe(true);
+    for (const s of segs) expect(s.tokens).toBeLessThanOrEqual(200);
+    expect(segs.filter((s) => /^第四条 /m.test(s.content))).toHaveLength(1);
+    expect(segs.at(-1)!.content).toBe("第三章 附则\n第六条 本法自公布之日起施行。");
+  });
+});
+
+describe("book, manual, paper", () => {
+  it("book: drops the table of contents, chunks carry their chain of headings", async () => {
+    const text = `示例之书\n\n目录\n第一章 起源 ........ 1\n第一节 远古 ........ 2\n第二章 发展 ........ 9\n\n第一章 起源\n\n第一节 远古\n\n很久以前，人们在河边生活。\n\n第二章 发展\n\n城市逐渐出现。`;
+    const segs = await run("book.txt", text, { method: "book" });
+    expect(segs.map((s) => s.content).join("\n")).not.toContain("........");
+    expect(segs).toContainEqual(
+      expect.objectContaining({ title: "第一章 起源 > 第一节 远古", content: "第一章 起源 > 第一节 远古\n很久以前，人们在河边生活。" }),
+    );
+    expect(segs).toContainEqual(expect.objectContaining({ title: "第二章 发展" }));
+  });
+
+  it("manual: docx heading styles give the title path that prefixes each chunk", async () => {
+    const docx = await docxOf([
+      { heading: 1, text: "安装指南" },
+      { heading: 2, text: "硬件要求" },
+      { text: "内存不少于 8 GB。" },
+      { heading: 2, text: "软件要求" },
+      { text: "操作系统为 Linux。" },
+      { heading: 1, text: "故障排除" },
+      { text: "重启设备。" },
+    ]);
+    const segs = await run("m.docx", docx, { method: "manual" });
+    expect(segs.map((s) => s.content)).toEqual([
+      "安装指南 > 硬件要求\n内存不少于 8 GB。",
+      "安装指南 > 软件要求\n操作系统为 Linux。",
+      "故障排除\n重启设备。",
+    ]);
+  });
+
+  it("manual: numbering gives the path when there are no heading styles", async () => {
+    const segs = await run("m.txt", "1 概述\n本设备用于测量。\n1.1 用途\n测量温度。\n2 安装\n固定在墙上。", { method: "manual" });
+    expect(segs.map((s) => s.title)).toEqual(["1 概述", "1 概述 > 1.1 用途", "2 安装"]);
+  });
+
+  it("paper: title, authors and abstract first, then sections", async () => {
+    const md = `# 基于检索增强的问答系统\n\n张三 李四\n\n示例大学 计算机学院\n\n摘要：本文提出一种检索增强方法。\n\n关键词：检索；问答\n\n## 1 引言\n\n问答系统很重要。\n\n## 2 方法\n\n### 2.1 检索\n\n使用混合检索。\n\n## 参考文献\n\n[1] 某某. 论文.`;
+    const segs = await run("p.md", md, { method: "paper" });
+    expect(segs[0].content).toBe(
+      "基于检索增强的问答系统\n张三 李四\n示例大学 计算机学院\n摘要：本文提出一种检索增强方法。\n关键词：检索；问答",
+    );
+    expect(segs.slice(1).map((s) => s.title)).toEqual(["1 引言", "2 方法 > 2.1 检索", "参考文献"]);
+  });
+});
+
+describe("resume", () => {
+  it("one chunk per field group and per job, each with the summary line", async () => {
+    const text = `王小明
+电话：138-0013-8000  邮箱：wxm@example.com
+求职意向：后端工程师
+
+教育背景
+2010.09 - 2014.06 北京示例大学 计算机科学 本科
+
+工作经历
+2018.03 - 至今 上海示例科技有限公司 高级工程师
+负责支付系统设计。
+2014.07 - 2018.02 杭州某某网络有限公司 工程师
+开发订单服务。
+
+专业技能
+Java、Go、PostgreSQL`;
+    const segs = await run("r.txt", text, { method: "resume" });
+    const summary = "姓名：王小明｜电话：13800138000｜公司：上海示例科技有限公司｜学历：北京示例大学 本科｜工作年限：4年";
+    for (const s of segs) expect(s.content.split("\n")[0]).toBe(summary);
+    expect(segs.map((s) => s.title)).toEqual(["基本信息", "教育背景", "工作经历", "工作经历", "专业技能"]);
+    expect(segs[3].content).toContain("杭州某某网络有限公司");
+    expect(segs[3].content.split("\n").slice(1).join("\n")).not.toContain("上海示例科技");
+  });
+});
+
+describe("ppt and full_text", () => {
+  it("ppt: one chunk per slide in show order, table rows as 表头: 单元格", async () => {
+    const data = await pptxOf([
+      { title: "季度汇报", bullets: ["营收增长 20%", "新客户 35 家"] },
+      {
+        title: "区域数据",
+        table: [
+          ["区域", "销售额"],
+          ["华东", "120万"],
+          ["华南", "80万"],
+        ],
+      },
+    ]);
+    const segs = await run("s.pptx", data, { method: "ppt" });
+    expect(segs.map((s) => s.content)).toEqual([
+      "季度汇报\n营收增长 20%\n新客户 35 家",
+      "区域数据\n区域: 华东\n销售额: 120万\n\n区域: 华南\n销售额: 80万",
+    ]);
+  });
+
+  it("full_text: the whole document is one chunk", async () => {
+    const segs = await run("law.txt", LAW, { method: "full_text" });
+    expect(segs).toHaveLength(1);
+    expect(segs[0].content).toContain("第六条");
+  });
+});
+
+describe("parsing", () => {
+  it("reads GB18030 text, HTML headings and tables", async () => {
+    const gbk = new Uint8Array([0xd6, 0xd0, 0xce, 0xc4, 0xb2, 0xe2, 0xca, 0xd4]); // "中文测试" in GBK
+    expect((await parseDocument({ name: "a.txt", data: gbk })).blocks).toEqual([{ kind: "paragraph", text: "中文测试" }]);
+    const html = utf8(
+      "<html><head><script>x()</script></head><body><h2>标题</h2><p>段落<br>第二行</p><table><tr><th>名</th><th>值</th></tr><tr><td>a</td><td>1</td></tr></table></body></html>",
+    );
+    expect((await parseDocument({ name: "a.html", data: html })).blocks).toEqual([
+      { kind: "heading", level: 2, text: "标题" },
+      { kind: "paragraph", text: "段落\n第二行" },
+      { kind: "table", header: ["名", "值"], rows: [["a", "1"]] },
+    ]);
+  });
+
+  it("rejects unsupported and disguised files, and Office files that unpack too much", async () => {
+    expect(await reason(parseDocument({ name: "a.exe", data: utf8("MZ") }))).toBe("unsupportedFormat");
+    expect(await reason(parseDocument({ name: "a.pdf", data: utf8("not a pdf") }))).toBe("unreadable");
+    // A small bomb against a small limit: the guard counts inflated bytes as they stream, whatever the headers say.
+    const zip = new JSZip();
+    zip.file("word/document.xml", new Uint8Array(4 * 1024 * 1024));
+    const bomb = await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" });
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    expect(await reason(openZip(bomb, undefined, { bytes: 1024 * 1024, entries: 100 }))).toBe("tooLarge");
+    await expect(openZip(bomb, undefined, { bytes: 8 * 1024 * 1024, entries: 100 })).resolves.toBeDefined();
+    const many = new JSZip();
+    for (let i = 0; i < 11; i++) many.file(`x/${i}.xml`, "");
+    expect(await reason(openZip(await many.generateAsync({ type: "uint8array" }), undefined, { bytes: 1024, entries: 10 }))).toBe(
+      "tooLarge",
+    );
+  });
+
+  it("reports an aborted parse", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(await reason(ingest({ name: "a.txt", data: utf8("正文") }, { method: "auto" }, { signal: controller.signal }))).toBe("aborted");
+  });
+
+  it("reports a file without text as empty", async () => {
+    expect(await reason(run("a.txt", "   \n\n ", { method: "auto" }))).toBe("empty");
+  });
+});
+
+describe("countTokens", () => {
+  it("counts exactly as js-tiktoken's cl100k encoder", async () => {
+    const { Tiktoken } = await import("js-tiktoken/lite");
+    const { default: ranks } = await import("js-tiktoken/ranks/cl100k_base");
+    const reference = new Tiktoken(ranks);
+    const samples = [
+      "中华人民共和国民法典第一千二百六十条规定，本法自2021年1月1日起施行。",
+      "Hello, world! It's 3.14159 — naïve café; don't   stop\n\n\tindentation",
+      "混合 text 与 English words，还有数字 12345678 和 emoji 🎉👍🏽 以及 ⼀ radicals",
+      "用户应当按照说明书操作设备，确保设备安全运行并定期检查电源。".repeat(6),
+      "https://example.com/a?b=1&c=2 support@example.com ####### ......",
+    ];
+    for (const text of samples) expect(countTokens(text), text.slice(0, 20)).toBe(reference.encode(text).length);
+    expect(countTokens("<|endoftext|>")).toBeGreaterThan(1);
+  });
+});

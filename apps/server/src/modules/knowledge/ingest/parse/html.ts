@@ -1,0 +1,120 @@
+import { type HTMLElement, type Node, NodeType, parse } from "node-html-parser";
+import type { Block, ParsedDocument } from "../types.ts";
+import { decodeText } from "./limits.ts";
+import { tableFromRows } from "./table.ts";
+
+/** The src of a picture whose alt text is the picture's text read by OCR (set by the docx reader). */
+export const OCR_IMAGE_SRC = "ocr:";
+
+const SKIP = new Set(["script", "style", "noscript", "template", "head", "svg", "nav", "iframe", "object"]);
+const BLOCK = new Set([
+  "p",
+  "div",
+  "section",
+  "article",
+  "main",
+  "header",
+  "footer",
+  "aside",
+  "blockquote",
+  "pre",
+  "li",
+  "dd",
+  "dt",
+  "figcaption",
+  "caption",
+  "address",
+  "ul",
+  "ol",
+  "dl",
+  "body",
+  "html",
+  "form",
+  "fieldset",
+]);
+
+export function parseHtml(data: Uint8Array): ParsedDocument {
+  return { format: "html", ...blocksFromHtml(decodeText(data)), ocrPages: [] };
+}
+
+/** HTML (a web page, or mammoth's rendering of a docx) as blocks: h1–h6 headings, paragraphs, tables with their header. */
+export function blocksFromHtml(html: string): { blocks: Block[]; pages: number } {
+  const root = parse(html, { comment: false, blockTextElements: { pre: true } });
+  const blocks: Block[] = [];
+  let inline = "";
+  const flush = () => {
+    const text = inline
+      .replace(/[ \t\u00a0]+/g, " ")
+      .replace(/ *\n */g, "\n")
+      .trim();
+    if (text) blocks.push({ kind: "paragraph", text });
+    inline = "";
+  };
+  const walk = (node: Node) => {
+    if (node.nodeType === NodeType.TEXT_NODE) {
+      inline += node.text.replace(/\s+/g, " ");
+      return;
+    }
+    if (node.nodeType !== NodeType.ELEMENT_NODE) return;
+    const el = node as HTMLElement;
+    const tag = el.rawTagName?.toLowerCase() ?? "";
+    if (SKIP.has(tag)) return;
+    const heading = /^h([1-6])$/.exec(tag);
+    if (heading) {
+      flush();
+      const text = el.text.replace(/\s+/g, " ").trim();
+      if (text) blocks.push({ kind: "heading", level: Number(heading[1]), text });
+      return;
+    }
+    if (tag === "table") {
+      flush();
+      const table = tableFromHtml(el);
+      if (table) blocks.push(table);
+      return;
+    }
+    if (tag === "img" && el.getAttribute("src") === OCR_IMAGE_SRC) {
+      flush();
+      const text = (el.getAttribute("alt") ?? "").trim();
+      if (text) blocks.push({ kind: "ocr", text });
+      return;
+    }
+    if (tag === "br") {
+      inline += "\n";
+      return;
+    }
+    if (tag === "pre") {
+      flush();
+      const text = el.text.trim();
+      if (text) blocks.push({ kind: "paragraph", text });
+      return;
+    }
+    const isBlock = BLOCK.has(tag) || tag === "";
+    if (isBlock) flush();
+    for (const child of el.childNodes) walk(child);
+    if (isBlock) flush();
+  };
+  walk(root);
+  flush();
+  return { blocks, pages: 1 };
+}
+
+function tableFromHtml(table: HTMLElement): Block | undefined {
+  const rows: string[][] = [];
+  let headerRows = 0;
+  for (const tr of table.querySelectorAll("tr")) {
+    // Rows of a nested table belong to that table's cell text, not to this table.
+    if (tr.closest("table") !== table) continue;
+    const cells = tr.childNodes.filter(
+      (c): c is HTMLElement => c.nodeType === NodeType.ELEMENT_NODE && /^t[dh]$/i.test((c as HTMLElement).rawTagName),
+    );
+    const row: string[] = [];
+    for (const cell of cells) {
+      const text = cell.text.replace(/\s+/g, " ").trim();
+      const span = Math.min(Number(cell.getAttribute("colspan") ?? 1) || 1, 50);
+      for (let i = 0; i < span; i++) row.push(text);
+    }
+    if (rows.length === headerRows && cells.length && cells.every((c) => c.rawTagName.toLowerCase() === "th")) headerRows++;
+    rows.push(row);
+  }
+  return tableFromRows(rows);
+}

@@ -1,0 +1,54 @@
+import JSZip from "jszip";
+import { IngestError } from "../types.ts";
+import { checkSignal } from "./limits.ts";
+
+/** Office files unpack to at most this much (a 15 MB docx of text unpacks to far less; a bomb to gigabytes). */
+export const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
+export const MAX_ZIP_ENTRIES = 5000;
+
+export interface OfficeZip {
+  zip: JSZip;
+  /** The original bytes, for parsers that unzip again themselves (mammoth, exceljs) once the guard passed. */
+  data: Uint8Array;
+}
+
+/**
+ * Opens an Office file after checking it is not a decompression bomb: the entry count, then every entry is
+ * inflated as a stream while the running total is checked (declared sizes can lie), before any parser sees it.
+ */
+export async function openZip(
+  data: Uint8Array,
+  signal?: AbortSignal,
+  limits = { bytes: MAX_INFLATED_BYTES, entries: MAX_ZIP_ENTRIES },
+): Promise<OfficeZip> {
+  let zip: JSZip;
+  try {
+    zip = await JSZip.loadAsync(data);
+  } catch (e) {
+    throw new IngestError("unreadable", `the file is not a valid Office document: ${(e as Error).message}`);
+  }
+  const entries = Object.values(zip.files).filter((f) => !f.dir);
+  if (entries.length > limits.entries) throw new IngestError("tooLarge", `the file has more than ${limits.entries} parts`);
+  let total = 0;
+  for (const entry of entries) {
+    checkSignal(signal);
+    await new Promise<void>((resolve, reject) => {
+      const stream = entry.nodeStream("nodebuffer");
+      stream
+        .on("data", (chunk: Buffer) => {
+          total += chunk.length;
+          if (total > limits.bytes) {
+            stream.pause();
+            reject(new IngestError("tooLarge", `the file unpacks to more than ${Math.round(limits.bytes / 1024 / 1024)} MB`));
+          }
+        })
+        .on("error", (e: Error) => reject(new IngestError("unreadable", `the file is damaged: ${e.message}`)))
+        .on("end", () => resolve());
+    });
+  }
+  return { zip, data };
+}
+
+export async function zipText(zip: JSZip, path: string): Promise<string | undefined> {
+  return zip.file(path)?.async("string");
+}

@@ -1,0 +1,84 @@
+import { extractText, getDocumentProxy } from "unpdf";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeBrowser, pdfFromHtml } from "./fixtures.test-helper.ts";
+import { ingest, parseDocument, type ParsedDocument } from "./index.ts";
+
+// PDFs printed by Chromium with Noto Sans CJK: its text layer spells many characters as Kangxi radicals (⽤⼾ for 用户).
+const WORDS = ["电源", "风扇", "滤网", "电池", "接口", "屏幕", "按键", "外壳", "线缆", "支架"];
+const para = (i: number) =>
+  `<p>第${i}段：用户应当按照说明书操作设备，检查${WORDS[i % 10]}与${WORDS[(i * 3 + 1) % 10]}，确保${WORDS[(i * 7 + 2) % 10]}安全运行。</p>`;
+const manualHtml = [
+  `<h1>第一章 安装</h1><h3 style="font-size:14px">1.1 环境要求</h3>${Array.from({ length: 30 }, (_, i) => para(i + 1)).join("")}`,
+  `<h1>第二章 使用</h1><h3 style="font-size:14px">2.1 开机</h3>${Array.from({ length: 30 }, (_, i) => para(i + 31)).join("")}`,
+].join("");
+const lawHtml = `<p>中华人民共和国示例法</p><p>目　　录</p><p>第一章　总　则</p><p>第二章　附　则</p><div style="page-break-after:always"></div>
+<p>第一章　总　则</p><p>第一条　为了规范示例活动，制定本法。</p><p>第二条　示例活动适用本法，依照</p><p>第十条规定的除外。</p>
+<p>第三条　有下列情形之一的，不予登记：</p><p>（一）材料不全；</p><p>（二）逾期申请。</p><p>第二章　附　则</p><p>第四条　本法自公布之日起施行。</p>`;
+const paperHtml = `<h1>基于检索增强的企业问答</h1><p>张三<sup>1</sup>，李四<sup>2</sup></p><p>（1. 示例大学 计算机学院；2. 示例研究院）</p>
+<p><b>摘要：</b>本文研究检索增强生成在企业知识库中的应用，提出混合检索方法。</p><p><b>关键词：</b>检索；问答</p>
+<p><b>1 引言</b></p><p>企业知识分散在大量文档中。</p><p><b>2 方法</b></p><p>我们结合关键词与向量检索。</p><p><b>3 结论</b></p><p>混合检索效果更好。</p>`;
+
+let manual: Uint8Array;
+let law: Uint8Array;
+let paper: Uint8Array;
+let manualDoc: ParsedDocument;
+
+beforeAll(async () => {
+  manual = await pdfFromHtml(manualHtml, { outline: true, header: "示例设备说明书", footer: '第 <span class="pageNumber"></span> 页' });
+  law = await pdfFromHtml(lawHtml);
+  paper = await pdfFromHtml(paperHtml);
+  manualDoc = await parseDocument({ name: "manual.pdf", data: manual });
+}, 60_000);
+afterAll(closeBrowser);
+
+describe("PDF text layer", () => {
+  it("is NFKC-normalised: no Kangxi radicals where the raw text layer has them", async () => {
+    const raw = (await extractText(await getDocumentProxy(new Uint8Array(manual)), { mergePages: true })).text;
+    expect(raw).toMatch(/[\u2F00-\u2FDF]/);
+    const text = manualDoc.blocks.map((b) => ("text" in b ? b.text : "")).join("\n");
+    expect(text).not.toMatch(/[\u2E80-\u2FDF]/);
+    expect(text).toContain("第1段：用户应当按照说明书操作设备，检查风扇与接口，确保支架安全运行。");
+  });
+
+  it("drops the running header and the page numbers", () => {
+    expect(manualDoc.pages).toBeGreaterThanOrEqual(3);
+    const text = manualDoc.blocks.map((b) => ("text" in b ? b.text : "")).join("\n");
+    expect(text).not.toContain("示例设备说明书");
+    expect(text).not.toMatch(/第 ?\d+ ?页/);
+    expect(manualDoc.ocrPages).toEqual([]);
+  });
+
+  it("manual: bookmarks give the title path, even for a heading set in body type", async () => {
+    const segs = await ingest({ name: "manual.pdf", data: manual }, { method: "manual", chunkSize: 256 });
+    expect(new Set(segs.map((s) => s.title))).toEqual(new Set(["第一章 安装 > 1.1 环境要求", "第二章 使用 > 2.1 开机"]));
+    for (const s of segs) expect(s.content.startsWith(`${s.title}\n`)).toBe(true);
+    const all = segs.map((s) => s.content).join("\n");
+    for (let i = 1; i <= 60; i++) expect(all).toContain(`第${i}段：`);
+  });
+
+  it("gives the same segments for the same file (preview equals commit)", async () => {
+    const a = await ingest({ name: "manual.pdf", data: manual }, { method: "auto", chunkSize: 200, overlap: 30 });
+    const b = await ingest({ name: "manual.pdf", data: manual }, { method: "auto", chunkSize: 200, overlap: 30 });
+    expect(b).toEqual(a);
+  });
+
+  it("laws: one chunk per 条 from a printed law, the 目录 dropped", async () => {
+    const segs = await ingest({ name: "law.pdf", data: law }, { method: "laws" });
+    expect(segs.map((s) => s.content)).toEqual([
+      "中华人民共和国示例法",
+      "第一章 总则\n第一条 为了规范示例活动，制定本法。",
+      "第一章 总则\n第二条 示例活动适用本法，依照\n第十条规定的除外。",
+      "第一章 总则\n第三条 有下列情形之一的，不予登记：\n（一）材料不全；\n（二）逾期申请。",
+      "第二章 附则\n第四条 本法自公布之日起施行。",
+    ]);
+  });
+
+  it("paper: title, authors and abstract first, then numbered sections", async () => {
+    const segs = await ingest({ name: "paper.pdf", data: paper }, { method: "paper" });
+    expect(segs[0].content).toContain("基于检索增强的企业问答");
+    expect(segs[0].content).toContain("张三");
+    expect(segs[0].content).toContain("本文研究检索增强生成");
+    expect(segs.slice(1).map((s) => s.title)).toEqual(["1 引言", "2 方法", "3 结论"]);
+    expect(segs[2].content).toBe("2 方法\n我们结合关键词与向量检索。");
+  });
+});

@@ -1,0 +1,73 @@
+import type { KnowledgeBase } from "@agentfair/contracts";
+import { App, Form, Input, Modal } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { HttpError } from "../../../lib/http";
+import { createKnowledge, updateKnowledge } from "../api/save-knowledge";
+
+/** Create and edit a knowledge base: a modal with a name field (doc 2 §2, §5, §8). */
+export function KnowledgeModal({
+  open,
+  base,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  /** The base being edited; null creates one. */
+  base: KnowledgeBase | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ name: string }>();
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (open) form.setFieldsValue({ name: base?.name ?? "" });
+  }, [open, base, form]);
+
+  const submit = async () => {
+    const { name } = await form.validateFields();
+    setSaving(true);
+    try {
+      if (base) {
+        await updateKnowledge({ id: base.id, name: name.trim() });
+        message.success(t("knowledge.modal.saved"));
+      } else {
+        await createKnowledge({ name: name.trim() });
+        message.success(t("knowledge.modal.created"));
+      }
+      onSaved();
+    } catch (e) {
+      // Doc 2 §8: show the server's msg; 'creation failed!' when it gave none.
+      message.error((e instanceof HttpError && e.code !== undefined && e.message) || t("knowledge.modal.createFailed"));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={base ? t("knowledge.modal.editTitle") : t("knowledge.modal.createTitle")}
+      onCancel={onClose}
+      onOk={submit}
+      confirmLoading={saving}
+      okText={t("common.confirm")}
+      cancelText={t("common.cancel")}
+      destroyOnHidden
+      forceRender
+    >
+      <Form form={form} layout="vertical" onFinish={submit} data-testid="knowledge-form">
+        <Form.Item
+          name="name"
+          label={t("knowledge.modal.name")}
+          rules={[{ required: true, whitespace: true, message: t("knowledge.modal.nameRequired") }]}
+        >
+          <Input maxLength={100} placeholder={t("knowledge.modal.nameRequired")} data-testid="knowledge-name" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

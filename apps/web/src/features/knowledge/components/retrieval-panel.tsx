@@ -1,0 +1,102 @@
+import type { RetrievalHit } from "@agentfair/contracts";
+import { Alert, Button, Card, Col, Empty, Form, Input, InputNumber, List, Row, Slider, Space, Tag, Typography } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { retrievalTest } from "../api/retrieval";
+
+interface RetrievalForm {
+  query: string;
+  vectorWeight: number;
+  threshold: number;
+  topK: number;
+}
+
+const score = (n: number) => n.toFixed(3);
+
+/** Retrieval test: hybrid search over this base, each hit with its keyword, vector and fused scores. */
+export function RetrievalPanel({ baseId }: { baseId: string }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<RetrievalForm>();
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ hits: RetrievalHit[]; vectorUsed: boolean } | null>(null);
+
+  const search = async () => {
+    const v = await form.validateFields();
+    setBusy(true);
+    try {
+      setResult(await retrievalTest(baseId, { query: v.query.trim(), topK: v.topK, vectorWeight: v.vectorWeight, threshold: v.threshold }));
+    } catch {
+      // The http client has shown the message.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title={t("knowledge.retrieval.title")} data-testid="retrieval-panel">
+      <Form form={form} layout="vertical" initialValues={{ query: "", vectorWeight: 0.7, threshold: 0, topK: 5 }} onFinish={search}>
+        <Form.Item name="query" rules={[{ required: true, whitespace: true, message: t("knowledge.retrieval.query") }]}>
+          <Input.TextArea rows={3} maxLength={2000} placeholder={t("knowledge.retrieval.query")} data-testid="retrieval-query" />
+        </Form.Item>
+        <Row gutter={16}>
+          <Col span={9}>
+            <Form.Item name="vectorWeight" label={t("knowledge.retrieval.vectorWeight")}>
+              <Slider min={0} max={1} step={0.05} />
+            </Form.Item>
+          </Col>
+          <Col span={9}>
+            <Form.Item name="threshold" label={t("knowledge.retrieval.threshold")}>
+              <Slider min={0} max={1} step={0.05} />
+            </Form.Item>
+          </Col>
+          <Col span={6}>
+            <Form.Item name="topK" label={t("knowledge.retrieval.topK")}>
+              <InputNumber min={1} max={50} style={{ width: "100%" }} />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Button type="primary" htmlType="submit" loading={busy} data-testid="retrieval-run">
+          {t("knowledge.retrieval.run")}
+        </Button>
+      </Form>
+      {result && (
+        <div style={{ marginTop: 16 }}>
+          {!result.vectorUsed && <Alert type="info" showIcon style={{ marginBottom: 12 }} message={t("knowledge.retrieval.keywordOnly")} />}
+          {result.hits.length === 0 ? (
+            <Empty description={t("knowledge.retrieval.noHits")} />
+          ) : (
+            <List
+              bordered
+              size="small"
+              header={t("knowledge.retrieval.hits", { count: result.hits.length })}
+              dataSource={result.hits}
+              data-testid="retrieval-hits"
+              renderItem={(h, i) => (
+                <List.Item data-testid="retrieval-hit">
+                  <div style={{ width: "100%" }}>
+                    <Space wrap size={4} style={{ marginBottom: 4 }}>
+                      <Tag>#{i + 1}</Tag>
+                      <Tag color="green" data-testid="hit-score">
+                        {t("knowledge.retrieval.score")} {score(h.score)}
+                      </Tag>
+                      <Tag color="blue">
+                        {t("knowledge.retrieval.keywordScore")} {score(h.keywordScore)}
+                      </Tag>
+                      <Tag color="purple">
+                        {t("knowledge.retrieval.vectorScore")} {score(h.vectorScore)}
+                      </Tag>
+                      {h.title && <Typography.Text type="secondary">{h.title}</Typography.Text>}
+                    </Space>
+                    <Typography.Paragraph style={{ whiteSpace: "pre-wrap", marginBottom: 0 }} ellipsis={{ rows: 4, expandable: true }}>
+                      {h.question ? `Q: ${h.question}\nA: ${h.answer ?? ""}` : h.content}
+                    </Typography.Paragraph>
+                  </div>
+                </List.Item>
+              )}
+            />
+          )}
+        </div>
+      )}
+    </Card>
+  );
+}
