@@ -7,8 +7,6 @@ import {
   defaultAgentDraft,
   skillCount,
   defaultKnowledgeSettings,
-  defaultModelSettings,
-  emptyBindings,
 } from "@agentfair/contracts";
 import type { AgentConfig, ListingCard } from "../../db/schema/agents.ts";
 import type { AgentRow, ApplyRow } from "./agents.repository.ts";
