@@ -100,7 +100,19 @@ test("a knowledge base: create, upload with the wizard, watch it process, retrie
   await expect(page.getByTestId("segment-item").first()).toBeVisible();
   await expect(page.getByTestId("segments-list")).toContainText("七天内");
   await snap(page, "knowledge-segments-zh");
-  await page.keyboard.press("Escape");
+  // Hand edits are marked; a disabled segment stays disabled.
+  const first = page.getByTestId("segment-item").first();
+  await first.getByRole("button", { name: "编辑" }).click();
+  const editor = page.getByRole("dialog").filter({ hasText: "编辑分段" });
+  await editor.getByRole("textbox").fill("退货政策：七天内无理由退货（手动修订）");
+  await editor.getByRole("button", { name: /确\s*定/ }).click();
+  await expect(page.getByText("保存成功！")).toBeVisible();
+  await expect(first).toContainText("已编辑");
+  await expect(first).toContainText("手动修订");
+  await first.getByTestId("segment-enabled").click();
+  await expect(first.getByTestId("segment-enabled")).toHaveAttribute("aria-checked", "false");
+  await page.locator(".ant-drawer-close").click();
+  await expect(page.getByTestId("segments-list")).toHaveCount(0);
 
   // Retrieval test: the hit carries its keyword, vector and fused scores.
   await page.getByTestId("retrieval-query").fill("电池保修多久");
