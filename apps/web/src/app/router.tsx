@@ -4,12 +4,11 @@ import { agentsRoutes } from "../features/agents/routes";
 import { authRoutes } from "../features/auth/routes";
 import { billingRoutes } from "../features/billing/routes";
 import { chatRoutes } from "../features/chat/routes";
-import { knowledgeRoutes } from "../features/knowledge/routes";
 import { modelsRoutes } from "../features/models/routes";
 import { tenantsRoutes } from "../features/tenants/routes";
-import { toolsRoutes } from "../features/tools/routes";
 import { Layout } from "./layout";
 import { NavigationGuard } from "./guards";
+import { knowledgeListRoute } from "./knowledge-list-route";
 import { NotFound } from "./not-found";
 
 /**
@@ -22,10 +21,8 @@ const features: { pages?: RouteObject[]; standalone?: RouteObject[] }[] = [
   chatRoutes,
   modelsRoutes,
   agentsRoutes,
-  knowledgeRoutes,
   billingRoutes,
   tenantsRoutes,
-  toolsRoutes,
 ];
 
 export function createAppRouter(basename: string) {
@@ -46,6 +43,7 @@ export function createAppRouter(basename: string) {
             children: [
               { index: true, element: <Navigate to="/index" replace /> },
               ...features.flatMap((f) => f.pages ?? []),
+              knowledgeListRoute,
               // Public: a mistyped address is a page not found for everybody, not a reason to sign in.
               { path: "*", element: <NotFound />, handle: { public: true } },
             ],

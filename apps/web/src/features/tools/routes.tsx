@@ -1,6 +1,0 @@
-import type { RouteObject } from "react-router";
-import { lazyPage } from "../../lib/lazy-page";
-
-export const toolsRoutes: { pages: RouteObject[] } = {
-  pages: [{ path: "knowledge-list", lazy: lazyPage(() => import("./pages/knowledge-list-page"), "KnowledgeListPage") }],
-};
