@@ -20,7 +20,15 @@ const server = (port: number, captcha: "on" | "off") => ({
   url: `http://127.0.0.1:${port}/healthz`,
   reuseExistingServer: false,
   timeout: 120_000,
-  env: { PORT: String(port), CAPTCHA: captcha, E2E_DATA: `.tmp/e2e-data-${port}` },
+  // Parallel specs share the demo users, and one spec opens 105 sessions: the per-user chat limits
+  // (route-tested on the server) are raised here so that they do not decide other specs' outcomes.
+  env: {
+    PORT: String(port),
+    CAPTCHA: captcha,
+    E2E_DATA: `.tmp/e2e-data-${port}`,
+    CHAT_PER_MINUTE: "1000",
+    CHAT_STREAMS_PER_USER: "50",
+  },
   stdout: "ignore" as const,
   stderr: "pipe" as const,
 });

@@ -187,30 +187,34 @@ test("switching sessions while a reply streams: the view, the highlight and the 
   page,
   request,
 }) => {
+  // Titles unique per run: a retry of this serial file runs on the same platform.
+  const tag = Math.random().toString(36).slice(2, 5);
+  const coffeeQ = `写一句咖啡广告${tag}`;
+  const storyQ = `讲一个 long 故事吧${tag}`;
   await loginAs(page, "member");
   await openChat(page, "营销文案大师");
-  await ask(page, "写一句咖啡广告");
-  await expect(lastBot(page)).toContainText("你好！你的问题是：写一句咖啡广告");
+  await ask(page, coffeeQ);
+  await expect(lastBot(page)).toContainText(`你好！你的问题是：${coffeeQ}`);
   await expect(page.getByTestId("chat-suggestions")).toBeVisible();
 
   // A new session streams a long reply, and is listed at once.
   await page.getByRole("button", { name: "新建对话" }).click();
-  await ask(page, "讲一个 long 故事吧");
+  await ask(page, storyQ);
   await expect(lastBot(page)).toContainText("第3段");
-  await expect(sessionItem(page, "讲一个 long 故事吧")).toBeVisible();
+  await expect(sessionItem(page, storyQ)).toBeVisible();
   await expect(lastBot(page).getByTestId("chat-progress")).toContainText("生成结果中");
 
   // Back to the first session while it streams: that session is on screen and gets the next question.
-  await sessionItem(page, "写一句咖啡广告").click();
-  await expect(sessionItem(page, "写一句咖啡广告")).toHaveClass(/active/);
-  await expect(page.getByTestId("chat-view")).toContainText("写一句咖啡广告");
+  await sessionItem(page, coffeeQ).click();
+  await expect(sessionItem(page, coffeeQ)).toHaveClass(/active/);
+  await expect(page.getByTestId("chat-view")).toContainText(coffeeQ);
   await expect(page.getByTestId("chat-view")).not.toContainText("第3段");
   await ask(page, "再来一句");
   await expect(lastBot(page)).toContainText("你好！你的问题是：再来一句");
   await expect(page.getByTestId("msg-user")).toHaveCount(2);
 
   // The story still arrives in its own session.
-  await sessionItem(page, "讲一个 long 故事吧").click();
+  await sessionItem(page, storyQ).click();
   await expect(page.getByTestId("chat-view")).toContainText("第");
   await expect(page.getByTestId("chat-view")).not.toContainText("再来一句");
 
@@ -220,7 +224,7 @@ test("switching sessions while a reply streams: the view, the highlight and the 
       await request.get("/agent/agent_runtime/session_list?page_number=1&page_size=100", { headers: { authorization: `Bearer ${token}` } })
     ).json()
   ).data.list as { session_id: string; title: string }[];
-  const coffee = list.find((s) => s.title === "写一句咖啡广告");
+  const coffee = list.find((s) => s.title === coffeeQ);
   const detail = (
     await (
       await request.get(`/agent/agent_runtime/session/${coffee?.session_id}`, { headers: { authorization: `Bearer ${token}` } })
