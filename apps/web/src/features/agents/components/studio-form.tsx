@@ -98,7 +98,9 @@ function SliderField({
   max,
   step,
   disabled,
+  testId,
 }: {
+  testId?: string;
   name: (string | number)[];
   label: string;
   min: number;
@@ -116,7 +118,7 @@ function SliderField({
         </Col>
         <Col flex="88px">
           <Form.Item name={name} noStyle>
-            <InputNumber min={min} max={max} step={step} disabled={disabled} style={{ width: 88 }} />
+            <InputNumber min={min} max={max} step={step} disabled={disabled} style={{ width: 88 }} data-testid={testId} />
           </Form.Item>
         </Col>
       </Row>
@@ -366,6 +368,7 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
         <SliderField
           name={["knowledge", "vectorWeight"]}
           label={t("agents.studio.vectorWeight")}
+          testId="studio-vector-weight"
           min={0}
           max={1}
           step={0.05}
@@ -383,6 +386,7 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
         <SliderField
           name={["knowledge", "directThreshold"]}
           label={t("agents.studio.directThreshold")}
+          testId="studio-direct-threshold"
           min={0}
           max={1}
           step={0.05}
