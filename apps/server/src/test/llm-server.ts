@@ -58,7 +58,8 @@ const SLOW_STAGE_MS = 1500;
  * The default behaviour when no script is queued. Words in the last question steer it for the
  * standalone server (e2e): 失败一次 fails the first time that question is asked (HTTP 500);
  * 慢慢查 asks for the time slowly (each reply stage lasts a moment); 一直算 calls the calculator
- * every round (the tool-round limit ends it); 慢 or long streams a long answer slowly.
+ * every round (the tool-round limit ends it); 调用 <tool> {json} calls that offered tool; 慢 or long
+ * streams a long answer slowly.
  */
 export function defaultScript(body: Record<string, unknown>): LlmScript {
   const messages = (body.messages ?? []) as Msg[];
@@ -78,6 +79,9 @@ export function defaultScript(body: Record<string, unknown>): LlmScript {
       : { toolCalls: [{ name: "current_time", arguments: "{}" }], delayMs: SLOW_STAGE_MS };
   if (last?.role === "tool") return { chunks: ["工具结果：", lastText.slice(0, 200)] };
   const tools = ((body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+  // 调用 <tool> <JSON arguments> calls any offered tool by name (e2e of bound plugins).
+  const call = lastText.match(/调用\s+([A-Za-z][\w]*)\s*(\{.*\})?/s);
+  if (call && tools.includes(call[1])) return { toolCalls: [{ name: call[1], arguments: call[2] ?? "{}" }] };
   if (tools.includes("current_time") && /几点|time|时间/i.test(lastText)) return { toolCalls: [{ name: "current_time", arguments: "{}" }] };
   const expr = lastText.match(/(?:计算|calc(?:ulate)?)\s*([\d+\-*/(). ]+)/i);
   if (tools.includes("calculator") && expr)

@@ -28,6 +28,7 @@ import {
   Select,
   Slider,
   Space,
+  Switch,
   Tag,
   Typography,
 } from "antd";
@@ -35,9 +36,60 @@ import { useTranslation } from "react-i18next";
 import { IconPickerButton } from "../../../components/icon-picker/icon-picker";
 import { useLabels } from "../api/labels";
 import { useModelOptions } from "../api/model-options";
+import { useMyKnowledgeBases } from "../api/my-knowledge-bases";
+import { type BindableToolKind, useMyPlugins } from "../api/my-plugins";
 import { validated } from "../../../lib/form";
 
-const BINDING_KINDS = ["plugins", "externalPlugins", "workflows", "knowledgeBases", "rules"] as const;
+/** Bindings without a picker yet: shown as they are. */
+const OTHER_BINDING_KINDS = ["workflows", "rules"] as const;
+
+/** A multiple choice of the caller's own plugins (1) or MCP tools (3); unpublished plugins are marked. */
+function ToolPicker({
+  kind,
+  placeholder,
+  testId,
+  ...field
+}: {
+  kind: BindableToolKind;
+  placeholder: string;
+  testId: string;
+  value?: string[];
+  onChange?: (ids: string[]) => void;
+}) {
+  const { t } = useTranslation();
+  const tools = useMyPlugins(kind);
+  return (
+    <Select
+      {...field}
+      mode="multiple"
+      allowClear
+      loading={tools.isLoading}
+      placeholder={placeholder}
+      notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("agents.studio.noTools")} />}
+      showSearch={{
+        filterOption: (input, o) =>
+          String(o?.title ?? "")
+            .toLowerCase()
+            .includes(input.trim().toLowerCase()),
+      }}
+      options={(tools.data?.content ?? []).map((p) => ({
+        value: p.id,
+        title: p.pluginName,
+        label: (
+          <span>
+            {p.pluginName}
+            {p.pluginType !== "MCP" && p.pluginStatus !== "C90_Released" && (
+              <Tag color="gold" style={{ marginInlineStart: 6 }}>
+                {t("agents.studio.unpublished")}
+              </Tag>
+            )}
+          </span>
+        ),
+      }))}
+      data-testid={testId}
+    />
+  );
+}
 
 function SliderField({
   name,
@@ -46,7 +98,9 @@ function SliderField({
   max,
   step,
   disabled,
+  testId,
 }: {
+  testId?: string;
   name: (string | number)[];
   label: string;
   min: number;
@@ -64,7 +118,7 @@ function SliderField({
         </Col>
         <Col flex="88px">
           <Form.Item name={name} noStyle>
-            <InputNumber min={min} max={max} step={step} disabled={disabled} style={{ width: 88 }} />
+            <InputNumber min={min} max={max} step={step} disabled={disabled} style={{ width: 88 }} data-testid={testId} />
           </Form.Item>
         </Col>
       </Row>
@@ -82,6 +136,8 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
   const icon = Form.useWatch("agentIcon", form) ?? "1";
   const background = Form.useWatch("agentIconBackground", form) ?? "#e8f3ff";
   const bindings = Form.useWatch("bindings", { form, preserve: true }) as AgentDraft["bindings"] | undefined;
+  const directAnswer = Form.useWatch(["knowledge", "directAnswer"], form);
+  const knowledgeBases = useMyKnowledgeBases();
   const bytes = utf8Bytes(persona);
 
   return (
@@ -293,12 +349,66 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
         </Form.List>
       </Card>
 
-      <Card title={t("agents.studio.skills")} style={{ marginBottom: 16 }}>
+      <Card title={t("agents.studio.knowledge")} style={{ marginBottom: 16 }} data-testid="studio-knowledge">
+        <Form.Item name={["bindings", "knowledgeBases"]} label={t("agents.studio.knowledgeBases")}>
+          <Select
+            mode="multiple"
+            allowClear
+            loading={knowledgeBases.isLoading}
+            placeholder={t("agents.studio.knowledgePlaceholder")}
+            notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("agents.studio.noKnowledge")} />}
+            showSearch={{ optionFilterProp: "label" }}
+            options={(knowledgeBases.data?.list ?? []).map((k) => ({ value: k.id, label: k.name }))}
+            data-testid="studio-knowledge-bases"
+          />
+        </Form.Item>
+        <Form.Item name={["knowledge", "topK"]} label={t("agents.studio.topK")}>
+          <InputNumber min={1} max={20} precision={0} style={{ width: 160 }} data-testid="studio-topk" />
+        </Form.Item>
+        <SliderField
+          name={["knowledge", "vectorWeight"]}
+          label={t("agents.studio.vectorWeight")}
+          testId="studio-vector-weight"
+          min={0}
+          max={1}
+          step={0.05}
+          disabled={false}
+        />
+        <SliderField name={["knowledge", "threshold"]} label={t("agents.studio.threshold")} min={0} max={1} step={0.05} disabled={false} />
+        <Form.Item
+          name={["knowledge", "directAnswer"]}
+          label={t("agents.studio.directAnswer")}
+          extra={t("agents.studio.directAnswerHint")}
+          valuePropName="checked"
+        >
+          <Switch data-testid="studio-direct-answer" />
+        </Form.Item>
+        <SliderField
+          name={["knowledge", "directThreshold"]}
+          label={t("agents.studio.directThreshold")}
+          testId="studio-direct-threshold"
+          min={0}
+          max={1}
+          step={0.05}
+          disabled={!directAnswer}
+        />
+      </Card>
+
+      <Card title={t("agents.studio.tools")} style={{ marginBottom: 16 }} data-testid="studio-tools">
+        <Form.Item name={["bindings", "plugins"]} label={t("agents.studio.plugins")} extra={t("agents.studio.toolsReleaseNote")}>
+          <ToolPicker kind={1} placeholder={t("agents.studio.pluginsPlaceholder")} testId="studio-plugins" />
+        </Form.Item>
+        <Form.Item name={["bindings", "externalPlugins"]} label={t("agents.studio.mcpTools")}>
+          <ToolPicker kind={3} placeholder={t("agents.studio.mcpPlaceholder")} testId="studio-mcp-tools" />
+        </Form.Item>
+      </Card>
+
+      <Card title={t("agents.studio.otherSkills")} style={{ marginBottom: 16 }}>
         <Typography.Paragraph type="secondary">{t("agents.studio.skillsHint")}</Typography.Paragraph>
-        {BINDING_KINDS.every((k) => !bindings?.[k]?.length) ? (
+        {OTHER_BINDING_KINDS.every((k) => !bindings?.[k]?.length) ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("agents.detail.noSkills")} />
         ) : (
-          BINDING_KINDS.filter((k) => bindings?.[k]?.length).map((k) => (
+          OTHER_BINDING_KINDS.filter((k) => bindings?.[k]?.length).map((k) => (
             <div key={k} style={{ marginBottom: 8 }}>
               <Typography.Text type="secondary">{k}: </Typography.Text>
               {bindings?.[k].map((id) => (

@@ -1,5 +1,12 @@
 import { HistoryOutlined, PlusOutlined, RocketOutlined, SaveOutlined } from "@ant-design/icons";
-import { type AgentDraft, type DraftResponse, defaultAgentDraft, isUnreleased } from "@agentfair/contracts";
+import {
+  type AgentDraft,
+  type AgentKnowledgeSettings,
+  type DraftResponse,
+  defaultAgentDraft,
+  defaultKnowledgeSettings,
+  isUnreleased,
+} from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Card, Col, Empty, Form, Input, Modal, Row, Space, Spin, Tag, Tooltip, Typography } from "antd";
 import { useEffect, useState } from "react";
@@ -31,9 +38,21 @@ function normalise(values: AgentDraft): AgentDraft {
       prologue: values.chatOption.prologue ?? "",
       presetQuestions: (values.chatOption.presetQuestions ?? []).map((q) => q?.trim()).filter(Boolean),
     },
+    knowledge: knowledgeOf(values.knowledge),
     variables: (values.variables ?? []).map((v) => ({ name: v.name.trim(), default: v.default ?? "", description: v.description ?? "" })),
   };
 }
+
+/** Retrieval settings whose cleared number fields fall back to the defaults. */
+function knowledgeOf(k: Partial<AgentKnowledgeSettings> | undefined): AgentKnowledgeSettings {
+  const defaults = defaultKnowledgeSettings();
+  return Object.fromEntries(
+    Object.entries(defaults).map(([key, v]) => [key, k?.[key as keyof AgentKnowledgeSettings] ?? v]),
+  ) as AgentKnowledgeSettings;
+}
+
+/** A draft as the form shows it: retrieval settings an older draft lacks are the defaults. */
+const formValues = (draft: AgentDraft): AgentDraft => ({ ...draft, knowledge: draft.knowledge ?? defaultKnowledgeSettings() });
 
 /**
  * /studio: the agent editor. The agent id is kept in session storage (doc 1 §2). A new agent
@@ -67,7 +86,7 @@ export function StudioPage() {
     } else if (isNew) {
       clearStudioAgentId();
       setAgentId(null);
-      form.setFieldsValue(defaultAgentDraft(t("agents.studio.defaultName")));
+      form.setFieldsValue(formValues(defaultAgentDraft(t("agents.studio.defaultName"))));
       setDirty(false);
     }
   }, [params]);
@@ -89,7 +108,7 @@ export function StudioPage() {
   useEffect(() => {
     // Unsaved edits stay (a first save whose draft call failed keeps what the user typed).
     if (draft.data && !dirty) {
-      form.setFieldsValue(draft.data.draft);
+      form.setFieldsValue(formValues(draft.data.draft));
       setDirty(false);
     }
   }, [loaded]);
@@ -113,7 +132,7 @@ export function StudioPage() {
       }
       const res = await saveDraft(id, values);
       applyResponse(res);
-      form.setFieldsValue(res.draft);
+      form.setFieldsValue(formValues(res.draft));
       setDirty(false);
       message.success(t("agents.studio.saved"));
       return true;
