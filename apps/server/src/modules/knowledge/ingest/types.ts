@@ -1,19 +1,10 @@
 /** The ingestion library's public types: options in, a structured document in the middle, segments out. */
 
-export const SEGMENT_METHODS = [
-  "auto",
-  "qa",
-  "resume",
-  "manual",
-  "scanned_manual",
-  "table",
-  "paper",
-  "book",
-  "laws",
-  "ppt",
-  "full_text",
-] as const;
-export type SegmentMethod = (typeof SEGMENT_METHODS)[number];
+// The methods are the contract's (doc 2 §9): one list for the API, the web and this library.
+import type { SegmentMethodName } from "@agentfair/contracts";
+
+export { SEGMENT_METHODS } from "@agentfair/contracts";
+export type SegmentMethod = SegmentMethodName;
 
 export interface CleaningRules {
   collapseWhitespace?: boolean;
