@@ -20,6 +20,8 @@ const child = spawn("npx", ["tsx", "apps/server/src/main.ts"], {
     DATA_DIR: dataDir,
     WEB_DIST: webDist,
     SEED_DEMO: "1",
+    // the specs add the local test models they need; the bare platform must have none
+    OFFLINE_MODEL: "0",
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     HOST: "127.0.0.1",
   },

@@ -3,7 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, parseAst } from "vite";
 
 const api = process.env.AGENTFAIR_API ?? "http://localhost:8080";
 const brotli = promisify(zlib.brotliCompress);
@@ -39,11 +39,49 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * `src/i18n/locales/...?lang=zh` is the locales with one language only: each area's
+ * `defineArea(zh, en)` keeps the asked side and the index asks its areas in the same language, so
+ * a browser loads the texts of the language it shows (src/i18n/index.ts) and each area file keeps
+ * both languages side by side for the type check.
+ */
+function oneLanguage(): Plugin {
+  return {
+    name: "agentfair:one-language",
+    transform(code, id) {
+      const [file, query = ""] = id.split("?");
+      const lang = new URLSearchParams(query).get("lang");
+      if (!lang || !/[\\/]src[\\/]i18n[\\/]locales[\\/]/.test(file)) return;
+      if (lang !== "zh" && lang !== "en") throw new Error(`no such language: ${lang}`);
+      const dropped: [number, number][] = [];
+      const visit = (node: unknown) => {
+        if (!node || typeof node !== "object") return;
+        if (Array.isArray(node)) return node.forEach(visit);
+        const n = node as { type?: string; callee?: { name?: string }; arguments?: { start: number; end: number }[] };
+        if (n.type === "CallExpression" && n.callee?.name === "defineArea" && n.arguments?.length === 2) {
+          const other = n.arguments[lang === "zh" ? 1 : 0];
+          dropped.push([other.start, other.end]);
+          return;
+        }
+        for (const value of Object.values(node)) visit(value);
+      };
+      visit(parseAst(code));
+      let out = code;
+      for (const [start, end] of dropped.sort((a, b) => b[0] - a[0])) out = `${out.slice(0, start)}{}${out.slice(end)}`;
+      // The index's areas (relative imports) in the same language.
+      out = out.replace(/(from\s*["']\.\/[\w-]+)(["'])/g, `$1?lang=${lang}$2`);
+      return { code: out, map: null };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), oneLanguage()],
   build: {
     target: "es2022",
     rolldownOptions: {
+      // The contracts declare their zod schemas at module level: a schema no page parses is left out.
+      treeshake: { manualPureFunctions: ["z"] },
       // Chunks under 500 kB: echarts' renderer apart from echarts; react-dom and zod (on every first
       // load anyway) apart from the rest of the shared code, so each is cached on its own.
       output: {

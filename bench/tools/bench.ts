@@ -108,7 +108,8 @@ async function sandboxBench(language: "javascript" | "python", code: string, goa
   if (!first.ok) throw new Error(`${language}: ${first.error}`);
   const warm: number[] = [];
   for (let i = 0; i < WARMUP + RUNS; i++) {
-    const [w] = await time(() => sandboxes.run(language, job));
+    const [w, out] = await time(() => sandboxes.run(language, job));
+    if (!out.ok || (out.result as { sum?: number })?.sum !== 42) throw new Error(`${language}: ${out.error ?? JSON.stringify(out.result)}`);
     if (i >= WARMUP) warm.push(w);
   }
   console.log(`${language} sandbox: cold (worker start + first call) ${ms(cold)}; warm ${summary(warm)}   (goal warm ≤ ${goal} ms)`);

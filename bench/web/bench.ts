@@ -1,7 +1,8 @@
 // First-load JavaScript of the web app: opens /login, /index and /agent-execute in Chromium with
 // an empty cache, and adds up the scripts each loads, as sent gzipped. Prints them against the
 // goals: the chat route at most 390 KB, and no script of a first load over 500 kB before
-// compression. Builds the web app first unless WEB_DIST names a build. Run: npm run bench:web.
+// compression. Also prints each page's Largest Contentful Paint. Builds the web app first unless
+// WEB_DIST names a build. Run: npm run bench:web.
 import { execFileSync, fork } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -67,6 +68,17 @@ try {
     });
     await page.goto(base + route.path, { waitUntil: "networkidle" });
     await page.waitForSelector(route.ready, { timeout: 30_000 });
+    // Largest Contentful Paint as Chromium reports it (headless, no throttling: compare runs, not sites).
+    const lcp = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          new PerformanceObserver((list) => resolve(list.getEntries().at(-1)?.startTime ?? -1)).observe({
+            type: "largest-contentful-paint",
+            buffered: true,
+          });
+          setTimeout(() => resolve(-1), 2000);
+        }),
+    );
     const landed = new URL(page.url()).pathname;
     await context.close();
     if (landed !== route.path.split("?")[0]) throw new Error(`${route.path} ended on ${landed}`);
@@ -87,7 +99,7 @@ try {
     missed ||= over;
     const goal = route.goal === undefined ? "" : `goal <= ${route.goal / KB} KB`;
     rows.push(
-      `${route.path.split("?")[0].padEnd(16)} ${String(scripts.size).padStart(3)} scripts  ${(gz / KB).toFixed(1).padStart(7)} KB gzipped  ${goal.padEnd(16)} ${over ? "OVER" : "ok"}${big.length ? `  chunks over 500 kB: ${big.join(", ")}` : ""}`,
+      `${route.path.split("?")[0].padEnd(16)} ${String(scripts.size).padStart(3)} scripts  ${(gz / KB).toFixed(1).padStart(7)} KB gzipped  ${goal.padEnd(16)} LCP ${lcp < 0 ? "n/a" : `${Math.round(lcp)} ms`.padStart(7)}  ${over ? "OVER" : "ok"}${big.length ? `  chunks over 500 kB: ${big.join(", ")}` : ""}`,
     );
   }
 } finally {

@@ -1,30 +1,29 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { apiToken, loginAs, registerTestModel, removeTestModels, snap, startTestModel } from "./helpers";
+import { apiToken, loginAs, registerTestModel, removeTestModels, snap, unique } from "./helpers";
 
 /**
  * Agents end to end: marketplace, copy, my agents (rename, delete, list), the studio (create,
  * icon picker, release after a debug run, versions diff), the administrator's review, and the
  * listed agent seen by another user. The debug run goes through the real chat runtime against a
- * local OpenAI-compatible test model, configured by the administrator.
+ * local OpenAI-compatible test model, added by the administrator as a model of this spec's own.
  */
-const LLM_PORT = Number(process.env.E2E_PORT ?? 8190) + 9;
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAIAAAD8GO2jAAAAKUlEQVR4nO3NsQ0AAAjDsD7O7fAE3SxljrOTat07AAAAAAAAAAAAeOwAJGvwTBcm8SoAAAAASUVORK5CYII=",
   "base64",
 );
-const NEW_AGENT = "旅行规划师";
-let llm: { stop(): void } | undefined;
+/** Unique per try (a module loads again in a retry's worker): a first try's agent may be listed already. */
+const NEW_AGENT = `旅行规划师${unique()}`;
+/** The agent made in the studio runs on a model of this spec's own (on the shared test model server). */
+const MODEL = `智能体测试模型-${unique()}`;
 
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async ({ request }) => {
-  llm = await startTestModel(LLM_PORT);
-  await registerTestModel(request, "测试模型", LLM_PORT);
+  await registerTestModel(request, MODEL);
 });
 
 test.afterAll(async ({ request }) => {
-  await removeTestModels(request, "测试模型");
-  llm?.stop();
+  await removeTestModels(request, MODEL);
 });
 
 const cards = (page: Page) => page.getByTestId("market-card");
@@ -189,7 +188,7 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await page.getByRole("button", { name: /取\s*消/ }).click();
   await expect(page).toHaveURL(/\/studio/);
   await page.getByTestId("studio-model").click();
-  await page.getByTitle(/测试模型/).click();
+  await page.getByTitle(MODEL, { exact: true }).click();
   await page.getByTestId("studio-tags").click();
   await page.getByTitle("营销").click();
   await page.keyboard.press("Escape");

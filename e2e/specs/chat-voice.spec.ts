@@ -3,7 +3,7 @@ import path from "node:path";
 import { type Browser, type BrowserContext, expect, type Page, type Request, test } from "@playwright/test";
 import config from "../playwright.config";
 import { type LlmServer, startLlmServer, TRANSCRIPTION_TEXT, type WavInfo } from "../../apps/server/src/test/llm-server";
-import { BARE_BASE_URL, loginAs, openMarketAgent, registerTestModel, removeTestModels, snap } from "./helpers";
+import { BARE_BASE_URL, loginAs, openMarketAgent, registerTestModel, removeTestModels, snap, unique } from "./helpers";
 
 /**
  * Voice input on the chat page in a real Chromium: the fake microphone plays a WAV file
@@ -59,7 +59,9 @@ test.describe.configure({ mode: "serial" });
 let model: LlmServer | undefined;
 test.beforeAll(async ({ request }) => {
   model = await startLlmServer({ port: AUDIO_PORT });
-  await registerTestModel(request, MODEL_NAME, AUDIO_PORT, "AUDIO");
+  // The shared platform's one AUDIO model (no other spec relies on one): a first try's is removed first.
+  await removeTestModels(request, MODEL_NAME);
+  await registerTestModel(request, `${MODEL_NAME}-${unique()}`, { port: AUDIO_PORT, type: "AUDIO", isDefault: true });
 });
 test.afterAll(async ({ request }) => {
   await removeTestModels(request, MODEL_NAME);

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { type APIRequestContext, expect, type Locator, type Page } from "@playwright/test";
 
@@ -14,7 +13,8 @@ export async function loginAs(page: Page, username: string, opts: { tenant?: str
   await page.getByPlaceholder("用户名 / 邮箱 / 手机号").fill(username);
   await page.getByPlaceholder("密码").fill(DEMO_PASSWORD);
   await page.getByRole("button", { name: "登 录" }).click();
-  await expect(page).not.toHaveURL(/\/login/);
+  // The password hash is deliberately slow: on a loaded machine a sign-in can take longer than 10 s.
+  await expect(page).not.toHaveURL(/\/login/, { timeout: 30_000 });
 }
 
 /** A bearer token for a demo user, through the real login call (no browser). */
@@ -42,12 +42,17 @@ export async function readCheckCode(request: APIRequestContext, contact: string)
   return code as string;
 }
 
-/** Picks a language in the header switch (a hover menu: retried while the page still moves). */
+/**
+ * Picks a language in the header switch (a hover menu: retried while the page still moves). The
+ * pointer leaves first: a hover over the switch it is already on opens nothing, so a retry would
+ * wait in vain.
+ */
 export async function chooseLanguage(page: Page, label: "中文" | "English") {
   await expect(async () => {
+    await page.mouse.move(0, 400);
     await page.getByTestId("language-switch").hover();
-    await page.getByRole("menuitem", { name: label }).click({ timeout: 2000 });
-  }).toPass({ timeout: 20_000 });
+    await page.getByRole("menuitem", { name: label }).click({ timeout: 4000 });
+  }).toPass({ timeout: 30_000 });
   await expect(page.getByTestId("language-switch")).toContainText(label);
 }
 
@@ -57,48 +62,46 @@ export async function snap(page: Page, name: string) {
 }
 
 /**
- * The local OpenAI-compatible test model (apps/server/src/test/llm-server.ts) in its own process,
- * for specs that chat; `stop()` ends it.
+ * The test model server behind the shared platform's default LLM (apps/server/src/test/llm-server.ts,
+ * started for the whole run by playwright.config.ts). Specs chat through that default and never change
+ * it: a model they add is their own, uniquely named, and not the default.
  */
-export async function startTestModel(port: number) {
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/test/llm-server.ts"], {
-    cwd: path.resolve(import.meta.dirname, "../.."),
-    env: { ...process.env, LLM_PORT: String(port) },
-    stdio: "ignore",
-  });
-  for (let i = 0; i < 60; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/v1/models`)).ok) return { stop: () => child.kill() };
-    } catch {
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  child.kill();
-  throw new Error("the test model server did not start");
-}
+export const TEST_LLM_PORT = Number(process.env.E2E_PORT ?? 8190) + 3;
 
-/** Adds the test model as the default of its type (an LLM unless said) in Model management, as the administrator. */
-export async function registerTestModel(request: APIRequestContext, name: string, port: number, type: "LLM" | "AUDIO" = "LLM") {
+/** A suffix that differs between a test's tries (and runs), for names a retry must not collide with. */
+export const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+
+/**
+ * Adds a model as the administrator and returns its id: an LLM on the shared test model server unless
+ * said. Never the default LLM (other specs' replies rely on it); `isDefault` is for the one AUDIO model.
+ */
+export async function registerTestModel(
+  request: APIRequestContext,
+  name: string,
+  opts: { port?: number; type?: "LLM" | "AUDIO"; isDefault?: boolean } = {},
+) {
+  const type = opts.type ?? "LLM";
   const res = await request.post("/agent_api/api/models", {
     headers: { authorization: `Bearer ${await apiToken(request, "admin")}` },
     data: {
       name,
       type,
-      baseUrl: `http://127.0.0.1:${port}/v1`,
+      baseUrl: `http://127.0.0.1:${opts.port ?? TEST_LLM_PORT}/v1`,
       apiKey: "sk-test",
       modelId: type === "AUDIO" ? "whisper-1" : "test-model",
-      isDefault: true,
+      isDefault: type !== "LLM" && (opts.isDefault ?? false),
       allowPrivate: true,
     },
   });
   expect(res.ok()).toBe(true);
+  return (await res.json()).data.id as string;
 }
 
-/** Leaves the shared e2e platform as it was: no model pointing at a stopped test server. */
+/** Removes the models named `name` or starting with `name` (a spec's own, from every try). */
 export async function removeTestModels(request: APIRequestContext, name: string) {
   const auth = { authorization: `Bearer ${await apiToken(request, "admin")}` };
   const models = (await (await request.get("/agent_api/api/models", { headers: auth })).json()).data as { id: string; name: string }[];
-  for (const m of models.filter((x) => x.name === name)) await request.delete(`/agent_api/api/models/${m.id}`, { headers: auth });
+  for (const m of models.filter((x) => x.name.startsWith(name))) await request.delete(`/agent_api/api/models/${m.id}`, { headers: auth });
 }
 
 /**
@@ -110,6 +113,20 @@ export async function clickUntilClosed(dialog: Locator, button: RegExp) {
     await dialog.getByRole("button", { name: button }).click({ timeout: 2000 });
     await expect(dialog).toBeHidden({ timeout: 2000 });
   }).toPass({ timeout: 15_000 });
+}
+
+/**
+ * Picks an option of a searchable select whose list grows while specs run (the shared demo users'
+ * plugins, knowledge bases, workflows): antd renders only the options in view, so the text is searched first.
+ */
+export async function searchAndPick(page: Page, select: Locator, text: string) {
+  const option = page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: text }).first();
+  // A click on an open select may close it: it is opened only when no list shows, then searched.
+  await expect(async () => {
+    if ((await page.locator(".ant-select-dropdown:visible").count()) === 0) await select.click();
+    await select.locator("input").fill(text);
+    await option.click({ timeout: 3000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 /** Opens an agent's chat from the marketplace (/index) through its hire/use button. */

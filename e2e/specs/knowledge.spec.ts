@@ -35,6 +35,9 @@ test("a knowledge base: create, upload with the wizard, watch it process, retrie
     .getByRole("button", { name: /确\s*定/ })
     .click();
   await expect(page.getByText("请输入名称").last()).toBeVisible();
+  // The embedding model: empty takes the default one.
+  await expect(page.getByTestId("knowledge-form")).toContainText("向量模型");
+  await snap(page, "knowledge-modal-zh");
   await page.getByTestId("knowledge-name").fill(BASE);
   await page
     .getByRole("dialog")
@@ -81,7 +84,7 @@ test("a knowledge base: create, upload with the wizard, watch it process, retrie
   await page.getByTestId("wizard-next").click();
 
   // Step 3: segment adjustment shows what will be stored; step 4 commits.
-  await expect(page.getByTestId("wizard-adjust").getByTestId("preview-segment").first()).toBeVisible();
+  await expect(page.getByTestId("wizard-adjust").getByTestId("adjust-segment").first()).toBeVisible();
   await snap(page, "knowledge-wizard-3-zh");
   await page.getByTestId("wizard-next").click();
   await page.getByTestId("wizard-finish").click();
@@ -115,6 +118,7 @@ test("a knowledge base: create, upload with the wizard, watch it process, retrie
   await expect(page.getByTestId("segments-list")).toHaveCount(0);
 
   // Retrieval test: the hit carries its keyword, vector and fused scores.
+  await page.getByRole("tab", { name: "检索测试" }).click();
   await page.getByTestId("retrieval-query").fill("电池保修多久");
   await page.getByTestId("retrieval-run").click();
   const hit = page.getByTestId("retrieval-hit").first();
@@ -130,6 +134,7 @@ test("a knowledge base: create, upload with the wizard, watch it process, retrie
   await expect(page.getByTestId("retrieval-hit").first()).toContainText("Keyword score");
   await expect(file.getByTestId("file-state")).toHaveText("Knowledge created");
   await snap(page, "knowledge-page-en");
+  await page.getByRole("tab", { name: "Files" }).click();
   await page.getByTestId("open-wizard").click();
   await page
     .getByRole("dialog")

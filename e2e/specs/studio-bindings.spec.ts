@@ -1,32 +1,19 @@
 import { expect, type Page, test } from "@playwright/test";
-import { apiToken, loginAs, registerTestModel, removeTestModels, snap, startTestModel } from "./helpers";
+import { apiToken, loginAs, searchAndPick, snap } from "./helpers";
 
 /**
  * The studio's knowledge and tools sections (issues 9 and 10): a JavaScript plugin made through the
  * API is bound in the studio, saved into the draft, and called by the local test model in the
  * studio's debug pane, whose reply shows the call and its result.
  */
-const LLM_PORT = Number(process.env.E2E_PORT ?? 8190) + 7;
-const MODEL_NAME = "工作台绑定测试模型";
-let llm: { stop(): void } | undefined;
 
 test.describe.configure({ mode: "serial" });
 
-test.beforeAll(async ({ request }) => {
-  llm = await startTestModel(LLM_PORT);
-  await registerTestModel(request, MODEL_NAME, LLM_PORT);
-});
-
-test.afterAll(async ({ request }) => {
-  await removeTestModels(request, MODEL_NAME);
-  llm?.stop();
-});
-
 /** Picks an option of an antd multiple select by its text. */
 async function pick(page: Page, testId: string, text: string) {
-  await page.getByTestId(testId).click();
-  await page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: text }).first().click();
+  await searchAndPick(page, page.getByTestId(testId), text);
   await page.keyboard.press("Escape");
+  await expect(page.getByTestId(testId)).toContainText(text);
 }
 
 test("bind a published JavaScript plugin in the studio and see its call and result in the debug chat", async ({ page, request }) => {

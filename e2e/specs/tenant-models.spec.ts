@@ -1,16 +1,34 @@
-import { expect, test } from "@playwright/test";
-import { apiToken, clickUntilClosed, loginAs, snap } from "./helpers";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { apiToken, clickUntilClosed, loginAs, snap, unique } from "./helpers";
 
 /**
  * Tenant administrators: the platform administrator sees acme's administrator (the demo seed
  * makes `acme` one), revokes and grants the role again, and the acme administrator then adds a
  * model for acme on /acme/models, without the private-address switch.
  */
-const MODEL = "Acme 专属模型";
+/** Unique per try: a first try that failed before deleting its model leaves it in the list. */
+const MODEL = `Acme 专属模型 ${unique()}`;
 
-test("the platform administrator revokes and grants acme's tenant administrator on /admin/tenants", async ({ page }) => {
+/** The administration pages are a group of the header: it opens on a click. */
+const openAdminMenu = (page: Page) => page.getByRole("banner").getByText("管理后台").click();
+
+/** The demo's state (acme administers acme), set again so that a retry starts where the first try did. */
+async function grantAcme(request: APIRequestContext) {
+  const auth = { authorization: `Bearer ${await apiToken(request, "admin")}` };
+  const acmeId = (await (await request.get("/agent_api/api/auth/reg/getTenantInfo?domain=acme")).json()).data.tenantId;
+  const granted = await request.put(`/agent_api/api/admin/tenants/${acmeId}/role`, {
+    headers: auth,
+    data: { username: "acme", role: "admin" },
+  });
+  expect(granted.ok()).toBe(true);
+  return { auth, acmeId: acmeId as string };
+}
+
+test("the platform administrator revokes and grants acme's tenant administrator on /admin/tenants", async ({ page, request }) => {
+  await grantAcme(request);
   await loginAs(page, "admin");
-  await page.getByRole("banner").getByRole("link", { name: "租户管理" }).click();
+  await openAdminMenu(page);
+  await page.getByRole("link", { name: "租户管理" }).click();
   await expect(page).toHaveURL(/\/admin\/tenants$/);
   const row = page.getByRole("row", { name: /Acme 智能科技/ });
   await expect(row).toContainText("/acme");
@@ -38,18 +56,11 @@ test("the platform administrator revokes and grants acme's tenant administrator 
 });
 
 test("the acme administrator adds, tests and removes a model of acme on /acme/models", async ({ page, request }) => {
-  // acme is the demo's tenant administrator (the test above grants it again)
-  const auth = { authorization: `Bearer ${await apiToken(request, "admin")}` };
-  const acmeId = (await (await request.get("/agent_api/api/auth/reg/getTenantInfo?domain=acme")).json()).data.tenantId;
-  const granted = await request.put(`/agent_api/api/admin/tenants/${acmeId}/role`, {
-    headers: auth,
-    data: { username: "acme", role: "admin" },
-  });
-  expect(granted.ok()).toBe(true);
+  const { auth, acmeId } = await grantAcme(request);
   await loginAs(page, "acme", { tenant: "acme" });
-  const nav = page.getByRole("banner");
-  await expect(nav.getByRole("link", { name: "租户管理" })).toHaveCount(0);
-  await nav.getByRole("link", { name: "模型管理" }).click();
+  await openAdminMenu(page);
+  await expect(page.getByRole("link", { name: "租户管理" })).toHaveCount(0);
+  await page.getByRole("link", { name: "模型管理" }).click();
   await expect(page).toHaveURL(/\/acme\/models$/);
   await expect(page.getByText(/配置本租户专用的模型服务/)).toBeVisible();
 
@@ -89,7 +100,8 @@ test("the acme administrator adds, tests and removes a model of acme on /acme/mo
 
 test("a member of the public platform has no model management", async ({ page }) => {
   await loginAs(page, "member");
-  await expect(page.getByRole("banner").getByRole("link", { name: "模型管理" })).toHaveCount(0);
+  await expect(page.getByRole("banner").getByText("管理后台")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "模型管理" })).toHaveCount(0);
   await page.goto("/models");
   await expect(page.getByText("403")).toBeVisible();
   await expect(page.getByRole("button", { name: "添加模型" })).toHaveCount(0);

@@ -1,12 +1,13 @@
 import { expect, type Page, test } from "@playwright/test";
-import { apiToken, chooseLanguage, clickUntilClosed, loginAs, snap } from "./helpers";
+import { apiToken, chooseLanguage, clickUntilClosed, loginAs, snap, unique } from "./helpers";
 
 /**
  * Tools end to end (doc 2 §2): the My tools tab, the create tool modal with its §5 messages, the
  * plugin editor at /knowledge-list?id=&pluginType= (code, test run in the real sandbox, publish
  * refused before a passed test), the published plugin in the list, and delete.
  */
-const NAME = "e2e加法插件";
+/** Unique per try (a module loads again in a retry's worker): a first try's plugin may still be listed. */
+const NAME = `e2e加法插件${unique()}`;
 const ok = /确\s*定/;
 const row = (page: Page, name: string) => page.getByTestId("my-tools").locator("tr", { hasText: name });
 
@@ -16,6 +17,8 @@ test("logged-out visitors are sent to /login from the tools tab", async ({ page 
 });
 
 test("create a JavaScript plugin, edit, test, publish, list and delete it", async ({ page }) => {
+  // Both languages and many screens: past the 60 s default on a loaded machine.
+  test.setTimeout(120_000);
   await loginAs(page, "member");
   await page.goto("/home?types=3&type=1");
   // The type query parameter is the initial filter: plugins, and the demo's income-tax plugin among them.
@@ -108,14 +111,18 @@ test("create a JavaScript plugin, edit, test, publish, list and delete it", asyn
 });
 
 test("the HTTP editor's request tables and the import modal", async ({ page, request }) => {
+  // Both languages and many screens: past the 60 s default on a loaded machine.
+  test.setTimeout(120_000);
   const token = await apiToken(request, "member");
+  // Unique per try: a callable name is unique per owner, and a failed first try leaves its plugin.
+  const stamp = unique();
   const res = await request.post("/aiagent_api/plugin", {
     headers: { authorization: `Bearer ${token}` },
     data: {
-      pluginName: "e2e天气查询",
+      pluginName: `e2e天气查询${stamp}`,
       pluginDescription: "按城市查询天气",
       pluginTags: ["测试分组"],
-      pluginCallableName: "e2e_weather",
+      pluginCallableName: `e2e_weather_${stamp}`,
       pluginType: "HTTP",
       pluginIcon: "3",
       url: "https://weather.example.com/v1/{city}",
@@ -141,26 +148,89 @@ test("the HTTP editor's request tables and the import modal", async ({ page, req
   await expect(editor.getByTestId("rows-pathVariables").locator("tbody input").first()).toHaveValue("city");
   await snap(page, "tools-editor-http-zh");
 
-  // The import modal's own messages, then the plugins found in a pasted document.
+  // The import modal's own messages; a loopback document URL is refused by the safe fetch's rule.
   await page.goto("/home?types=3");
   await page.getByRole("button", { name: "导入工具" }).click();
-  const dialog = page.getByRole("dialog");
+  const dialog = page.getByRole("dialog").filter({ hasText: "OpenAPI" });
   await dialog.getByRole("button", { name: "一键获取" }).click();
   await expect(dialog.locator(".ant-form-item-explain-error", { hasText: "请输入baseUrl" })).toBeVisible();
+  await dialog.getByPlaceholder("https://").first().fill("http://127.0.0.1:9/openapi.json");
+  await dialog.getByLabel("baseUrl").fill("https://pets.example.com");
+  await dialog.getByRole("button", { name: "一键获取" }).click();
+  await expect(page.getByText("不允许访问该地址：127.0.0.1").first()).toBeVisible();
+
+  // A pasted document: two operations found; one edited in the detail editor, the other removed.
   await dialog.getByRole("radio", { name: "JSON" }).check();
   await dialog.locator("textarea").fill(
     JSON.stringify({
       openapi: "3.0.0",
       info: { title: "pets", version: "1" },
-      paths: { "/pets": { get: { operationId: "listPets", summary: "列出宠物", responses: { 200: { description: "ok" } } } } },
+      paths: {
+        "/pets": { get: { operationId: "listPets", summary: "列出宠物", responses: { 200: { description: "ok" } } } },
+        "/pets/{petId}": {
+          delete: {
+            operationId: "deletePet",
+            summary: "删除宠物",
+            parameters: [{ name: "petId", in: "path", required: true, schema: { type: "string" } }],
+            responses: { 200: { description: "ok" } },
+          },
+        },
+      },
     }),
   );
-  await dialog.getByLabel("baseUrl").fill("https://pets.example.com");
   await dialog.getByRole("button", { name: "一键获取" }).click();
-  await expect(dialog.locator("tbody tr.ant-table-row")).toHaveCount(1);
+  const found = dialog.getByTestId("import-found");
+  await expect(found.locator("tbody tr.ant-table-row")).toHaveCount(2);
+  await found
+    .locator("tr", { hasText: "删除宠物" })
+    .getByRole("button", { name: /删\s*除/ })
+    .click();
+  await expect(found.locator("tbody tr.ant-table-row")).toHaveCount(1);
+  await found.getByRole("button", { name: /编\s*辑/ }).click();
+  const detail = page.getByRole("dialog").filter({ has: page.getByTestId("import-detail") });
+  const petName = `e2e宠物列表${Date.now() % 100000}`;
+  await detail.getByLabel("插件名称").fill(petName);
+  await detail.getByLabel("描述").fill("按物种列出宠物");
+  await detail.getByRole("tab", { name: "请求头" }).click();
+  await detail.getByTestId("import-rows-headers").getByRole("button", { name: "添加" }).click();
+  await detail.getByTestId("import-rows-headers").locator("tbody input").first().fill("X-Shop");
+  await detail.getByRole("tab", { name: "Body" }).click();
+  await expect(detail.getByLabel("Body 类型")).toBeVisible();
+  await snap(page, "tools-import-detail-zh");
+  await clickUntilClosed(detail, ok);
+  await expect(found.locator("tbody tr.ant-table-row")).toContainText(petName);
   await snap(page, "tools-import-zh");
   await dialog.getByRole("button", { name: /保\s*存/ }).click();
   await expect(page.getByText("保存成功！").first()).toBeVisible();
+  const saved = await request.post("/aiagent_api/plugin/page", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { pluginName: petName },
+  });
+  const [pet] = (await saved.json()).data.content;
+  expect(pet).toMatchObject({ pluginName: petName, pluginDescription: "按物种列出宠物", url: "https://pets.example.com/pets" });
+  expect(pet.headers[0].name).toBe("X-Shop");
+  await request.delete(`/aiagent_api/plugin/${pet.id}`, { headers: { authorization: `Bearer ${token}` } });
+
+  // The detail editor in English.
+  await chooseLanguage(page, "English");
+  await page.getByRole("button", { name: "Import tool" }).click();
+  const en = page.getByRole("dialog").filter({ hasText: "OpenAPI" });
+  await en.getByRole("radio", { name: "JSON" }).check();
+  await en.locator("textarea").fill(
+    JSON.stringify({
+      openapi: "3.0.0",
+      info: { title: "p", version: "1" },
+      paths: { "/pets": { get: { summary: "List pets", responses: {} } } },
+    }),
+  );
+  await en.getByLabel("baseUrl").fill("https://pets.example.com");
+  await en.getByRole("button", { name: "fetch in one click" }).click();
+  await en.getByTestId("import-found").getByRole("button", { name: "Edit" }).click();
+  await expect(page.getByTestId("import-detail")).toContainText("Path variables");
+  await page.waitForTimeout(500); // the nested modal's opening animation, for the screenshot
+  await snap(page, "tools-import-detail-en");
+  await page.goto("/home?types=3");
+  await chooseLanguage(page, "中文");
 
   await request.delete(`/aiagent_api/plugin/${id}`, { headers: { authorization: `Bearer ${token}` } });
 });

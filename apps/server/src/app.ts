@@ -3,7 +3,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CHAT_FILE_MAX_BYTES, platformSettings, envelope } from "@agentfair/contracts";
 import cookie from "@fastify/cookie";
-import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
@@ -16,6 +15,9 @@ import type { Database } from "./db/client.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { agentDraftRoutes, agentRuntimeCountRoutes, agentsRoutes } from "./modules/agents/agents.routes.ts";
 import { AgentsService } from "./modules/agents/agents.service.ts";
+import { agentBackupRoutes } from "./modules/agents/agents.backup.ts";
+import { designerRoutes } from "./modules/designer/designer.routes.ts";
+import { DesignerService } from "./modules/designer/designer.service.ts";
 import { filesRoutes } from "./modules/files/files.routes.ts";
 import { knowledgeRoutes } from "./modules/knowledge/knowledge.routes.ts";
 import { knowledgeForRuntime, knowledgeToolKind } from "./modules/knowledge/knowledge.runtime.ts";
@@ -26,6 +28,7 @@ import { BillingService } from "./modules/billing/billing.service.ts";
 import { billingAdminRoutes } from "./modules/billing/billing.admin.routes.ts";
 import { billingRoutes } from "./modules/billing/billing.routes.ts";
 import { type ChatModule, createChatModule } from "./modules/chat/chat.module.ts";
+import { createChannelsModule } from "./modules/channels/channels.module.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
 import { tenantsAdminRoutes } from "./modules/tenants/tenants.admin.routes.ts";
 import { TenantsAdminService } from "./modules/tenants/tenants.admin.service.ts";
@@ -35,11 +38,46 @@ import { McpClient, parseStdioCommands } from "./modules/tools/mcp-client.ts";
 import { pluginToolKind } from "./modules/tools/plugin-tools.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { ToolsService } from "./modules/tools/tools.service.ts";
+import { workflowPlugins } from "./modules/tools/workflow-plugins.ts";
+import { workflowToolKind } from "./modules/workflows/workflow-tools.ts";
+import { agentHandoffKind, workflowOrchestrator } from "./modules/workflows/orchestration.ts";
+import type { ChatOrchestrator, InsightForChat } from "./modules/chat/chat.service.ts";
+import { workflowsRoutes } from "./modules/workflows/workflows.routes.ts";
+import { WorkflowsService } from "./modules/workflows/workflows.service.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
+import { cardsRoutes } from "./modules/cards/cards.routes.ts";
+import { CardsService } from "./modules/cards/cards.service.ts";
+import { datatablesRoutes } from "./modules/datatables/datatables.routes.ts";
+import { DatatablesService } from "./modules/datatables/datatables.service.ts";
+import { ruleToolKind } from "./modules/rules/rule-tools.ts";
+import { rulesRoutes } from "./modules/rules/rules.routes.ts";
+import { RulesService } from "./modules/rules/rules.service.ts";
+import { rpaRoutes, rpaRuntimeRoutes } from "./modules/rpa/rpa.routes.ts";
+import { robotsRoutes } from "./modules/robots/robots.routes.ts";
+import { RobotsService } from "./modules/robots/robots.service.ts";
+import { rpaToolKind } from "./modules/rpa/rpa.runtime.ts";
+import { RpaService } from "./modules/rpa/rpa.service.ts";
+import { attachVncBridge } from "./modules/rpa/vnc-bridge.ts";
 import { UsersService } from "./modules/users/users.service.ts";
+import { insightReportRoutes, insightRuntimeRoutes } from "./modules/insight/insight.routes.ts";
+import { ChatInsightService } from "./modules/insight/chat-insight.service.ts";
+import { InsightService } from "./modules/insight/insight.service.ts";
+import { ReportPrinter } from "./modules/insight/report-export.ts";
+import { tasksRoutes } from "./modules/tasks/tasks.routes.ts";
+import { TasksService } from "./modules/tasks/tasks.service.ts";
 import { bearerToken, CallerCache } from "./platform/auth.ts";
 import { Invalidation } from "./platform/invalidation.ts";
-import { installErrorHandler, installJsonParser, installUploadGuard, loggerOptions, ok, PREFIXES, PREFIX_TABLE } from "./platform/http.ts";
+import { Metrics } from "./platform/metrics.ts";
+import {
+  installErrorHandler,
+  installSecurityHeaders,
+  installJsonParser,
+  installUploadGuard,
+  loggerOptions,
+  ok,
+  PREFIXES,
+  PREFIX_TABLE,
+} from "./platform/http.ts";
 import { Jobs } from "./platform/jobs.ts";
 import { createMailer } from "./platform/mail.ts";
 import type { Platform } from "./platform/platform.ts";
@@ -60,8 +98,20 @@ export interface BuiltApp {
     files: FilesService;
     tools: ToolsService;
     knowledge: KnowledgeService;
+    workflows: WorkflowsService;
+    cards: CardsService;
+    datatables: DatatablesService;
+    rules: RulesService;
+    rpa: RpaService;
+    insight: InsightService;
+    chatInsight: ChatInsightService;
+    robots: RobotsService;
+    tasks: TasksService;
   };
 }
+
+/** How long a closing process waits for its reply streams to end (they are aborted at once). */
+const SHUTDOWN_DRAIN_MS = 10_000;
 
 export async function buildApp(config: Config, database: Database): Promise<BuiltApp> {
   const app = Fastify({
@@ -77,14 +127,19 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   installJsonParser(app);
 
   const db = database.db;
+  const shutdown = new AbortController();
+  app.addHook("preClose", async () => shutdown.abort());
   const invalidation = new Invalidation(database, app.log);
   await invalidation.start();
   app.addHook("onClose", () => invalidation.stop());
+  const metrics = new Metrics();
+  metrics.install(app, config.METRICS_TOKEN);
   const platform: Platform = {
     config,
     database,
     db,
-    jobs: new Jobs(database.executeSql, app.log),
+    jobs: new Jobs(database.executeSql, app.log, (queue) => metrics.jobFailures.inc({ queue })),
+    metrics,
     mailer: createMailer(config, db, app.log),
     rateLimiter: new RateLimiter(db),
     secret: await loadSecret(config, db),
@@ -92,17 +147,20 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     callers: new CallerCache(db, config, invalidation),
     invalidation,
     invalidate: (topic, key, tx) => invalidation.publish(topic, key, tx),
+    stopping: shutdown.signal,
   };
 
-  await app.register(helmet, {
+  // Files downloaded straight from an S3 store by presigned URL.
+  const fileStore = config.S3_PUBLIC_ENDPOINT ? [new URL(config.S3_PUBLIC_ENDPOINT).origin] : [];
+  installSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        imgSrc: ["'self'", "data:", "blob:"],
+        imgSrc: ["'self'", "data:", "blob:", ...fileStore, ...config.MAP_ORIGINS],
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        mediaSrc: ["'self'", "blob:", "data:"],
+        connectSrc: ["'self'", ...fileStore, ...config.MAP_ORIGINS],
+        mediaSrc: ["'self'", "blob:", "data:", ...fileStore],
         frameSrc: ["'self'"],
         workerSrc: ["'self'", "blob:"],
         upgradeInsecureRequests: null,
@@ -143,11 +201,28 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   const auth = new AuthService(platform, tenants);
   platform.jobs.schedule("auth.purge-expired", "*/10 * * * *", () => auth.purgeExpired());
   let knowledge: KnowledgeService | undefined;
+  let insightForChat: InsightForChat | undefined;
+  let orchestrator: ChatOrchestrator | undefined;
+  let designer: DesignerService | undefined;
   const chat = await createChatModule(platform, {
     agents: () => agents,
     billing: () => billing,
     files: () => files,
     knowledge: () => knowledge && knowledgeForRuntime(knowledge),
+    insight: () => insightForChat,
+    orchestrator: () => orchestrator,
+    replyWidgets: () => designer,
+    owners: () => agents,
+    qa: () => knowledge,
+  });
+  // On close: streams end (with an error event, saved) before the server stops, so their
+  // connections are idle when it closes them.
+  app.addHook("preClose", () => chat.chat.drain(SHUTDOWN_DRAIN_MS));
+  metrics.gauge("agentfair_chat_streams", "Reply streams open in this process", [], () => [[{}, chat.chat.openStreams]]);
+  metrics.gauge("agentfair_job_queue_depth", "Jobs waiting to run, by queue", ["queue"], () => platform.jobs.depths());
+  metrics.gauge("agentfair_db_pool_connections", "PostgreSQL pool connections by state", ["state"], () => {
+    const pool = database.pool?.();
+    return pool ? Object.entries(pool).map(([state, n]) => [{ state }, n]) : [];
   });
   knowledge = new KnowledgeService(platform, { files, models: chat.models });
   await knowledge.init();
@@ -166,8 +241,57 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   });
   const tools = new ToolsService(platform, sandboxes, { models: () => chat.models, mcp });
   chat.tools.register(pluginToolKind(tools));
+  const wfPlugins = workflowPlugins(tools);
+  const workflows = new WorkflowsService(platform, {
+    plugins: wfPlugins,
+    sandboxes,
+    models: () => chat.models,
+    knowledge: () => knowledge,
+    agents: () => agents,
+    checkpointUrl: database.driver === "postgres" ? config.DATABASE_URL || undefined : undefined,
+  });
+  app.addHook("onClose", () => workflows.close());
+  chat.tools.register(workflowToolKind(workflows, wfPlugins));
+  chat.tools.register(agentHandoffKind(workflows));
+  orchestrator = workflowOrchestrator(workflows, wfPlugins);
+  const cards = new CardsService(platform, () => tools);
+  chat.tools.decorate(cards.decorator());
+  designer = new DesignerService(db, () => tools);
+  chat.tools.decorate(designer.decorator());
+  agents.useDesigns(designer);
+  const datatables = new DatatablesService(platform);
+  const rules = new RulesService(platform, { datatables, models: () => chat.models });
+  chat.tools.register(ruleToolKind(rules));
+  agents.useRules(rules);
+  const printer = new ReportPrinter(config.CHROMIUM_PATH);
+  app.addHook("onClose", () => printer.close());
+  const insight = new InsightService(platform, {
+    datatables,
+    models: () => chat.models,
+    billing: () => billing,
+    chat: () => chat.chat,
+    printer,
+  });
+  const chatInsight = new ChatInsightService(platform, { models: () => chat.models, chat: () => chat.chat });
+  insightForChat = { start: (ctx) => insight.start(ctx), replied: (ctx) => chatInsight.replied(ctx) };
+  const rpa = new RpaService(platform, () => chat.chat);
+  chat.tools.register(rpaToolKind(rpa));
+  platform.jobs.schedule("rpa.purge-tickets", "*/10 * * * *", () => rpa.purgeTickets());
+  const vncBridge = attachVncBridge(app.server, { rpa, log: app.log, publicUrl: config.PUBLIC_URL, allowHosts: config.NET_ALLOW_HOSTS });
+  app.addHook("onClose", async () => vncBridge.close());
+  const robots = new RobotsService(platform, { agents: () => agents, chat: () => chat.chat });
+  const tasks = new TasksService(platform, {
+    agents: () => agents,
+    workflows: () => workflows,
+    chat: () => chat.chat,
+    robots: () => robots,
+  });
 
-  app.get("/healthz", { schema: { hide: true } }, async (_req, reply) => {
+  // Liveness: the process answers. Readiness: it is not shutting down and its database answers
+  // (migrations ran before the server listened), so a balancer sends it requests.
+  app.get("/healthz", { schema: { hide: true }, logLevel: "warn" }, async () => ({ status: "ok" }));
+  app.get("/readyz", { schema: { hide: true }, logLevel: "warn" }, async (_req, reply) => {
+    if (shutdown.signal.aborted) return reply.status(503).send({ status: "stopping" });
     try {
       await db.execute(sql`select 1`);
       return { status: "ok", driver: database.driver };
@@ -198,6 +322,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
       await agentApi.register(billingAdminRoutes, { billing });
       await agentApi.register(agentsRoutes, { agents });
       await agentApi.register(filesRoutes, { files });
+      await agentApi.register(rpaRoutes, { rpa, allowHosts: config.NET_ALLOW_HOSTS });
     },
     { prefix: PREFIXES.agent },
   );
@@ -205,10 +330,46 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   await app.register(knowledgeRoutes, { prefix: PREFIXES.knowledge, knowledge });
   await app.register(agentDraftRoutes, { prefix: PREFIXES.builder, agents });
   await app.register(toolsRoutes, { prefix: PREFIXES.builder, tools });
+  await app.register(workflowsRoutes, { prefix: PREFIXES.builder, workflows });
+  await app.register(designerRoutes, { prefix: PREFIXES.builder, designer });
+  await app.register(cardsRoutes, { prefix: PREFIXES.builder, cards });
+  await app.register(datatablesRoutes, { prefix: PREFIXES.builder, datatables });
+  await app.register(rulesRoutes, { prefix: PREFIXES.builder, rules });
+  await app.register(tasksRoutes, { prefix: PREFIXES.builder, tasks });
+  await app.register(agentBackupRoutes, { prefix: PREFIXES.builder, agents });
   await app.register(agentRuntimeCountRoutes, { prefix: PREFIXES.runtime, agents });
   await app.register(chat.plugin);
+  await app.register(rpaRuntimeRoutes, { prefix: PREFIXES.runtime, rpa });
+  const channels = createChannelsModule(platform, { agents, chat });
+  await app.register(channels.plugin);
+  await app.register(insightRuntimeRoutes, { prefix: PREFIXES.runtime, insight, chatInsight });
+  await app.register(insightReportRoutes, { prefix: PREFIXES.report, insight });
+  await app.register(robotsRoutes, { prefix: PREFIXES.builder, robots });
   await serveWeb(app, config);
-  return { app, platform, services: { auth, tenants, users, billing, chat, agents, files, tools, knowledge } };
+  return {
+    app,
+    platform,
+    services: {
+      auth,
+      tenants,
+      users,
+      billing,
+      chat,
+      agents,
+      files,
+      tools,
+      knowledge,
+      workflows,
+      cards,
+      datatables,
+      rules,
+      rpa,
+      insight,
+      chatInsight,
+      robots,
+      tasks,
+    },
+  };
 }
 
 /**
@@ -232,7 +393,7 @@ async function serveWeb(app: FastifyInstance, config: Config) {
       res.setHeader("vary", "accept-encoding");
     },
   });
-  const apiPrefixes = [...Object.values(PREFIXES), "/api/", "/docs", "/healthz", "/assets/"];
+  const apiPrefixes = [...Object.values(PREFIXES), "/api/", "/docs", "/healthz", "/assets/", "/mcp/"];
   const indexHtml = fs.readFileSync(path.join(dist, "index.html"), "utf8");
   app.get("/*", { schema: { hide: true } }, async (req, reply) => {
     const url = req.url.split("?")[0];

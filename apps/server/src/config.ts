@@ -24,7 +24,20 @@ const schema = z.object({
   /** Peers whose X-Forwarded-For is believed (proxy-addr list); others cannot pick their own IP for the rate limits. */
   TRUST_PROXY: z.string().default("loopback"),
   PUBLIC_URL: z.string().default(""),
+  /** Prometheus metrics at /metrics for scrapers sending this bearer token; unset, /metrics does not exist. */
+  METRICS_TOKEN: z.string().default(""),
   DATA_DIR: z.string().default("./data"),
+  /** Uploaded files on an S3-compatible store instead of DATA_DIR/files (every process must share one store). */
+  S3_BUCKET: z.string().default(""),
+  /** The store's address; empty for AWS S3 itself. */
+  S3_ENDPOINT: z.string().default(""),
+  /** The store's address as browsers reach it: downloads then go there by presigned URL (and the CSP allows it). Empty: through the app. */
+  S3_PUBLIC_ENDPOINT: z.string().default(""),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().default(""),
+  S3_SECRET_ACCESS_KEY: z.string().default(""),
+  /** Bucket in the path (https://host/bucket/key), as MinIO and most self-hosted stores need. */
+  S3_FORCE_PATH_STYLE: bool(true),
   DATABASE_URL: z.string().default(""),
   SEED_DEMO: bool(true),
   /** Creates the ADMIN_USERNAMES accounts that do not exist yet with this password at start (their names cannot be registered). */
@@ -37,6 +50,8 @@ const schema = z.object({
   EXEMPT_USERNAME: z.string().default("admin"),
   ENTERPRISE_TENANT: z.string().default(""),
   RPA_HOST: z.string().default(""),
+  /** The Chromium that prints report PDFs (GET .../tReportBuilder/export?format=pdf). */
+  CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
   RECORD_FILING: z.string().default(""),
   BANK_TRANSFER: bool(false),
   SECRET_KEY: z.string().default(""),
@@ -62,8 +77,15 @@ const schema = z.object({
   MODEL_NAME: z.string().default(""),
   EMBEDDING_MODEL: z.string().default(""),
   AUDIO_MODEL: z.string().default(""),
+  /** With the demo data and no MODEL_BASE_URL: seed the offline demo models (modules/models/offline.ts) once. */
+  OFFLINE_MODEL: bool(true),
   /** Hosts (or host:port) that outbound calls may reach even when private, e.g. a local Ollama. */
   NET_ALLOW_HOSTS: list(""),
+  /** Origins the designer's map widgets may load styles and tiles from (added to the page's content security policy). */
+  MAP_ORIGINS: list("").refine(
+    (l) => l.every((o) => /^https?:\/\/[A-Za-z0-9.-]+(:\d+)?$/.test(o)),
+    "MAP_ORIGINS: origins such as https://tiles.example.com",
+  ),
   CHAT_STEP_LIMIT: z.coerce.number().int().min(1).max(20).default(5),
   /** Chat requests a user may start per minute, and replies a user may have streaming at once (every process together). */
   CHAT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
@@ -86,6 +108,12 @@ const schema = z.object({
   SANDBOX_MEMORY_MB: z.coerce.number().int().min(8).max(1024).default(64),
   SANDBOX_JS_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   SANDBOX_PY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  /** Workflows: branches of one run (or one loop pass) that run at once. */
+  WORKFLOW_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** Workflows: node executions of one run (loop passes count each node). */
+  WORKFLOW_MAX_STEPS: z.coerce.number().int().min(10).max(100_000).default(1000),
+  /** Workflows: wall-clock limit of one execution of a run (a resume starts a new one). */
+  WORKFLOW_MAX_RUN_MS: z.coerce.number().int().min(1000).max(86_400_000).default(600_000),
   /** stdio MCP servers administrators may start: `name=command arg arg;name=command ...` (fixed arguments). */
   MCP_STDIO_COMMANDS: z.string().default(""),
 });

@@ -13,6 +13,7 @@ const admins = await services.auth.ensureAdmins();
 
 // Web processes only send jobs; the others also run them.
 await platform.jobs.start({ work: config.ROLE !== "web" });
+if (config.ROLE !== "web") services.workflows.startRecovery();
 if (config.ROLE !== "worker") {
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   const url = config.PUBLIC_URL || address.replace("0.0.0.0", "localhost").replace("[::]", "localhost");
@@ -29,10 +30,13 @@ if (config.ROLE !== "worker") {
   console.log(lines.join("\n"));
 }
 
+// SIGTERM: stop accepting (/readyz answers 503), end the reply streams with an error event and
+// save them, finish other requests, hand running jobs back, then exit; forced after 30 s.
 let stopping = false;
 async function shutdown() {
   if (stopping) return;
   stopping = true;
+  setTimeout(() => process.exit(1), 30_000).unref();
   await app.close();
   await platform.jobs.stop();
   await database.close();

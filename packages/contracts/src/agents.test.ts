@@ -2,12 +2,14 @@ import { describe, expect, it } from "vitest";
 import {
   agentSnapshot,
   defaultModelSettings,
+  defaultOrchestration,
   diffSnapshots,
   duplicateVariableName,
   emptyBindings,
   renameError,
   utf8Bytes,
 } from "./agents.ts";
+import { defaultKnowledgeSettings } from "./knowledge.ts";
 
 const base = agentSnapshot.parse({
   agentName: "助手",
@@ -44,5 +46,24 @@ describe("agent rules", () => {
       { field: "persona", before: "p", after: "q" },
       { field: "chatOption.presetQuestions", before: "", after: "x" },
     ]);
+    // Settings and bindings beyond the prompt: retrieval, orchestration, external tools.
+    const rebound = {
+      ...base,
+      bindings: { ...base.bindings, externalPlugins: ["ext-1"] },
+      knowledge: { topK: 8, vectorWeight: 0.5, threshold: 0.3, directAnswer: true, directThreshold: 0.9 },
+      orchestration: { mode: "multi" as const, multiMode: "scheduling" as const, agents: ["a-2"], workflowId: null },
+    };
+    const fields = diffSnapshots(base, rebound).map((d) => d.field);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        "bindings.externalPlugins",
+        "knowledge.topK",
+        "knowledge.directAnswer",
+        "orchestration.mode",
+        "orchestration.agents",
+      ]),
+    );
+    // An absent setting is its default: no difference where nothing changed.
+    expect(diffSnapshots(base, { ...base, knowledge: defaultKnowledgeSettings(), orchestration: defaultOrchestration() })).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { agentKnowledgeSettings } from "./knowledge.ts";
+import { agentKnowledgeSettings, defaultKnowledgeSettings } from "./knowledge.ts";
 import { MODE_PRESETS, type ModelMode, modelMode } from "./models.ts";
+import { ruleTreeProject } from "./rules.ts";
 
 /** Agent status (doc 2 §4 dictionary: unreleased C00 / released C90). Detail is blocked while it contains 'Unreleased'. */
 export const AGENT_STATUS = { unreleased: "C00_Unreleased", released: "C90_Released" } as const;
@@ -124,6 +125,24 @@ export const emptyBindings = (): AgentBindings => ({ plugins: [], externalPlugin
 export const skillCount = (b: Pick<AgentBindings, "plugins" | "externalPlugins" | "workflows" | "rules">) =>
   b.plugins.length + b.externalPlugins.length + b.workflows.length + b.rules.length;
 
+/**
+ * The agent orchestration screen (doc 2 §2 dictionary areas): single-agent (the agent answers itself) or
+ * multi-agent, where the lead agent either hands turns to its bound agents (self-scheduling) or follows a
+ * bound workflow (self-orchestration). Absent: single-agent.
+ */
+export const ORCHESTRATION_MODES = ["single", "multi"] as const;
+export const MULTI_AGENT_MODES = ["scheduling", "workflow"] as const;
+export const agentOrchestration = z.object({
+  mode: z.enum(ORCHESTRATION_MODES),
+  multiMode: z.enum(MULTI_AGENT_MODES),
+  /** Self-scheduling: the agents the lead may hand a turn to. */
+  agents: ids.max(10),
+  /** Self-orchestration: the workflow (one of bindings.workflows) that drives the conversation. */
+  workflowId: z.string().max(64).nullable(),
+});
+export type AgentOrchestration = z.infer<typeof agentOrchestration>;
+export const defaultOrchestration = (): AgentOrchestration => ({ mode: "single", multiMode: "scheduling", agents: [], workflowId: null });
+
 /** Icon: '#<file id>' an uploaded file, a number a built-in image, otherwise an emoji name. */
 export const agentIcon = z.string().trim().max(80);
 export const agentIconBackground = z.string().trim().max(32);
@@ -145,6 +164,13 @@ export const agentDraft = z.object({
   bindings: agentBindings,
   /** Retrieval settings of the bound knowledge bases (absent: the defaults). */
   knowledge: agentKnowledgeSettings.optional(),
+  /** Single- or multi-agent orchestration (absent: single-agent). */
+  orchestration: agentOrchestration.optional(),
+  /**
+   * One of the owner's saved designs (designer) shown as the card or form of every reply, fed by the
+   * reply's result data (absent or null: none). Its last button sends into the chat.
+   */
+  designId: z.string().trim().min(1).max(64).nullable().optional(),
   example: z.string().max(2000),
   launchTags: z.array(launchTag).max(DEFAULT_TAGS.length),
   labelId: z.string().max(64).nullable(),
@@ -294,7 +320,9 @@ export const agentPublic = z.object({
   plugins: z.array(z.string()),
   externalPlugins: z.array(z.string()),
   workflows: z.array(z.string()),
-  ruleTree: z.array(z.unknown()),
+  /** The bound part of the rule library: projects with ruleDirs with the enabled rules the agent evaluates. */
+  ruleTree: z.array(ruleTreeProject),
+  /** The rule, directory and project ids bound in the studio (that still lead to a rule). */
   rules: z.array(z.string()),
   launchTags: z.array(z.string()),
   example: z.string(),
@@ -368,34 +396,54 @@ export const widgetResponse = z.object({
 });
 export const addCountsRequest = z.object({ agentId: z.string().min(1).max(64) });
 
-/** Field-by-field differences between two versions, for the studio's version compare. */
+/**
+ * Field-by-field differences between two versions, for the studio's version compare: the prompt,
+ * every setting (model, chat options, knowledge retrieval, orchestration) and every binding.
+ */
 export function diffSnapshots(a: AgentSnapshot, b: AgentSnapshot): { field: string; before: string; after: string }[] {
-  const flat = (s: AgentSnapshot): Record<string, string> => ({
-    agentName: s.agentName,
-    agentDescription: s.agentDescription,
-    agentIcon: s.agentIcon,
-    agentIconBackground: s.agentIconBackground,
-    price: String(s.price),
-    persona: s.persona,
-    "model.modelId": s.model.modelId ?? "",
-    "model.mode": s.model.mode,
-    "model.temperature": String(s.model.temperature),
-    "model.topP": String(s.model.topP),
-    "model.presencePenalty": String(s.model.presencePenalty),
-    "model.frequencyPenalty": String(s.model.frequencyPenalty),
-    "model.maxTokens": String(s.model.maxTokens),
-    usageGuide: s.usageGuide,
-    "chatOption.prologue": s.chatOption.prologue,
-    "chatOption.presetQuestions": s.chatOption.presetQuestions.join("\n"),
-    variables: s.variables.map((v) => `${v.name}=${v.default} (${v.description})`).join("\n"),
-    "bindings.plugins": s.bindings.plugins.join(", "),
-    "bindings.workflows": s.bindings.workflows.join(", "),
-    "bindings.knowledgeBases": s.bindings.knowledgeBases.join(", "),
-    "bindings.rules": s.bindings.rules.join(", "),
-    example: s.example,
-    launchTags: s.launchTags.join(", "),
-    labelId: s.labelId ?? "",
-  });
+  const flat = (s: AgentSnapshot): Record<string, string> => {
+    const knowledge = s.knowledge ?? defaultKnowledgeSettings();
+    const orchestration = s.orchestration ?? defaultOrchestration();
+    return {
+      agentName: s.agentName,
+      agentDescription: s.agentDescription,
+      agentIcon: s.agentIcon,
+      agentIconBackground: s.agentIconBackground,
+      price: String(s.price),
+      persona: s.persona,
+      "model.modelId": s.model.modelId ?? "",
+      "model.mode": s.model.mode,
+      "model.temperature": String(s.model.temperature),
+      "model.topP": String(s.model.topP),
+      "model.presencePenalty": String(s.model.presencePenalty),
+      "model.frequencyPenalty": String(s.model.frequencyPenalty),
+      "model.maxTokens": String(s.model.maxTokens),
+      usageGuide: s.usageGuide,
+      "chatOption.prologue": s.chatOption.prologue,
+      "chatOption.presetQuestions": s.chatOption.presetQuestions.join("\n"),
+      "chatOption.enableFastConfigRuleOnChat": String(s.chatOption.enableFastConfigRuleOnChat),
+      "chatOption.enableChatInsight": String(s.chatOption.enableChatInsight),
+      "chatOption.chatInsightFeatures": s.chatOption.chatInsightFeatures.join(", "),
+      variables: s.variables.map((v) => `${v.name}=${v.default} (${v.description})`).join("\n"),
+      "bindings.plugins": s.bindings.plugins.join(", "),
+      "bindings.externalPlugins": s.bindings.externalPlugins.join(", "),
+      "bindings.workflows": s.bindings.workflows.join(", "),
+      "bindings.knowledgeBases": s.bindings.knowledgeBases.join(", "),
+      "bindings.rules": s.bindings.rules.join(", "),
+      "knowledge.topK": String(knowledge.topK),
+      "knowledge.vectorWeight": String(knowledge.vectorWeight),
+      "knowledge.threshold": String(knowledge.threshold),
+      "knowledge.directAnswer": String(knowledge.directAnswer),
+      "knowledge.directThreshold": String(knowledge.directThreshold),
+      "orchestration.mode": orchestration.mode,
+      "orchestration.multiMode": orchestration.multiMode,
+      "orchestration.agents": orchestration.agents.join(", "),
+      "orchestration.workflowId": orchestration.workflowId ?? "",
+      example: s.example,
+      launchTags: s.launchTags.join(", "),
+      labelId: s.labelId ?? "",
+    };
+  };
   const fa = flat(a);
   const fb = flat(b);
   return Object.keys(fa)

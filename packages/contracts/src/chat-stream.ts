@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { widgetData } from "./cards.ts";
+import { insightStepItem } from "./insight.ts";
 
 /**
  * The chat stream protocol: POST /agent/agent_runtime/chat answers with one JSON object per
@@ -11,10 +13,31 @@ export const PROGRESS_STAGES = [1, 2, 3, 4, 5] as const;
 /** Progress never shows 100 before the stop event; it rises to 95. */
 export const PROGRESS_MAX = 95;
 
+/**
+ * A tool a reply checked (doc 2 §3 Message "checkPluginsList"): named by pluginName (plugins),
+ * externalPluginName (MCP tools) or workflowName (workflows), with the tool's id.
+ */
+export const checkPluginItem = z.object({
+  id: z.string(),
+  pluginName: z.string().optional(),
+  externalPluginName: z.string().optional(),
+  workflowName: z.string().optional(),
+});
+export type CheckPluginItem = z.infer<typeof checkPluginItem>;
+
+/** The list a reply shows: each tool once, in the order first called. */
+export function checkPluginsOf(calls: { plugin?: CheckPluginItem }[]): CheckPluginItem[] {
+  const seen = new Map<string, CheckPluginItem>();
+  for (const c of calls) if (c.plugin && !seen.has(c.plugin.id)) seen.set(c.plugin.id, c.plugin);
+  return [...seen.values()];
+}
+
 export const toolCallInfo = z.object({
   id: z.string(),
   function: z.object({ name: z.string(), arguments: z.string() }),
   metaInfo: z.object({ name: z.string() }),
+  /** Set when the tool is a plugin, MCP tool or workflow (not for built-in tools or knowledge). */
+  plugin: checkPluginItem.optional(),
 });
 export type ToolCallInfo = z.infer<typeof toolCallInfo>;
 
@@ -39,6 +62,8 @@ export const chatErrorCode = z.enum([
   "modelBlockedAddress",
   "stepLimit",
   "internal",
+  "restarting",
+  "notSaved",
 ]);
 export type ChatErrorCode = z.infer<typeof chatErrorCode>;
 
@@ -62,11 +87,24 @@ export const chatEvent = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("docs"), docs: z.array(chatDoc) }),
   z.object({ type: z.literal("media"), media: z.array(chatMedia) }),
-  z.object({ type: z.literal("widget_data"), widgetData: z.unknown() }),
+  /** A bound card (or design) for the reply: the template and the tool result at its data path. */
+  z.object({ type: z.literal("widget_data"), widgetData }),
   /** The 3 follow-up questions (推荐提问). */
   z.object({ type: z.literal("questions"), questions: z.array(z.string()) }),
   /** A message for people, shown inside the reply; `error_code` lets the page word it itself. */
   z.object({ type: z.literal("error"), msg: z.string(), code: z.number().int(), error_code: chatErrorCode.optional() }),
+  /** A workflow the model called reports a node's progress (the execute page shows these as steps). */
+  z.object({
+    type: z.literal("workflow_node"),
+    workflowName: z.string(),
+    runId: z.string(),
+    nodeId: z.string(),
+    nodeType: z.string(),
+    title: z.string(),
+    status: z.enum(["RUNNING", "PAUSED", "SUCCEEDED", "FAILED", "SKIPPED"]),
+  }),
+  /** A report agent's analysis: its report id and the generation steps so far (doc 2 §3 insightStep). */
+  z.object({ type: z.literal("insight_step"), reportId: z.string(), insightStep: z.array(insightStepItem) }),
   /** Last line: how the reply ended and what it used. */
   z.object({ type: z.literal("stop"), status: replyStatus, usage: chatUsage }),
 ]);

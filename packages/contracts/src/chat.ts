@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { chatDoc, chatErrorCode, chatMedia, replyStatus, toolCallInfo } from "./chat-stream.ts";
+import { widgetData } from "./cards.ts";
+import { insightStepItem } from "./insight.ts";
+import { chatDoc, chatErrorCode, chatMedia, checkPluginItem, replyStatus, toolCallInfo } from "./chat-stream.ts";
 
 /** Session page size (doc 2 §9). */
 export const SESSION_PAGE_SIZE = 100;
@@ -84,14 +86,23 @@ export const chatMessage = z.object({
   media: z.array(chatMedia),
   docs: z.array(chatDoc),
   function_call: z.array(toolCallInfo.extend({ result: z.string().optional() })),
+  /** The plugins, MCP tools and workflows the reply called (from function_call). */
+  checkPluginsList: z.array(checkPluginItem).optional(),
   step: z.number().int(),
-  widgetData: z.unknown().optional(),
+  /** A card, design or button row shown in the reply (cards.ts): the first of `widgetDataList`. */
+  widgetData: widgetData.optional(),
+  /** Every card of the reply, in the order its tools returned them. */
+  widgetDataList: z.array(widgetData).optional(),
   questions: z.array(z.string()),
   status: replyStatus.nullable(),
   /** In the request's language; `error_code` says which, for a page in another language. */
   error: z.string().nullable(),
   error_code: chatErrorCode.nullable(),
   files: z.array(chatFileRef),
+  /** A report agent's reply: the steps of its report (doc 2 §3 Message insightStep). */
+  insightStep: z.array(insightStepItem).optional(),
+  /** The asker's like or dislike of a reply. */
+  feedback: z.enum(["like", "dislike"]).nullable().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessage>;
 
@@ -145,3 +156,82 @@ export const uploadedFile = z.object({ id: z.string(), name: z.string(), presign
 export type UploadedFile = z.infer<typeof uploadedFile>;
 
 export const transcription = z.object({ text: z.string() });
+
+// ---- conversation details and tuning records (an agent's owner; paths beyond the spec) ----------
+
+/** Time ranges of the conversation details (doc 2 §9: last 7, 15, 30 days). */
+export const CONVERSATION_RANGES = [7, 15, 30] as const;
+export const CONVERSATION_PAGE_SIZE = 20;
+/** At most this many sessions go into one export. */
+export const CONVERSATION_EXPORT_MAX = 5000;
+export const MESSAGE_FEEDBACKS = ["like", "dislike"] as const;
+export type MessageFeedback = (typeof MESSAGE_FEEDBACKS)[number];
+export const TUNING_TEXT_MAX = 5000;
+
+export const messageFeedbackRequest = z.object({
+  message_id: z.string().min(1).max(64),
+  /** null withdraws it. */
+  feedback: z.enum(MESSAGE_FEEDBACKS).nullable(),
+});
+
+export const conversationQuery = z.object({
+  days: z.coerce
+    .number()
+    .int()
+    .refine((d) => (CONVERSATION_RANGES as readonly number[]).includes(d))
+    .default(7),
+  pageNo: z.coerce.number().int().min(1).default(1),
+});
+
+export const conversationItem = z.object({
+  sessionId: z.string(),
+  title: z.string(),
+  /** Who talked: a platform user, a robot's guest or the owner through MCP or a task. */
+  username: z.string(),
+  nickname: z.string(),
+  release: z.boolean(),
+  messages: z.number(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  likes: z.number(),
+  dislikes: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ConversationItem = z.infer<typeof conversationItem>;
+export const conversationPage = z.object({ list: z.array(conversationItem), total: z.number() });
+
+export const conversationMessage = z.object({
+  id: z.string(),
+  role: z.enum(["user", "bot"]),
+  content: z.string(),
+  status: z.string().nullable(),
+  error: z.string().nullable(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  feedback: z.enum(MESSAGE_FEEDBACKS).nullable(),
+  tuningId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ConversationMessage = z.infer<typeof conversationMessage>;
+export const conversationDetail = conversationItem.extend({ list: z.array(conversationMessage) });
+
+export const tuningInput = z.object({
+  messageId: z.string().min(1).max(64),
+  note: z.string().max(TUNING_TEXT_MAX).default(""),
+  correctedAnswer: z.string().max(TUNING_TEXT_MAX).default(""),
+});
+export const tuningRecord = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  messageId: z.string(),
+  question: z.string(),
+  answer: z.string(),
+  correctedAnswer: z.string(),
+  note: z.string(),
+  knowledgeId: z.string().nullable(),
+  pushedAt: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type TuningRecord = z.infer<typeof tuningRecord>;
+export const tuningPushRequest = z.object({ knowledgeId: z.string().min(1).max(64) });

@@ -85,12 +85,26 @@ export const cleaningRules = z.object({
     .max(20)
     .optional(),
 });
+/**
+ * The wizard's segment adjustment (beyond the spec): edits and deletions of previewed segments, by position.
+ * Preview and commit apply them to the same parse, so what the user approved is what is stored (same ids);
+ * an edited segment is marked edited. A merge is an edit of the first plus the deletion of the others.
+ */
+export const segmentAdjustments = z.object({
+  edits: z
+    .array(z.object({ position: z.number().int().min(0), content: z.string().trim().min(1).max(20000) }))
+    .max(1000)
+    .default([]),
+  deletes: z.array(z.number().int().min(0)).max(20000).default([]),
+});
+export type SegmentAdjustments = z.infer<typeof segmentAdjustments>;
 export const segmentOptions = z.object({
   method: z.enum(SEGMENT_METHODS),
   chunkSize: z.number().int().min(32).max(8192).optional(),
   overlap: z.number().int().min(0).max(2048).optional(),
   delimiters: z.array(z.string().min(1).max(20)).max(20).optional(),
   cleaning: cleaningRules.optional(),
+  adjust: segmentAdjustments.optional(),
 });
 export type SegmentOptionsInput = z.infer<typeof segmentOptions>;
 
@@ -123,6 +137,8 @@ export const previewSegment = z.object({
   id: z.string(),
   position: z.number().int(),
   content: z.string(),
+  /** Changed in the segment adjustment step (stored marked edited). */
+  edited: z.boolean().optional(),
   title: z.string().optional(),
   question: z.string().optional(),
   answer: z.string().optional(),
@@ -155,6 +171,8 @@ export const segmentContent = z.string().max(20000);
 export const segmentCreateRequest = z.object({ content: segmentContent, fileId: id.optional(), title: z.string().max(500).optional() });
 export const segmentUpdateRequest = z.object({ content: segmentContent.optional(), enabled: z.boolean().optional() });
 export const qaPairRequest = z.object({ question: z.string().max(2000), answer: z.string().max(20000) });
+/** Move a file into a folder, or to the top level with null (beyond the spec). */
+export const fileMoveRequest = z.object({ folderId: id.nullable() });
 
 export const retrievalRequest = z.object({
   query: z.string().trim().min(1).max(2000),

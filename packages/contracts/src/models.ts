@@ -48,7 +48,8 @@ export const modelInput = z.object({
     .string()
     .trim()
     .max(500)
-    .refine((v) => /^https?:\/\/[^\s]+$/i.test(v), "Please enter the correct URL address."),
+    // local://offline: the offline demo models served in process (what `npm start` seeds without a model service)
+    .refine((v) => /^https?:\/\/[^\s]+$/i.test(v) || v === "local://offline", "Please enter the correct URL address."),
   /** Empty keeps the stored key on update; `clearApiKey` removes it. */
   apiKey: z.string().max(500).optional(),
   clearApiKey: z.boolean().optional(),
@@ -70,4 +71,6 @@ export type ModelTestResult = z.infer<typeof modelTestResult>;
 
 /** What anyone building an agent may pick from: enabled chat models, without their settings. */
 export const modelOption = z.object({ id: z.string(), name: z.string(), type: modelType, isDefault: z.boolean() });
+/** GET /api/models/options?type=EMBEDDING lists the embedding models (a knowledge base's choice); else chat models. */
+export const modelOptionsQuery = z.object({ type: z.enum(["EMBEDDING"]).optional() });
 export type ModelOption = z.infer<typeof modelOption>;

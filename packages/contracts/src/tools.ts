@@ -141,6 +141,8 @@ export const pluginPageRequest = z.object({
   timeRangeStart: z.string().max(40).optional(),
   timeRangeEnd: z.string().max(40).optional(),
   createdByMe: z.boolean().optional(),
+  /** Beyond the spec: with createdByMe, the standard (built-in) tools too (what an agent may bind). */
+  includeStandard: z.boolean().optional(),
 });
 export const pluginPage = z.object({ content: z.array(plugin), totalPages: z.number(), totalElements: z.number() });
 export type PluginPage = z.infer<typeof pluginPage>;

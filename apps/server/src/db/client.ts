@@ -23,6 +23,8 @@ export interface Database {
   db: Db;
   driver: "pglite" | "postgres";
   executeSql: ExecuteSql;
+  /** Connections of the PostgreSQL pool (none on PGlite): for the metrics. */
+  pool: null | (() => { total: number; idle: number; waiting: number });
   /**
    * Messages other processes send on a channel (PostgreSQL NOTIFY). Null on PGlite, which only
    * one process can open. `onReconnect` runs when messages may have been missed.
@@ -56,6 +58,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
       db,
       driver: "postgres",
       executeSql: async (text, values) => pool.query(text, values as unknown[]),
+      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       listen: (channel, onMessage, onReconnect, onLost) => listenPg(opts.url as string, channel, onMessage, onReconnect, onLost),
       close: () => pool.end(),
     };
@@ -76,6 +79,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
       return { rows: results.at(-1)?.rows ?? [] };
     },
     listen: null,
+    pool: null,
     close: () => client.close(),
   };
 }

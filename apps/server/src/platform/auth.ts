@@ -56,7 +56,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 /** The special users' names: reserved in every tenant, special in the default tenant only. */
 export const reservedUsernames = (config: Config) => [...config.ADMIN_USERNAMES, config.EXEMPT_USERNAME, config.HOME_USERNAME];
 
-function specialUser(config: Config, username: string, tenantIsDefault: boolean) {
+export function specialUser(config: Config, username: string, tenantIsDefault: boolean) {
   return {
     isAdmin: tenantIsDefault && config.ADMIN_USERNAMES.includes(username),
     isExempt: tenantIsDefault && username === config.EXEMPT_USERNAME,
@@ -104,6 +104,36 @@ async function lookupCaller(db: Db, config: Config, tokenHash: string): Promise<
   };
   const ends = [session.expiresAt.getTime(), ...(caller.memberEndAt ? [caller.memberEndAt.getTime()] : [])];
   return { caller, scope: session.kind === "report" ? "report" : "web", validUntil: Math.min(...ends) };
+}
+
+/**
+ * The caller a user is when no session of theirs is at hand, read from the user row as a sign-in
+ * would (the same special-user and membership rules): an agent's owner whose MCP key runs the agent,
+ * a scheduled task's owner. No sessionPairId; a missing user is null.
+ */
+export async function callerOfUser(db: Db, config: Config, userId: string): Promise<Caller | null> {
+  const [row] = await db
+    .select({ user: users, tenant: tenants })
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, users.tenantId))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row) return null;
+  const { user, tenant } = row;
+  const expired = user.memberEndAt && user.memberEndAt < new Date();
+  return {
+    userId: user.id,
+    username: user.username,
+    tenantId: tenant.id,
+    tenantDomain: tenant.domain,
+    tenantIsDefault: tenant.isDefault,
+    ...specialUser(config, user.username, tenant.isDefault),
+    isTenantAdmin: !tenant.isDefault && user.tenantRole === "admin",
+    isWhite: user.isWhite,
+    memberLevel: (expired ? "FREE" : user.memberLevel) as MemberLevel,
+    memberEndAt: expired ? null : user.memberEndAt,
+    sessionPairId: "",
+  };
 }
 
 /**

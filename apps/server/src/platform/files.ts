@@ -3,6 +3,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { Config } from "../config.ts";
 import { notFound } from "./errors.ts";
 
@@ -61,6 +63,92 @@ export class LocalFileStore implements FileStore {
   }
 }
 
+/**
+ * Any S3-compatible store (AWS S3, MinIO, Ceph, OSS/COS in S3 mode). Checksums only where the
+ * operation requires them: stores that predate the SDK's default CRC trailers read the plain body.
+ */
+export class S3FileStore implements FileStore {
+  readonly kind = "s3" as const;
+  private readonly client: S3Client;
+  /** Signs URLs for browsers, on the address they reach; none: files are served through the app. */
+  private readonly signer: S3Client | null;
+
+  constructor(
+    private readonly bucket: string,
+    opts: {
+      endpoint?: string;
+      publicEndpoint?: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      forcePathStyle: boolean;
+    },
+  ) {
+    const client = (endpoint: string | undefined) =>
+      new S3Client({
+        endpoint: endpoint || undefined,
+        region: opts.region,
+        forcePathStyle: opts.forcePathStyle,
+        credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey },
+        requestChecksumCalculation: "WHEN_REQUIRED",
+        responseChecksumValidation: "WHEN_REQUIRED",
+      });
+    this.client = client(opts.endpoint);
+    this.signer = opts.publicEndpoint ? client(opts.publicEndpoint) : null;
+  }
+
+  private check(key: string) {
+    if (!SAFE_KEY.test(key) || key.includes("..")) throw new Error(`unsafe file key: ${key}`);
+    return key;
+  }
+
+  async put(key: string, body: Buffer | Readable, meta: { contentType: string }) {
+    // A stream of unknown length cannot be signed for a plain PUT: it is read first (uploads are
+    // at most 15 MB).
+    const bytes = Buffer.isBuffer(body) ? body : await readAll(body);
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.check(key), Body: bytes, ContentType: meta.contentType }));
+  }
+
+  async get(key: string) {
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.check(key) }));
+      return res.Body as Readable;
+    } catch (err) {
+      if (err instanceof NoSuchKey || (err as { name?: string }).name === "NotFound") throw notFound();
+      throw err;
+    }
+  }
+
+  async delete(key: string) {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.check(key) }));
+  }
+
+  async presignedUrl(key: string, opts: { method: "GET" | "PUT"; expiresInSeconds: number; contentType?: string }) {
+    if (!this.signer) return null;
+    const command =
+      opts.method === "GET"
+        ? new GetObjectCommand({ Bucket: this.bucket, Key: this.check(key) })
+        : new PutObjectCommand({ Bucket: this.bucket, Key: this.check(key), ContentType: opts.contentType });
+    return getSignedUrl(this.signer, command, { expiresIn: opts.expiresInSeconds });
+  }
+}
+
+async function readAll(stream: Readable) {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+/** S3 when S3_BUCKET is set, else local disk under DATA_DIR/files. */
 export function createFileStore(config: Config): FileStore {
+  if (config.S3_BUCKET)
+    return new S3FileStore(config.S3_BUCKET, {
+      endpoint: config.S3_ENDPOINT,
+      publicEndpoint: config.S3_PUBLIC_ENDPOINT,
+      region: config.S3_REGION,
+      accessKeyId: config.S3_ACCESS_KEY_ID,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    });
   return new LocalFileStore(path.join(config.dataDir, "files"));
 }

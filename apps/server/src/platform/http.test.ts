@@ -34,10 +34,24 @@ describe("the whole app", () => {
     await t.close();
   });
 
-  it("GET /healthz answers 200 when the database is reachable", async () => {
-    const res = await t.app.inject({ url: "/healthz" });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: "ok", driver: process.env.TEST_DATABASE_URL ? "postgres" : "pglite" });
+  it("every answer carries the security headers: routes, errors, unknown paths, the chat stream", async () => {
+    const user = await createUser(t);
+    const answers = [
+      await t.app.inject({ url: "/healthz" }),
+      await t.app.inject({ url: "/agent_api/api/userinfo/findUserInfo" }),
+      await t.app.inject({ url: "/agent_api/no/such/call" }),
+      await t.app.inject({
+        method: "POST",
+        url: "/agent/agent_runtime/chat",
+        payload: { token: user.token, schema_id: "nope", query: "hi" },
+      }),
+    ];
+    for (const res of answers) {
+      expect(res.headers["content-security-policy"]).toContain("default-src 'self'");
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      expect(res.headers["x-frame-options"]).toBe("SAMEORIGIN");
+      expect(res.headers["strict-transport-security"]).toContain("max-age=");
+    }
   });
 
   it("/docs/json lists every API route with its methods, and the prefix table", async () => {

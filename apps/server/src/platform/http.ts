@@ -1,6 +1,7 @@
 import type { MultipartFile } from "@fastify/multipart";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
+import helmet, { type HelmetOptions } from "helmet";
 import { AppError, tokenInvalid } from "./errors.ts";
 import { requestLanguage, translate } from "./messages.ts";
 
@@ -61,6 +62,32 @@ export function loggerOptions(level: string) {
       }),
     },
   };
+}
+
+/**
+ * Helmet's security headers on every answer. Helmet's middleware sets the same headers for every
+ * request, so they are worked out once here and copied onto each reply (@fastify/helmet builds
+ * the middleware anew per request, parsing the CSP each time: a fifth of a trivial route's time).
+ */
+export function installSecurityHeaders(app: FastifyInstance, options: HelmetOptions) {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string) {
+      headers[name.toLowerCase()] = value;
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(options)(
+    {} as Parameters<ReturnType<typeof helmet>>[0],
+    recorder as unknown as Parameters<ReturnType<typeof helmet>>[1],
+    () => {},
+  );
+  app.addHook("onRequest", (_req, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
 }
 
 export function ok<T>(data: T, msg = "操作成功") {

@@ -4,7 +4,8 @@ import type { LRUCache } from "lru-cache";
 import type { Database, Tx } from "../db/client.ts";
 
 /** What a cached copy is of. "user": a user's identity (level, role, sessions); key: the user id. */
-export type CacheTopic = "user" | "agent" | "models";
+/** "mcp": replies waiting in the outbox of an SSE MCP session; key: the session id. */
+export type CacheTopic = "user" | "agent" | "models" | "mcp";
 
 const CHANNEL = "agentfair_invalidate";
 /** The key handlers get when messages may have been missed (a lost connection): drop everything. */

@@ -33,7 +33,16 @@ export class Jobs {
   constructor(
     private readonly executeSql: ExecuteSql,
     private readonly log: FastifyBaseLogger,
+    private readonly onFailure: (queue: string) => void = () => {},
   ) {}
+
+  /** Jobs waiting to run, by queue (one-off queues and schedules). */
+  async depths(): Promise<[{ queue: string }, number][]> {
+    const boss = this.boss;
+    if (!boss) return [];
+    const names = [...this.queues.map((q) => q.name), ...this.schedules.map((s) => s.name)];
+    return Promise.all(names.map(async (queue): Promise<[{ queue: string }, number]> => [{ queue }, await boss.getQueueSize(queue)]));
+  }
 
   schedule(name: string, cron: string, handler: JobHandler) {
     this.schedules.push({ name, cron, handler });
@@ -77,21 +86,43 @@ export class Jobs {
 
   /**
    * Starts the queue. `work: false` (ROLE=web) only sends jobs; workers run them.
-   * `pollingIntervalSeconds` is how often an idle worker looks for queued jobs.
+   * `pollingIntervalSeconds` is how often an idle worker looks for queued jobs;
+   * `maintenanceIntervalSeconds` how often expired jobs (a killed worker's) are handed back (default 120).
    */
-  async start(opts: { work?: boolean; pollingIntervalSeconds?: number } = {}) {
+  async start(opts: { work?: boolean; pollingIntervalSeconds?: number; maintenanceIntervalSeconds?: number } = {}) {
     const work = opts.work ?? true;
-    const boss = new PgBoss({ db: { executeSql: this.executeSql }, schema: "pgboss", supervise: work, schedule: work });
-    boss.on("error", (err) => this.log.error({ err }, "job queue error"));
-    await boss.start();
+    const make = () => {
+      const b = new PgBoss({
+        db: { executeSql: this.executeSql },
+        schema: "pgboss",
+        supervise: work,
+        schedule: work,
+        ...(opts.maintenanceIntervalSeconds ? { maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds } : {}),
+      });
+      b.on("error", (err) => this.log.error({ err }, "job queue error"));
+      return b;
+    };
+    let boss = make();
+    try {
+      await boss.start();
+    } catch (err) {
+      // Replicas starting together on a new database: the one that loses pg-boss's install race
+      // fails on the catalogue's unique index (23505) although the schema is now there; a new
+      // instance (a failed one cannot start again) finds it installed.
+      if ((err as { code?: string }).code !== "23505") throw err;
+      this.log.warn("pg-boss was being installed by another process: starting again");
+      boss = make();
+      await boss.start();
+    }
     for (const queue of this.queues) {
-      await boss.createQueue(queue.name);
+      await untilNoDeadlock(() => boss.createQueue(queue.name));
       if (!work) continue;
       await boss.work(queue.name, { includeMetadata: true, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 }, async ([job]) => {
         try {
           await queue.handler({ id: job.id, data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit });
         } catch (err) {
           this.log.error({ err, job: queue.name }, "job failed");
+          this.onFailure(queue.name);
           throw err;
         }
       });
@@ -101,13 +132,14 @@ export class Jobs {
       return;
     }
     for (const job of this.schedules) {
-      await boss.createQueue(job.name);
+      await untilNoDeadlock(() => boss.createQueue(job.name));
       await boss.schedule(job.name, job.cron, undefined, { tz: "Asia/Shanghai" });
       await boss.work(job.name, async () => {
         try {
           await job.handler();
         } catch (err) {
           this.log.error({ err, job: job.name }, "job failed");
+          this.onFailure(job.name);
           throw err;
         }
       });
@@ -118,5 +150,22 @@ export class Jobs {
   async stop() {
     await this.boss?.stop({ graceful: true, wait: true, timeout: 5000 });
     this.boss = null;
+  }
+}
+
+/**
+ * Processes starting together on a fresh database create the same queues at once, and pg-boss's
+ * create_queue (a table partition per queue) can deadlock with itself: PostgreSQL aborts one side,
+ * which then finds the queue made and goes on.
+ */
+async function untilNoDeadlock<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (i >= attempts || (code !== "40P01" && code !== "23505")) throw err;
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 200 * i));
+    }
   }
 }

@@ -220,3 +220,16 @@ function send(
     else req.end();
   });
 }
+
+/**
+ * The address a socket to a user-given host may connect to (IMAP, not a URL): the same rule as
+ * safe fetch, checked on the resolved address the connection then uses (no second lookup to rebind).
+ */
+export async function safeAddress(host: string, port: number, opts: SafeFetchOptions = {}): Promise<string> {
+  const bare = host.replace(/^\[|\]$/g, "");
+  const allowed = opts.allowPrivate || (opts.allowHosts ?? []).some((h) => h === bare || h === `${bare}:${port}`);
+  const list = net.isIP(bare) ? [{ address: bare }] : await dns.promises.lookup(bare, { all: true });
+  const good = allowed ? list : list.filter((a) => !isBlockedAddress(a.address));
+  if (!good.length) throw new BlockedAddressError(bare);
+  return good[0].address;
+}

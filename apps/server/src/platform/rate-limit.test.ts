@@ -23,6 +23,14 @@ describe("rate limiter", () => {
     await expect(limiter().take("unit:take", 10, 3600)).rejects.toMatchObject({ status: 429 });
   });
 
+  it("take with an amount: counts that much (tokens), refuses past the limit and gives it all back", async () => {
+    const used = await limiter().take("unit:amount", 100, 3600, undefined, 60);
+    await expect(limiter().take("unit:amount", 100, 3600, undefined, 50)).rejects.toMatchObject({ status: 429 });
+    await limiter().take("unit:amount", 100, 3600, undefined, 40);
+    await used.release();
+    await limiter().take("unit:amount", 100, 3600, undefined, 60);
+  });
+
   it("lease: parallel holders get no more than the limit; released places are free again", async () => {
     const results = await Promise.allSettled(Array.from({ length: 12 }, () => limiter().lease("unit:lease", 3, 60)));
     const held = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));

@@ -33,14 +33,21 @@ export class RateLimiter {
    * window already held `limit`. Limits on failures claim every try and give back the ones that
    * did not fail.
    */
-  async take(key: string, limit: number, windowSeconds: number, refuse: (retryAfter: number) => AppError = tooMany): Promise<Claim> {
+  async take(
+    key: string,
+    limit: number,
+    windowSeconds: number,
+    refuse: (retryAfter: number) => AppError = tooMany,
+    /** How much this try counts (e.g. tokens used); 1 by default. */
+    amount = 1,
+  ): Promise<Claim> {
     const { start, retryAfter } = this.window(windowSeconds);
     const [row] = await this.db
       .insert(rateCounters)
-      .values({ key, windowStart: start, count: 1 })
+      .values({ key, windowStart: start, count: amount })
       .onConflictDoUpdate({
         target: [rateCounters.key, rateCounters.windowStart],
-        set: { count: sql`${rateCounters.count} + 1` },
+        set: { count: sql`${rateCounters.count} + ${amount}` },
       })
       .returning({ count: rateCounters.count });
     let released = false;
@@ -49,7 +56,7 @@ export class RateLimiter {
       released = true;
       await this.db
         .update(rateCounters)
-        .set({ count: sql`greatest(${rateCounters.count} - 1, 0)` })
+        .set({ count: sql`greatest(${rateCounters.count} - ${amount}, 0)` })
         .where(and(eq(rateCounters.key, key), eq(rateCounters.windowStart, start)));
     };
     if (row.count > limit) {

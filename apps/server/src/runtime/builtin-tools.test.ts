@@ -39,6 +39,7 @@ describe("follow-ups and prompt helpers", () => {
   it("parses questions from JSON or lines, at most 3", () => {
     expect(parseQuestions('["a","b","c","d"]')).toEqual(["a", "b", "c"]);
     expect(parseQuestions("1. 甲\n2. 乙")).toEqual(["甲", "乙"]);
+    expect(parseQuestions("[]")).toEqual([]);
   });
   it("estimates tokens for Chinese and English", () => {
     expect(estimateTokens("你好世界")).toBe(4);

@@ -20,15 +20,17 @@ export async function followUpQuestions(model: LanguageModel, question: string, 
 
 export function parseQuestions(text: string): string[] {
   const match = text.match(/\[[\s\S]*\]/);
-  let items: unknown[] = [];
+  let items: unknown[] | null = null;
   if (match) {
     try {
-      items = JSON.parse(match[0]);
+      const parsed: unknown = JSON.parse(match[0]);
+      if (Array.isArray(parsed)) items = parsed;
     } catch {
-      items = [];
+      items = null;
     }
   }
-  if (!items.length) items = text.split(/\n+/).map((l) => l.replace(/^\s*(\d+[.、)]|[-*•])\s*/, ""));
+  // a JSON array, even empty, is the model's answer; else one question per line
+  if (!items) items = text.split(/\n+/).map((l) => l.replace(/^\s*(\d+[.、)]|[-*•])\s*/, ""));
   return items
     .filter((q): q is string => typeof q === "string")
     .map((q) => q.trim())

@@ -123,6 +123,7 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
             id: part.toolCallId,
             function: { name: part.toolName, arguments: args ? stringify(args) : stringify(part.input) },
             metaInfo: { name: input.tools.get(part.toolName)?.displayName ?? part.toolName },
+            ...(input.tools.get(part.toolName)?.plugin ? { plugin: input.tools.get(part.toolName)?.plugin } : {}),
           };
           asked.push({ info, args });
           result.toolCalls.push(info);
@@ -156,7 +157,7 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
         info.result = stringify(output);
         emit({
           type: "tool_call_end",
-          toolCall: { id: info.id, function: info.function, metaInfo: info.metaInfo },
+          toolCall: { id: info.id, function: info.function, metaInfo: info.metaInfo, ...(info.plugin ? { plugin: info.plugin } : {}) },
           result: info.result,
           error: isError,
         });

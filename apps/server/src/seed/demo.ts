@@ -6,8 +6,16 @@ import { seedAgents } from "../modules/agents/agents.seed.ts";
 import type { TenantsService } from "../modules/tenants/tenants.service.ts";
 import { billingDemoSeed } from "../modules/billing/billing.seed.ts";
 import type { DemoSeed } from "./demo-seed.ts";
+import { seedTasks } from "../modules/tasks/tasks.seed.ts";
 import { seedTools } from "../modules/tools/tools.seed.ts";
 import { seedKnowledge } from "../modules/knowledge/knowledge.seed.ts";
+import { seedWorkflows } from "../modules/workflows/workflows.seed.ts";
+import { seedDesigner } from "../modules/designer/designer.seed.ts";
+import { seedCards } from "../modules/cards/cards.seed.ts";
+import { seedRules } from "../modules/rules/rules.seed.ts";
+import { seedRpa } from "../modules/rpa/rpa.seed.ts";
+import { seedInsight } from "../modules/insight/insight.seed.ts";
+import { seedRobots } from "../modules/robots/robots.seed.ts";
 
 export const DEMO_PASSWORD = "demo1234";
 export const DEMO_ACCOUNTS = [
@@ -21,7 +29,20 @@ export const DEMO_ACCOUNTS = [
  * Demo data for a newcomer, written once into an empty database. Each area has its own seed
  * (agents, plans, ...); they run in order after the accounts.
  */
-const demoSeeds: DemoSeed[] = [billingDemoSeed, seedAgents, seedTools, seedKnowledge];
+const demoSeeds: DemoSeed[] = [
+  billingDemoSeed,
+  seedAgents,
+  seedTools,
+  seedKnowledge,
+  seedWorkflows,
+  seedCards,
+  seedDesigner,
+  seedRules,
+  seedRpa,
+  seedInsight,
+  seedRobots,
+  seedTasks,
+];
 
 export async function seedDemo(db: Db, tenantsService: TenantsService): Promise<boolean> {
   const existing = await db.select({ id: users.id }).from(users).limit(1);

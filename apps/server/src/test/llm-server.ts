@@ -58,8 +58,8 @@ const SLOW_STAGE_MS = 1500;
  * The default behaviour when no script is queued. Words in the last question steer it for the
  * standalone server (e2e): 失败一次 fails the first time that question is asked (HTTP 500);
  * 慢慢查 asks for the time slowly (each reply stage lasts a moment); 一直算 calls the calculator
- * every round (the tool-round limit ends it); 调用 <tool> {json} calls that offered tool; 慢 or long
- * streams a long answer slowly.
+ * every round (the tool-round limit ends it); 调用 <tool> {json} calls that offered tool; 配置一条规则
+ * <key>：<what> proposes a rule and 确认 confirms it (fast config); 慢 or long streams a long answer slowly.
  */
 export function defaultScript(body: Record<string, unknown>): LlmScript {
   const messages = (body.messages ?? []) as Msg[];
@@ -77,11 +77,63 @@ export function defaultScript(body: Record<string, unknown>): LlmScript {
     return last?.role === "tool"
       ? { chunks: ["查到了：", "现在的时间", "已经", "告诉你了。"], delayMs: SLOW_STAGE_MS / 2 }
       : { toolCalls: [{ name: "current_time", arguments: "{}" }], delayMs: SLOW_STAGE_MS };
+  // The rules editor's AI generation: an expression over the first parameter, or SQL over the first table.
+  if (lastText.includes("【规则表达式生成】")) {
+    const first = lastText.match(/^PARAMS: ([^,\n]+)/m)?.[1]?.trim() || "amount";
+    return { chunks: ["```\n", `IF(${first} >= 1000, "VIP", "普通")`, "\n```"] };
+  }
+  if (lastText.includes("【规则SQL生成】")) {
+    const table = lastText.match(/^TABLE (\w+)/m)?.[1] ?? "orders";
+    return { chunks: [`SELECT count(*) FROM ${table}`] };
+  }
+  // Report agents: a plan over the first table (its first text and number columns), then findings.
+  const system = textOf(messages.find((m) => m.role === "system")?.content);
+  if (system.includes("【数据分析规划】")) return { chunks: [insightPlan(system, question)] };
+  if (system.includes("【数据分析结论】")) {
+    const line = lastText.split("\n").find((l) => l.includes(" | ") && /\d/.test(l)) ?? "";
+    return { chunks: [`- 数据显示：${line.trim()}`, "\n- 以上结论来自只读查询。"] };
+  }
+  // Fast rule config: a proposal's confirmQuestion becomes the reply (it carries the proposal id).
+  const confirmQuestion = last?.role === "tool" ? lastText.match(/"confirmQuestion":("(?:[^"\\]|\\.)*")/)?.[1] : undefined;
+  if (confirmQuestion) return { chunks: [JSON.parse(confirmQuestion) as string] };
+  // Chat insight: an analysis of the transcript (its first user line is the topic; 不满意 is negative).
+  if (system.includes("【对话洞察】")) {
+    const first = lastText.match(/^用户：(.*)$/m)?.[1]?.slice(0, 40) ?? "";
+    const questions = [...lastText.matchAll(/^用户：(.*[？?])$/gm)].map((m) => m[1]);
+    return {
+      chunks: [
+        JSON.stringify({
+          summary: `用户询问了：${first}`,
+          topics: [first],
+          sentiment: lastText.includes("不满意") ? "negative" : "neutral",
+          openQuestions: questions.slice(-2),
+        }),
+      ],
+    };
+  }
   if (last?.role === "tool") return { chunks: ["工具结果：", lastText.slice(0, 200)] };
   const tools = ((body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
-  // 调用 <tool> <JSON arguments> calls any offered tool by name (e2e of bound plugins).
-  const call = lastText.match(/调用\s+([A-Za-z][\w]*)\s*(\{.*\})?/s);
-  if (call && tools.includes(call[1])) return { toolCalls: [{ name: call[1], arguments: call[2] ?? "{}" }] };
+  // "配置一条规则 <key>：<what>" (or "configure a rule <key>: <what>") proposes a rule over `amount`;
+  // "确认" then confirms the proposal whose id the previous reply showed.
+  const configure = lastText.match(/(?:配置一条规则|configure a rule)\s*([A-Za-z]\w*)?\s*[：:,，]?\s*(.*)/is);
+  if (configure && tools.includes("configure_rule")) {
+    const ruleKey = configure[1] ?? "chat_rule";
+    const remark = configure[2]?.trim() || lastText;
+    const params = [{ name: "amount", description: "消费金额" }];
+    return { toolCalls: [{ name: "configure_rule", arguments: JSON.stringify({ name: `对话规则${ruleKey}`, ruleKey, remark, params }) }] };
+  }
+  if (/^\s*(确认|confirm)/i.test(lastText) && tools.includes("confirm_rule")) {
+    const shown = [...messages].reverse().find((m) => m.role === "assistant" && /提案编号：[0-9a-f-]{36}/.test(textOf(m.content)));
+    const proposalId = textOf(shown?.content).match(/提案编号：([0-9a-f-]{36})/)?.[1];
+    if (proposalId) return { toolCalls: [{ name: "confirm_rule", arguments: JSON.stringify({ proposalId }) }] };
+  }
+  // 调用 <tool> <JSON arguments> calls any offered tool by name (e2e of bound plugins); several 调用 call
+  // them all in one round.
+  const calls = lastText
+    .split(/(?=调用\s+[A-Za-z])/)
+    .map((part) => part.match(/^调用\s+([A-Za-z][\w]*)\s*(\{.*\})?/s))
+    .filter((m): m is RegExpMatchArray => !!m && tools.includes(m[1]));
+  if (calls.length) return { toolCalls: calls.map((m) => ({ name: m[1], arguments: m[2]?.trim() ?? "{}" })) };
   if (tools.includes("current_time") && /几点|time|时间/i.test(lastText)) return { toolCalls: [{ name: "current_time", arguments: "{}" }] };
   const expr = lastText.match(/(?:计算|calc(?:ulate)?)\s*([\d+\-*/(). ]+)/i);
   if (tools.includes("calculator") && expr)
@@ -342,4 +394,23 @@ export async function startLlmServer(opts: { port?: number; host?: string } = {}
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const s = await startLlmServer({ port: Number(process.env.LLM_PORT ?? 8239) });
   console.log(`test LLM server at ${s.url}`);
+}
+
+/** The test model's analysis plan: a grouped sum and a row count over the first table offered. */
+function insightPlan(system: string, question: string) {
+  const m = system.match(/^TABLE (\w+): (.*)$/m);
+  const table = m?.[1] ?? "orders";
+  const cols = (m?.[2] ?? "").split(", ").map((c) => c.split(" "));
+  const text = cols.find((c) => c[1] === "text")?.[0] ?? "customer";
+  const num = cols.find((c) => c[1] === "number" || c[1] === "integer")?.[0] ?? "amount";
+  // 删除 asks for statements the read-only guard must refuse (so the report fails).
+  const bad = question.includes("删除");
+  const first = bad ? `DELETE FROM ${table}` : `SELECT ${text}, sum(${num}) AS total FROM ${table} GROUP BY ${text} ORDER BY total DESC`;
+  return JSON.stringify({
+    title: `${table} 分析报告`,
+    steps: [
+      { title: `按${text}汇总${num}`, sql: first, chart: "bar" },
+      { title: "记录数", sql: bad ? `DROP TABLE ${table}` : `SELECT count(*) AS n FROM ${table}`, chart: "table" },
+    ],
+  });
 }

@@ -12,7 +12,9 @@ import { fetchTenantInfo, tenantInfoKey } from "../features/auth/api/tenant-info
 import { configureHttp, HttpError } from "../lib/http";
 import { endSession } from "../lib/storage";
 import { routerBase, settleTenant } from "../lib/tenant";
+import { WidgetRenderersProvider } from "../components/chat/widgets";
 import { createAppRouter } from "./router";
+import { widgetRenderers } from "./widget-renderers";
 
 export const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
@@ -57,7 +59,9 @@ function Themed() {
     <ConfigProvider locale={i.language === "en" ? enUS : zhCN} theme={{ token: { colorPrimary: "#1677ff", borderRadius: 8 } }}>
       <AntApp>
         <HttpBridge />
-        <RouterProvider router={router} />
+        <WidgetRenderersProvider renderers={widgetRenderers}>
+          <RouterProvider router={router} />
+        </WidgetRenderersProvider>
       </AntApp>
     </ConfigProvider>
   );

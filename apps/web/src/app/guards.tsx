@@ -1,7 +1,7 @@
 import { membershipGateApplies, type UserInfo } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { App as AntApp } from "antd";
-import { useEffect, useLayoutEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation, useMatches, useNavigate, type UIMatch } from "react-router";
 import { useTenantInfo } from "../features/auth/api/tenant-info";
@@ -10,7 +10,7 @@ import { cancelPending, HttpError } from "../lib/http";
 import { clearSession, getToken, removeToken, SESSION_ENDED_EVENT } from "../lib/storage";
 import { landingPath, safeRedirect } from "../lib/landing";
 import { tenantDomain } from "../lib/tenant";
-import { SurveyModal } from "../features/auth/components/survey-modal";
+import { useFirstLogin } from "../features/auth/api/first-login";
 
 export type RouteHandle = { public?: boolean; membership?: boolean };
 
@@ -88,8 +88,21 @@ export function NavigationGuard() {
   return (
     <>
       <Outlet />
-      {user.data && <SurveyModal />}
+      {user.data && <Survey />}
     </>
+  );
+}
+
+const SurveyModal = lazy(() => import("../features/auth/components/survey-modal").then((m) => ({ default: m.SurveyModal })));
+
+/** The survey's form loads only for a user who has yet to end it, not on every signed-in page. */
+function Survey() {
+  const first = useFirstLogin();
+  if (!first.data?.isFirstLogin) return null;
+  return (
+    <Suspense fallback={null}>
+      <SurveyModal />
+    </Suspense>
   );
 }
 

@@ -10,7 +10,7 @@ import { LanguageSwitch } from "../components/language-switch";
 import { clearSession, getToken } from "../lib/storage";
 import { tenantDisplayName, tenantDomain } from "../lib/tenant";
 import { Footer } from "../features/auth/components/footer";
-import { navItems } from "./nav";
+import { type NavItem, navItems, navLinks } from "./nav";
 
 export function Layout() {
   const { t } = useTranslation();
@@ -19,8 +19,12 @@ export function Layout() {
   const queryClient = useQueryClient();
   const user = useUserInfo();
   const tenant = useTenantInfo(tenantDomain());
-  const items = navItems(user.data).map((n) => ({ key: n.path, label: <Link to={n.path}>{t(n.label)}</Link> }));
-  const selected = items.map((i) => i.key).filter((k) => location.pathname.startsWith(k));
+  const nav = navItems(user.data);
+  const link = (n: NavItem) => ({ key: n.path, label: <Link to={n.path}>{t(n.label)}</Link> });
+  const items = nav.map((n) => (n.children ? { key: n.path, label: t(n.label), children: n.children.map(link) } : link(n)));
+  const selected = navLinks(nav)
+    .map((n) => n.path)
+    .filter((k) => location.pathname.startsWith(k));
 
   const signOut = async () => {
     await logout().catch(() => undefined);
@@ -49,7 +53,13 @@ export function Layout() {
             <img src={tenant.data?.logo || "/favicon.svg"} alt="" width={28} height={28} />
             {tenantDisplayName(tenant.data, t)}
           </Link>
-          <Menu mode="horizontal" selectedKeys={selected} items={items} style={{ flex: 1, borderBottom: "none", minWidth: 0 }} />
+          <Menu
+            mode="horizontal"
+            triggerSubMenuAction="click"
+            selectedKeys={selected}
+            items={items}
+            style={{ flex: 1, borderBottom: "none", minWidth: 0 }}
+          />
           <Space size="middle">
             <LanguageSwitch />
             {getToken() && user.data ? (

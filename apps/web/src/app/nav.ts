@@ -1,16 +1,44 @@
 import type { UserInfo } from "@agentfair/contracts";
 
-/** Header navigation; features add their entry here when their screens exist. */
-export function navItems(user: UserInfo | undefined): { path: string; label: string }[] {
-  // admin: platform administrators only; manager: platform or tenant administrators (their tenant's models)
-  const items: { path: string; label: string; admin?: boolean; manager?: boolean }[] = [
+export interface NavItem {
+  path: string;
+  label: string;
+  /** A group: its entries open from the header (the path is only its key). */
+  children?: NavItem[];
+}
+
+/**
+ * Header navigation; features add their entry here when their screens exist. The builders' tools
+ * and the administration pages are two groups, so the header fits one line at any role.
+ */
+export function navItems(user: UserInfo | undefined): NavItem[] {
+  const isManager = !!(user?.isAdmin || user?.isTenantAdmin);
+  const isAdmin = !!user?.isAdmin;
+  const workbench: NavItem[] = [
+    { path: "/designer", label: "designer.nav" },
+    { path: "/cards", label: "cards.nav" },
+    { path: "/rules", label: "rules.nav" },
+    { path: "/datatables", label: "datatables.nav" },
+    { path: "/tasks", label: "tasks.nav" },
+    { path: "/chat-robots", label: "robots.nav" },
+  ];
+  // Agent review, tenants and billing: platform administrators; models and RPA robots: also tenant administrators.
+  const admin: NavItem[] = [
+    ...(isAdmin ? [{ path: "/admin/agent-review", label: "agents.nav.review" }] : []),
+    ...(isManager ? [{ path: "/models", label: "models.title" }] : []),
+    ...(isAdmin ? [{ path: "/admin/tenants", label: "tenants.admin.nav" }] : []),
+    ...(isAdmin ? [{ path: "/admin/billing", label: "billing.admin.nav" }] : []),
+    ...(isManager ? [{ path: "/robots", label: "rpa.robots.nav" }] : []),
+  ];
+  return [
     { path: "/index", label: "common.nav.index" },
     { path: "/home", label: "common.nav.home" },
+    { path: "/insight", label: "insight.nav" },
     { path: "/recharge", label: "common.nav.recharge" },
-    { path: "/admin/agent-review", label: "agents.nav.review", admin: true },
-    { path: "/models", label: "models.title", manager: true },
-    { path: "/admin/tenants", label: "tenants.admin.nav", admin: true },
-    { path: "/admin/billing", label: "billing.admin.nav", admin: true },
+    { path: "nav:workbench", label: "common.nav.workbench", children: workbench },
+    ...(admin.length ? [{ path: "nav:admin", label: "common.nav.admin", children: admin }] : []),
   ];
-  return items.filter((i) => (i.manager ? user?.isAdmin || user?.isTenantAdmin : !i.admin || user?.isAdmin));
 }
+
+/** Every page entry, groups opened: what the header links to. */
+export const navLinks = (items: NavItem[]): NavItem[] => items.flatMap((i) => i.children ?? [i]);

@@ -4,12 +4,20 @@ import { agentsRoutes } from "../features/agents/routes";
 import { authRoutes } from "../features/auth/routes";
 import { billingRoutes } from "../features/billing/routes";
 import { chatRoutes } from "../features/chat/routes";
+import { designerRoutes } from "../features/designer/routes";
+import { channelsRoutes } from "../features/channels/routes";
 import { modelsRoutes } from "../features/models/routes";
 import { tenantsRoutes } from "../features/tenants/routes";
-import { Layout } from "./layout";
+import { cardsRoutes } from "../features/cards/routes";
+import { datatablesRoutes } from "../features/datatables/routes";
+import { rulesRoutes } from "../features/rules/routes";
+import { rpaRoutes } from "../features/rpa/routes";
+import { insightRoutes } from "../features/insight/routes";
+import { robotsRoutes } from "../features/robots/routes";
+import { tasksRoutes } from "../features/tasks/routes";
+import { lazyPage } from "../lib/lazy-page";
 import { NavigationGuard } from "./guards";
 import { knowledgeListRoute } from "./knowledge-list-route";
-import { NotFound } from "./not-found";
 
 /**
  * Every route of the spec that is built. Each feature exports its routes: `pages` render
@@ -23,6 +31,15 @@ const features: { pages?: RouteObject[]; standalone?: RouteObject[] }[] = [
   agentsRoutes,
   billingRoutes,
   tenantsRoutes,
+  designerRoutes,
+  cardsRoutes,
+  datatablesRoutes,
+  rulesRoutes,
+  rpaRoutes,
+  channelsRoutes,
+  insightRoutes,
+  robotsRoutes,
+  tasksRoutes,
 ];
 
 export function createAppRouter(basename: string) {
@@ -39,13 +56,14 @@ export function createAppRouter(basename: string) {
         children: [
           ...features.flatMap((f) => f.standalone ?? []),
           {
-            element: <Layout />,
+            // Lazy like the pages: the standalone chat page never loads the header's menu.
+            lazy: lazyPage(() => import("./layout"), "Layout"),
             children: [
               { index: true, element: <Navigate to="/index" replace /> },
               ...features.flatMap((f) => f.pages ?? []),
               knowledgeListRoute,
               // Public: a mistyped address is a page not found for everybody, not a reason to sign in.
-              { path: "*", element: <NotFound />, handle: { public: true } },
+              { path: "*", lazy: lazyPage(() => import("./not-found"), "NotFound"), handle: { public: true } },
             ],
           },
         ],

@@ -1,5 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import i18n from "../i18n";
 import { relativeTime } from "./relative-time";
+
+// Only the shown language is loaded at start; these cases read both.
+beforeAll(() => i18n.loadLanguages("en"));
 
 const now = Date.UTC(2026, 5, 15, 12, 0, 0);
 const ago = (seconds: number) => new Date(now - seconds * 1000);

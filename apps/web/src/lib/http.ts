@@ -1,6 +1,6 @@
 import { PASS_THROUGH_CODE, SUCCESS_CODES, type Envelope } from "@agentfair/contracts";
 import i18n from "../i18n";
-import { getToken } from "./storage";
+import { getReportToken, getToken } from "./storage";
 
 /** An error the http client has already turned into a message for people (doc 1 §8). */
 export class HttpError extends Error {
@@ -63,7 +63,8 @@ export async function request<T>(url: string, opts: RequestOptions = {}): Promis
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null) search.set(k, String(v));
   const qs = search.toString();
   const headers: Record<string, string> = { lang: i18n.language === "en" ? "en" : "zh" };
-  const token = getToken();
+  // Report calls carry the report token of the second cookie (the web token when there is none).
+  const token = url.startsWith("/prod-api/") ? (getReportToken() ?? getToken()) : getToken();
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
   if (opts.body instanceof FormData) body = opts.body;

@@ -32,6 +32,8 @@ function setCookie(name: string, value: string, maxAgeSeconds: number) {
 }
 
 export const getToken = () => getCookie(TOKEN_COOKIE);
+/** The second cookie (doc 1 §4): the token the report calls under /prod-api carry. */
+export const getReportToken = () => getCookie(REPORT_TOKEN_COOKIE);
 
 /** A sign-in: the tokens, and what was put off until the next sign-in comes back. */
 export function setTokens(tokens: { token: string; reportToken: string }) {

@@ -19,6 +19,7 @@ export const APP_SEGMENTS = new Set([
   "agent-execute",
   "agent-detail",
   "insight-detail",
+  "insight-report",
   "knowledge-list",
   "share-page",
   "pay",

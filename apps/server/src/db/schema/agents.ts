@@ -63,10 +63,24 @@ export const agents = pgTable(
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
   },
   (t) => [
-    index("agents_owner").on(t.ownerId),
+    // My agents: the owner's live agents, newest edit first.
+    index("agents_mine").on(t.ownerId, t.lastModifiedAt.desc().nullsFirst(), t.id).where(sql`${t.deletedAt} is null`),
     index("agents_listed").on(t.tenantId).where(sql`${t.launchVersion} is not null and ${t.deletedAt} is null`),
+    // The marketplace's filter and order: a page reads its rows from here at any catalogue size.
+    index("agents_market")
+      .on(t.useCount.desc().nullsFirst(), t.lastModifiedAt.desc().nullsFirst(), t.id)
+      .where(sql`${t.launchVersion} is not null and ${t.launchVersionDisabled} = false and ${t.deletedAt} is null`),
   ],
 );
+
+/**
+ * Listed agents per tenant, kept by a trigger on `agents` (migration 0013): the marketplace's
+ * unfiltered total without counting every listed agent on every page.
+ */
+export const agentMarketCounts = pgTable("agent_market_counts", {
+  tenantId: text("tenant_id").primaryKey(),
+  listed: bigint("listed", { mode: "number" }).notNull().default(0),
+});
 
 /** Released versions: immutable snapshots. */
 export const agentVersions = pgTable(
@@ -112,7 +126,8 @@ export const agentApplies = pgTable(
     reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("agent_applies_status").on(t.status, t.createdAt)],
+  // By agent: the my-agents list reads each card's latest request, and deleting an agent cascades here.
+  (t) => [index("agent_applies_status").on(t.status, t.createdAt), index("agent_applies_agent").on(t.agentId, t.createdAt)],
 );
 
 /** Who copied which agent: 'copied before, copy again?' survives deleting the copy. */

@@ -1,4 +1,5 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { InsightStepItem } from "@agentfair/contracts";
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./columns.ts";
 import { users } from "./users.ts";
 
@@ -23,7 +24,11 @@ export const chatSessions = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("chat_sessions_user_agent").on(t.userId, t.agentId, t.updatedAt)],
+  (t) => [
+    index("chat_sessions_user_agent").on(t.userId, t.agentId, t.updatedAt),
+    // An agent's sessions over time: its owner's conversation details.
+    index("chat_sessions_agent_created").on(t.agentId, t.createdAt),
+  ],
 );
 
 /** Messages; a bot reply is written once, when it ends (done, stopped or failed). */
@@ -43,13 +48,50 @@ export const chatMessages = pgTable(
     docs: jsonb("docs").notNull().default([]),
     media: jsonb("media").notNull().default([]),
     widgetData: jsonb("widget_data"),
+    /** A report agent's reply: the report's generation steps, kept current by the report job. */
+    insightStep: jsonb("insight_step").$type<InsightStepItem[]>(),
     questions: jsonb("questions").notNull().default([]),
     files: jsonb("files").notNull().default([]),
     inputTokens: integer("input_tokens").notNull().default(0),
     outputTokens: integer("output_tokens").notNull().default(0),
+    /** The asker's feedback on a reply: like | dislike (null: none). */
+    feedback: text("feedback"),
     createdAt: createdAt(),
   },
   (t) => [index("chat_messages_session").on(t.sessionId, t.createdAt)],
+);
+
+/**
+ * Tuning records: the agent owner's note and corrected answer on one reply, which can be pushed
+ * into one of the owner's knowledge bases as a Q&A pair.
+ */
+export const chatTuning = pgTable(
+  "chat_tuning",
+  {
+    id: id(),
+    tenantId: text("tenant_id").notNull(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    agentId: text("agent_id").notNull(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    messageId: text("message_id")
+      .notNull()
+      .references(() => chatMessages.id, { onDelete: "cascade" }),
+    /** The question asked and the reply given, as they were. */
+    question: text("question").notNull(),
+    answer: text("answer").notNull(),
+    correctedAnswer: text("corrected_answer").notNull().default(""),
+    note: text("note").notNull().default(""),
+    /** The knowledge base the Q&A pair went to, and when. */
+    knowledgeId: text("knowledge_id"),
+    pushedAt: timestamp("pushed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("chat_tuning_message").on(t.messageId), index("chat_tuning_agent").on(t.agentId, t.createdAt)],
 );
 
 /** Share links: a signed token names one row; revoking the row ends the link. */

@@ -104,5 +104,8 @@ export const knowledgeSegments = pgTable(
     index("knowledge_segments_base").on(t.baseId, t.position),
     // fastupdate off: PGlite has no autovacuum to merge a pending list, which searches scan linearly.
     index("knowledge_segments_tsv").using("gin", t.tsv).with({ fastupdate: false }),
+    // The titles and questions alone: a search takes its single-word candidates with the word in the head from here,
+    // without reading the segments that hold it only in the body (search.ts).
+    index("knowledge_segments_head").using("gin", sql`to_tsvector('simple'::regconfig, ${t.headTerms})`).with({ fastupdate: false }),
   ],
 );

@@ -20,6 +20,8 @@ export interface PluginDefinition {
   netAllowHosts: string[];
   auth: PluginAuth;
   mcp: { serverUrl: string; toolName: string; inputSchema?: Record<string, unknown> } | null;
+  /** Standard tools only: the host-side tool that runs instead (e.g. "web_fetch"). */
+  builtin?: string;
 }
 
 /** Tools (doc 2 §3): HTTP, JavaScript, Python and MCP plugins (workflows come with their own issue). */

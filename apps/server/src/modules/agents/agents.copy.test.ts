@@ -37,7 +37,13 @@ function recordingBilling(refuse: boolean) {
       calls.push({ kind: "edit", agentId: agent.agentId });
       if (refuse) throw new AppError("balanceInsufficient", 400);
     },
-    async checkChat() {},
+    async checkChat() {
+      return null;
+    },
+    async refundChat() {},
+    async insightPerDay() {
+      return null;
+    },
     chatNeedsMembership: () => false,
   };
   return { billing, calls };

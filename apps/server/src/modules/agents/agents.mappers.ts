@@ -9,7 +9,7 @@ import {
   defaultKnowledgeSettings,
 } from "@agentfair/contracts";
 import type { AgentConfig, ListingCard } from "../../db/schema/agents.ts";
-import type { AgentRow, ApplyRow } from "./agents.repository.ts";
+import type { AgentRow, ApplyRow, MarketRow } from "./agents.repository.ts";
 import type { RuntimeAgent } from "./runtime-agent.ts";
 
 export const yuan = (cents: number) => cents / 100;
@@ -57,7 +57,9 @@ export function listingCardOf(row: AgentRow, snap: AgentSnapshot, copyable: bool
  * The approved listing of a listed agent. Every approval writes one (and the migration wrote those
  * of earlier listings); the fallback only keeps a row written otherwise from failing: not copyable.
  */
-export const listingOf = (row: AgentRow): ListingCard =>
+export const listingOf = (
+  row: Pick<AgentRow, "listing" | "agentName" | "agentDescription" | "agentIcon" | "agentIconBackground" | "priceCents">,
+): ListingCard =>
   row.listing ?? {
     agentName: row.agentName,
     agentDescription: row.agentDescription,
@@ -100,10 +102,11 @@ export function toCard(row: AgentRow, callerId: string | undefined, apply?: Appl
 }
 
 /** A marketplace card: the approved listing's card and price, whoever looks (the owner too). */
-export function toMarketCard(row: AgentRow, callerId: string | undefined): AgentCard {
+export function toMarketCard(row: MarketRow, callerId: string | undefined): AgentCard {
   const l = listingOf(row);
   return {
-    ...toCard(row, callerId),
+    id: row.id,
+    agentId: row.id,
     agentName: l.agentName,
     name: l.agentName,
     agentDescription: l.agentDescription,
@@ -111,8 +114,20 @@ export function toMarketCard(row: AgentRow, callerId: string | undefined): Agent
     agentIcon: l.agentIcon,
     agentIconBackground: l.agentIconBackground,
     price: yuan(l.priceCents),
+    agentType: row.agentType,
+    agentStatus: row.agentStatus as AgentStatus,
+    launchTags: row.launchTags ?? [],
+    launchVersion: row.launchVersion,
+    launchVersionDisabled: row.launchVersionDisabled,
+    lastModifiedDate: row.lastModifiedAt.toISOString(),
+    copyByMe: row.copyByMe,
+    labelId: row.labelId ?? null,
+    taskNum: row.useCount,
     skillNum: l.skillNum,
     copyable: l.copyable,
+    mine: row.ownerId === callerId,
+    applyStatus: null,
+    applyReason: null,
   };
 }
 
@@ -120,7 +135,13 @@ export function toMarketCard(row: AgentRow, callerId: string | undefined): Agent
  * What a hirer sees of a released snapshot: no persona, model settings or variables. `listing`:
  * the hirer's view, with the approved card and price; without it the owner's (current price).
  */
-export function toPublic(row: AgentRow, snap: AgentSnapshot, versionNo: number | null, listing: ListingCard | null): AgentPublic {
+export function toPublic(
+  row: AgentRow,
+  snap: AgentSnapshot,
+  versionNo: number | null,
+  listing: ListingCard | null,
+  rules: Pick<AgentPublic, "ruleTree" | "rules">,
+): AgentPublic {
   const card = listing ?? snap;
   return {
     agentId: row.id,
@@ -137,8 +158,8 @@ export function toPublic(row: AgentRow, snap: AgentSnapshot, versionNo: number |
     plugins: snap.bindings.plugins,
     externalPlugins: snap.bindings.externalPlugins,
     workflows: snap.bindings.workflows,
-    ruleTree: [],
-    rules: snap.bindings.rules,
+    ruleTree: rules.ruleTree,
+    rules: rules.rules,
     launchTags: snap.launchTags,
     example: snap.example,
     versionNo,
@@ -167,5 +188,7 @@ export function toRuntime(row: AgentRow, snap: AgentSnapshot, versionId: string 
     variables: snap.variables,
     bindings: snap.bindings,
     knowledge: { ...defaultKnowledgeSettings(), ...snap.knowledge },
+    ...(snap.orchestration ? { orchestration: snap.orchestration } : {}),
+    designId: snap.designId ?? null,
   };
 }

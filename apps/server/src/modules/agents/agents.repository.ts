@@ -4,6 +4,7 @@ import {
   agentApplies,
   agentCopies,
   agentLabels,
+  agentMarketCounts,
   agentSessionCounts,
   agents,
   agentVersions,
@@ -12,11 +13,43 @@ import {
 } from "../../db/schema/index.ts";
 
 export type AgentRow = typeof agents.$inferSelect;
+
+/** The columns of a marketplace card: the listing and two config fields, never the whole config. */
+const marketColumns = {
+  id: agents.id,
+  ownerId: agents.ownerId,
+  agentName: agents.agentName,
+  agentDescription: agents.agentDescription,
+  agentIcon: agents.agentIcon,
+  agentIconBackground: agents.agentIconBackground,
+  priceCents: agents.priceCents,
+  agentType: agents.agentType,
+  agentStatus: agents.agentStatus,
+  launchVersion: agents.launchVersion,
+  launchVersionDisabled: agents.launchVersionDisabled,
+  listing: agents.listing,
+  copyByMe: agents.copyByMe,
+  useCount: agents.useCount,
+  lastModifiedAt: agents.lastModifiedAt,
+  launchTags: sql<string[] | null>`${agents.config}->'launchTags'`,
+  labelId: sql<string | null>`${agents.config}->>'labelId'`,
+};
+export type MarketRow = Awaited<ReturnType<AgentsRepository["marketplace"]>>["list"][number];
 export type VersionRow = typeof agentVersions.$inferSelect;
 export type ApplyRow = typeof agentApplies.$inferSelect;
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const live = isNull(agents.deletedAt);
+
+/**
+ * The characters a listed name must hold to contain `term`, as indexed by `agent_name_grams`
+ * (migration 0013): the term itself when it is one character, else its character pairs.
+ */
+export function nameGrams(term: string): string[] {
+  const chars = Array.from(term.toLowerCase());
+  if (chars.length <= 1) return chars;
+  return [...new Set(chars.slice(1).map((c, i) => chars[i] + c))];
+}
 const listed = and(isNotNull(agents.launchVersion), eq(agents.launchVersionDisabled, false));
 
 /** The only place that touches the agents tables. Scoping is given by the service. */
@@ -76,17 +109,33 @@ export class AgentsRepository {
       .orderBy(desc(agentVersions.versionNo));
   }
 
-  /** Listed agents of the given tenants, newest listing first. */
+  /**
+   * Listed agents of the given tenants, most used first. Reads only what a card shows (not the
+   * config), in the order of the `agents_market` index, so a page costs the same at any catalogue size.
+   */
   async marketplace(tenantIds: string[], filter: { name?: string; tag?: string; labelId?: string }, page: number, size: number) {
     const conds: (SQL | undefined)[] = [live, listed, inArray(agents.tenantId, tenantIds)];
     // Hirers search the listed name (the approved card), not a later rename.
-    if (filter.name) conds.push(ilike(sql`${agents.listing}->>'agentName'`, `%${escapeLike(filter.name)}%`));
+    if (filter.name) {
+      const name = sql`${agents.listing}->>'agentName'`;
+      const grams = sql.join(
+        nameGrams(filter.name).map((g) => sql`${g}`),
+        sql`, `,
+      );
+      conds.push(sql`agent_name_grams(${name}) @> array[${grams}]::text[]`, ilike(name, `%${escapeLike(filter.name)}%`));
+    }
     if (filter.tag) conds.push(sql`${agents.config}->'launchTags' ? ${filter.tag}`);
     if (filter.labelId) conds.push(sql`${agents.config}->>'labelId' = ${filter.labelId}`);
     const where = and(...conds);
-    const [{ total }] = await this.db.select({ total: count() }).from(agents).where(where);
+    const [{ total }] =
+      conds.length === 3
+        ? await this.db
+            .select({ total: sql<number>`coalesce(sum(${agentMarketCounts.listed}), 0)::int` })
+            .from(agentMarketCounts)
+            .where(inArray(agentMarketCounts.tenantId, tenantIds))
+        : await this.db.select({ total: count() }).from(agents).where(where);
     const list = await this.db
-      .select()
+      .select(marketColumns)
       .from(agents)
       .where(where)
       .orderBy(desc(agents.useCount), desc(agents.lastModifiedAt), agents.id)

@@ -98,6 +98,23 @@ describe("drafts and releases", () => {
     expect(badLabel.json().msg).toBe("分类标签不存在");
   });
 
+  it("keeps the orchestration mode in the draft (absent: single-agent) and refuses an unknown mode", async () => {
+    const id = await s.create(owner);
+    expect((await s.draft(owner, id)).draft.orchestration).toBeUndefined();
+    const orchestration = { mode: "multi" as const, multiMode: "workflow" as const, agents: [], workflowId: "wf-1" };
+    expect((await s.save(owner, id, { orchestration })).statusCode).toBe(200);
+    expect((await s.draft(owner, id)).draft.orchestration).toEqual(orchestration);
+    const bad = await s.call(owner, "PUT", `/aiagent_api/agent/draft/${id}`, {
+      ...(await s.draft(owner, id)).draft,
+      orchestration: { ...orchestration, mode: "swarm" },
+    });
+    expect(bad.statusCode).toBe(400);
+    const tooMany = await s.save(owner, id, {
+      orchestration: { ...orchestration, multiMode: "scheduling" as const, agents: Array.from({ length: 11 }, (_, i) => `a${i}`) },
+    });
+    expect(tooMany.statusCode).toBe(400);
+  });
+
   it("releases only after a successful debug of the current revision, as an immutable version", async () => {
     const id = await s.create(owner, "版本助手");
     await s.save(owner, id, { persona: "第一版" });

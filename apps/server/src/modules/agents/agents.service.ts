@@ -42,7 +42,24 @@ import {
 } from "./agents.mappers.ts";
 import type { AgentsForRuntime, RuntimeAgent } from "./runtime-agent.ts";
 
+/**
+ * The rule library as the agent's public view needs it (doc 2 §3 Agent `ruleTree`, `rules`): the
+ * rules module answers, set once the app has built it.
+ */
+export interface AgentRuleTrees {
+  agentRules(
+    agent: { ownerId: string; tenantId: string },
+    ids: string[],
+    viewer: Caller | null,
+  ): Promise<Pick<AgentPublic, "ruleTree" | "rules">>;
+}
+
 const isoDay = (d = new Date()) => d.toISOString().slice(0, 10);
+
+/** The designer's side of an agent's design: the caller's own design, else the designer's not-found. */
+export interface DesignsForAgents {
+  requireOwn(caller: Caller, designId: string): Promise<void>;
+}
 /** New agents (created or copied) per user and hour: a flood of rows is refused. */
 export const AGENT_CREATES_PER_HOUR = 100;
 
@@ -55,12 +72,14 @@ export class AgentsService implements AgentsForRuntime {
   private readonly db: Db;
   private readonly limiter: RateLimiter;
   private defaultTenantId: string | undefined;
+  private designs: DesignsForAgents | undefined;
   /**
    * What released runs read on every reply: agent rows briefly (every change to a row drops it in
    * every process; use counters may lag), versions for good (they never change).
    */
   private readonly runtimeRows = new LRUCache<string, AgentRow>({ max: 10_000, ttl: 30_000 });
   private readonly versionRows = new LRUCache<string, VersionRow>({ max: 10_000 });
+  private ruleTrees: AgentRuleTrees | undefined;
 
   constructor(
     private readonly platform: Pick<Platform, "db" | "rateLimiter" | "invalidation" | "invalidate">,
@@ -71,6 +90,28 @@ export class AgentsService implements AgentsForRuntime {
     this.limiter = platform.rateLimiter;
     this.repo = new AgentsRepository(this.db, (id, tx) => platform.invalidate("agent", id, tx));
     platform.invalidation.on("agent", (id) => (id === EVERYTHING ? this.runtimeRows.clear() : this.runtimeRows.delete(id)));
+  }
+
+  useRules(rules: AgentRuleTrees) {
+    this.ruleTrees = rules;
+  }
+
+  /** The snapshot's bound rules as the chat page shows them (none while no rule library is set). */
+  private async rulesOf(caller: Caller | null, row: AgentRow, snap: AgentSnapshot) {
+    if (!this.ruleTrees || !snap.bindings.rules.length) return { ruleTree: [], rules: [] };
+    return this.ruleTrees.agentRules({ ownerId: row.ownerId, tenantId: row.tenantId }, snap.bindings.rules, caller);
+  }
+
+  /** The designer module, given once the app has built it (it is built after agents). */
+  useDesigns(designs: DesignsForAgents) {
+    this.designs = designs;
+  }
+
+  /** A draft may show only one of its owner's own designs (another user's or tenant's is refused). */
+  private async checkDesign(caller: Caller, designId: string | null | undefined) {
+    if (!designId) return;
+    if (!this.designs) throw notFound();
+    await this.designs.requireOwn(caller, designId);
   }
 
   // ---- access --------------------------------------------------------------------------------
@@ -103,6 +144,11 @@ export class AgentsService implements AgentsForRuntime {
     const row = await this.repo.byId(id);
     requireAccess(caller, await this.accessOf(row, { hirer: false }), "write");
     return row!;
+  }
+
+  /** For other modules (conversation details): the caller owns the agent, else not found. */
+  async requireOwner(caller: Caller, id: string) {
+    await this.ownAgent(caller, id);
   }
 
   /** Readable as a hirer (listed in scope) or as the owner. `cached`: read through the runtime's cache. */
@@ -182,6 +228,7 @@ export class AgentsService implements AgentsForRuntime {
     const row = await this.ownAgent(caller, id);
     requireMembership(caller);
     await this.validateDraft(draft);
+    await this.checkDesign(caller, draft.designId);
     const claimed = await this.repo.claimEditRound(id);
     if (claimed) {
       try {
@@ -256,7 +303,7 @@ export class AgentsService implements AgentsForRuntime {
   async releaseSchema(caller: Caller | null, id: string): Promise<AgentPublic> {
     const row = await this.readableAgent(caller, id);
     const { snap, versionNo } = await this.releasedSnapshot(caller, row);
-    return toPublic(row, snap, versionNo, this.hirerListing(caller, row));
+    return toPublic(row, snap, versionNo, this.hirerListing(caller, row), await this.rulesOf(caller, row, snap));
   }
 
   async detail(caller: Caller | null, id: string): Promise<AgentDetail> {
@@ -264,9 +311,13 @@ export class AgentsService implements AgentsForRuntime {
     const mine = this.isOwner(caller, row);
     const listing = this.hirerListing(caller, row);
     let agent: AgentPublic;
-    if (row.latestVersionNo)
-      agent = toPublic(row, (await this.releasedSnapshot(caller, row)).snap, mine ? row.latestVersionNo : row.launchVersion, listing);
-    else agent = toPublic(row, snapshotOf(row), null, null);
+    if (row.latestVersionNo) {
+      const { snap } = await this.releasedSnapshot(caller, row);
+      agent = toPublic(row, snap, mine ? row.latestVersionNo : row.launchVersion, listing, await this.rulesOf(caller, row, snap));
+    } else {
+      const snap = snapshotOf(row);
+      agent = toPublic(row, snap, null, null, await this.rulesOf(caller, row, snap));
+    }
     const versions = (await this.repo.versions(id))
       .filter((v) => mine || v.versionNo <= (row.launchVersion ?? 0))
       .map((v) => ({ ...v, createdAt: v.createdAt.toISOString() }));
@@ -356,7 +407,7 @@ export class AgentsService implements AgentsForRuntime {
   /**
    * Deep copy of the released version into the caller's own agents, marked copied. A priced
    * agent of someone else is charged through billing first; a refused charge copies nothing.
-   * Knowledge-base bindings are private data of the owner and are not carried over.
+   * Knowledge-base bindings and the design are private data of the owner and are not carried over.
    */
   async copy(caller: Caller, id: string) {
     const source = await this.readableAgent(caller, id);
@@ -368,7 +419,7 @@ export class AgentsService implements AgentsForRuntime {
     if (listing && listing.priceCents > 0) {
       await this.billing.chargeAgentCopy(caller, { agentId: source.id, agentName: listing.agentName, priceCents: listing.priceCents });
     }
-    const copy: AgentSnapshot = { ...snap, bindings: { ...snap.bindings, knowledgeBases: [] } };
+    const copy: AgentSnapshot = { ...snap, bindings: { ...snap.bindings, knowledgeBases: [] }, designId: null };
     const { identity, config } = splitDraft(copy);
     return this.db.transaction(async (tx) => {
       const row = await this.repo.insert(tx, {
@@ -532,6 +583,27 @@ export class AgentsService implements AgentsForRuntime {
     const row = await this.readableAgent(caller, agentId);
     const card = this.hirerListing(caller, row) ?? row;
     return { agentId: row.id, agentName: card.agentName, priceCents: card.priceCents };
+  }
+
+  // ---- backup and restore (agents.backup.ts) --------------------------------------------------
+
+  /** The owner's latest released version, for export: 'An agent must be released before export'. */
+  async releasedForExport(caller: Caller, id: string): Promise<{ snapshot: AgentSnapshot; versionNo: number }> {
+    const row = await this.ownAgent(caller, id);
+    if (!row.latestVersionNo) throw badRequest("agentExportNotReleased");
+    const { snap, versionNo } = await this.releasedSnapshot(caller, row);
+    return { snapshot: snap, versionNo };
+  }
+
+  /** A restored backup: a new unreleased agent of the importer, its draft checked like a saved one. */
+  async createFromBackup(caller: Caller, draft: AgentDraft): Promise<{ agentId: string }> {
+    requireMembership(caller);
+    await this.validateDraft(draft);
+    await this.checkDesign(caller, draft.designId);
+    await this.limiter.take(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
+    const { identity, config } = splitDraft(draft);
+    const row = await this.repo.insert(this.db, { tenantId: caller.tenantId, ownerId: caller.userId, ...identity, config });
+    return { agentId: row.id };
   }
 
   // ---- the chat runtime's seam ------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import type { AgentKnowledgeSettings } from "@agentfair/contracts";
+import type { AgentKnowledgeSettings, AgentOrchestration } from "@agentfair/contracts";
 import type { Caller } from "../../platform/auth.ts";
 
 /**
@@ -43,6 +43,10 @@ export interface RuntimeAgent {
   bindings: { plugins: string[]; externalPlugins: string[]; workflows: string[]; knowledgeBases: string[]; rules: string[] };
   /** Retrieval settings of the bound knowledge bases. */
   knowledge: AgentKnowledgeSettings;
+  /** Multi-agent mode (absent: single-agent): bound agents to hand turns to, or a workflow that replies. */
+  orchestration?: AgentOrchestration;
+  /** The owner's design each reply shows, fed by the reply's result (null: none). */
+  designId: string | null;
 }
 
 export interface AgentsForRuntime {

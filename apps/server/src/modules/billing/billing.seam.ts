@@ -1,5 +1,10 @@
 import type { Caller } from "../../platform/auth.ts";
 
+/** What checkChat took for one reply: the per-use price, or one of the day's free chats. */
+export type ChatCharge =
+  | { kind: "use"; agentId: string; agentName: string; sessionId: string; cents: number }
+  | { kind: "free"; day: string };
+
 /**
  * The seam through which agents and chat ask billing for money and quotas. The billing module
  * implements it with transactions and ledger rows; callers never touch balances themselves.
@@ -21,5 +26,15 @@ export interface Billing {
     caller: Caller,
     agent: { agentId: string; agentName: string; priceCents: number; ownerId: string },
     sessionId: string,
-  ): Promise<void>;
+  ): Promise<ChatCharge | null>;
+  /**
+   * Gives back what checkChat took for a reply that could not be saved: the price is credited
+   * (a REFUND ledger row) and the session's next send is charged again; a free chat is counted back.
+   */
+  refundChat(caller: Caller, charge: ChatCharge): Promise<void>;
+  /**
+   * How many reports the caller may ask report agents for per day (the member template's
+   * insightPerDay); null: no limit (exempt callers, or no template configured for the level).
+   */
+  insightPerDay(caller: Caller): Promise<number | null>;
 }

@@ -25,12 +25,12 @@ import type { Platform } from "../../platform/platform.ts";
 import type { FeeTemplateSource } from "../users/users.service.ts";
 import { Benefits } from "./benefits.ts";
 import { CatalogRepository, cents, type PlanRow, planText, yuan } from "./billing.repository.ts";
-import type { Billing } from "./billing.seam.ts";
+import type { Billing, ChatCharge } from "./billing.seam.ts";
 import { OrdersService } from "./orders.service.ts";
 import type { PaymentProvider } from "./payment/provider.ts";
 import { SandboxProvider } from "./payment/sandbox.ts";
 import { WechatPayProvider, wechatPaySettings } from "./payment/wechatpay.ts";
-import { Quotas, shanghaiDay } from "./quotas.ts";
+import { exempt, Quotas, shanghaiDay } from "./quotas.ts";
 import { walletLog } from "./wallet.ts";
 
 const ENTERPRISE_LEVELS = new Set(["ENT_ADVANCED_MONTHLY", "ENT_FLAGSHIP_MONTHLY"]);
@@ -128,11 +128,19 @@ export class BillingService implements Billing, FeeTemplateSource {
     await this.quotas.recordEdit(caller, agent);
   }
 
+  async insightPerDay(caller: Caller) {
+    if (exempt(caller)) return null;
+    return (await this.catalog.planForLevel(caller.memberLevel))?.insightPerDay ?? null;
+  }
+
   chatNeedsMembership(caller: Caller, agent: { priceCents: number }) {
     return this.quotas.chatNeedsMembership(caller, agent);
   }
-  async checkChat(caller: Caller, agent: { agentId: string; agentName: string; priceCents: number; ownerId: string }, sessionId: string) {
-    await this.quotas.checkChat(caller, agent, sessionId);
+  checkChat(caller: Caller, agent: { agentId: string; agentName: string; priceCents: number; ownerId: string }, sessionId: string) {
+    return this.quotas.checkChat(caller, agent, sessionId);
+  }
+  refundChat(caller: Caller, charge: ChatCharge) {
+    return this.quotas.refundChat(caller, charge);
   }
 
   // ---- catalogue ---------------------------------------------------------------------------

@@ -1,11 +1,12 @@
 import { BILLING_TIME_ZONE, CHARGE_IDLE_MS, FREE_CHATS_PER_DAY, type MemberLevel } from "@agentfair/contracts";
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, count, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { agentEditRecords, chatChargeFlags, freeChatUsage, users } from "../../db/schema/index.ts";
 import type { Caller } from "../../platform/auth.ts";
 import { AppError, badRequest } from "../../platform/errors.ts";
 import type { Platform } from "../../platform/platform.ts";
 import { type CatalogRepository, changeBalance, lockUser, yuan } from "./billing.repository.ts";
+import type { ChatCharge } from "./billing.seam.ts";
 
 /** YYYY-MM-DD (or YYYY-MM) of an instant in Asia/Shanghai. */
 export function shanghaiDay(at = new Date()) {
@@ -99,13 +100,17 @@ export class Quotas {
    * claimed by an atomic upsert only when it is older than 5 minutes idle. Free agents: users of
    * the FREE level get 20 chats a day (Asia/Shanghai), counted by an atomic conditional upsert.
    */
-  async checkChat(caller: Caller, agent: { agentId: string; agentName: string; priceCents: number; ownerId: string }, sessionId: string) {
+  async checkChat(
+    caller: Caller,
+    agent: { agentId: string; agentName: string; priceCents: number; ownerId: string },
+    sessionId: string,
+  ): Promise<ChatCharge | null> {
     const isExempt = exempt(caller);
     if (agent.priceCents > 0) {
       if (this.chatNeedsMembership(caller, agent)) throw new AppError("memberFeatureRequired", 400);
-      if (agent.ownerId === caller.userId) return;
+      if (agent.ownerId === caller.userId) return null;
       const idle = `${Math.floor(CHARGE_IDLE_MS / 1000)} seconds`;
-      await this.db.transaction(async (tx) => {
+      return this.db.transaction(async (tx): Promise<ChatCharge | null> => {
         const claimed = await tx
           .insert(chatChargeFlags)
           .values({ userId: caller.userId, sessionId, agentId: agent.agentId, lastActivityAt: sql`now()`, chargedAt: sql`now()` })
@@ -126,7 +131,7 @@ export class Quotas {
                 eq(chatChargeFlags.agentId, agent.agentId),
               ),
             );
-          return;
+          return null;
         }
         const ok = await changeBalance(tx, caller.userId, -agent.priceCents, {
           kind: "USE",
@@ -135,14 +140,15 @@ export class Quotas {
         });
         // Throwing rolls the flag back too: nothing is charged, the next send tries again.
         if (ok === null) throw badRequest("balanceInsufficient");
+        return { kind: "use", agentId: agent.agentId, agentName: agent.agentName, sessionId, cents: agent.priceCents };
       });
-      return;
     }
     const limited = caller.memberLevel === "FREE" && !isExempt && caller.tenantIsDefault;
-    if (!limited) return;
+    if (!limited) return null;
+    const day = shanghaiDay();
     const rows = await this.db
       .insert(freeChatUsage)
-      .values({ userId: caller.userId, day: shanghaiDay(), count: 1 })
+      .values({ userId: caller.userId, day, count: 1 })
       .onConflictDoUpdate({
         target: [freeChatUsage.userId, freeChatUsage.day],
         set: { count: sql`${freeChatUsage.count} + 1` },
@@ -150,6 +156,35 @@ export class Quotas {
       })
       .returning({ count: freeChatUsage.count });
     if (rows.length === 0) throw new AppError("freeChatsExhausted", 400, { count: FREE_CHATS_PER_DAY });
+    return { kind: "free", day };
+  }
+
+  /** Gives back one reply's charge. The price and the flag move in one transaction, so they agree. */
+  async refundChat(caller: Caller, charge: ChatCharge) {
+    if (charge.kind === "free") {
+      await this.db
+        .update(freeChatUsage)
+        .set({ count: sql`${freeChatUsage.count} - 1` })
+        .where(and(eq(freeChatUsage.userId, caller.userId), eq(freeChatUsage.day, charge.day), gt(freeChatUsage.count, 0)));
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      await changeBalance(tx, caller.userId, charge.cents, {
+        kind: "REFUND",
+        agentId: charge.agentId,
+        agentName: charge.agentName,
+      });
+      // The stretch this charge opened is over: the session's next send pays again.
+      await tx
+        .delete(chatChargeFlags)
+        .where(
+          and(
+            eq(chatChargeFlags.userId, caller.userId),
+            eq(chatChargeFlags.sessionId, charge.sessionId),
+            eq(chatChargeFlags.agentId, charge.agentId),
+          ),
+        );
+    });
   }
 
   async freeChatsUsed(userId: string) {

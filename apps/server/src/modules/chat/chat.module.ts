@@ -11,7 +11,9 @@ import type { KnowledgeForRuntime } from "../knowledge/knowledge.runtime.ts";
 import { modelsRoutes } from "../models/models.routes.ts";
 import { ModelsService } from "../models/models.service.ts";
 import { chatRoutes } from "./chat.routes.ts";
-import { type AttachmentSource, ChatService } from "./chat.service.ts";
+import { type AgentsForConversations, ConversationsService, type KnowledgeForTuning } from "./conversations.ts";
+import { conversationsRoutes, feedbackRoutes } from "./conversations.routes.ts";
+import { type AttachmentSource, type ChatOrchestrator, ChatService, type InsightForChat, type ReplyWidgets } from "./chat.service.ts";
 
 /**
  * Chat runtime and Model management, built once in app.ts. Other modules register their tool
@@ -24,6 +26,12 @@ export async function createChatModule(
     billing: () => Billing | undefined;
     files?: () => FilesService | undefined;
     knowledge?: () => KnowledgeForRuntime | undefined;
+    insight?: () => InsightForChat | undefined;
+    orchestrator?: () => ChatOrchestrator | undefined;
+    replyWidgets?: () => ReplyWidgets | undefined;
+    /** Conversation details: the agents' owner check and the knowledge bases tuning records go to. */
+    owners?: () => AgentsForConversations | undefined;
+    qa?: () => KnowledgeForTuning | undefined;
   },
 ) {
   const models = new ModelsService(platform);
@@ -42,13 +50,19 @@ export async function createChatModule(
     models,
     tools,
     knowledge: deps.knowledge,
+    insight: deps.insight,
+    orchestrator: deps.orchestrator,
+    replyWidgets: deps.replyWidgets,
   });
+  const conversations = new ConversationsService(platform, { agents: () => deps.owners?.(), knowledge: () => deps.qa?.() });
   const plugin: FastifyPluginAsync = async (app) => {
     await app.register(modelsRoutes, { prefix: PREFIXES.agent, models });
     await app.register(chatRoutes, { prefix: PREFIXES.runtime, chat, models });
+    await app.register(feedbackRoutes, { prefix: PREFIXES.runtime, conversations });
+    await app.register(conversationsRoutes, { prefix: PREFIXES.builder, conversations });
     const files = deps.files?.();
     if (files) await app.register(chatUploadRoutes, { prefix: PREFIXES.agent, files });
   };
-  return { chat, models, tools, plugin };
+  return { chat, models, tools, conversations, plugin };
 }
 export type ChatModule = Awaited<ReturnType<typeof createChatModule>>;

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, ilike, isNull, lte, sql } from "drizzle-orm";
+import type { InsightStepItem } from "@agentfair/contracts";
 import type { Db } from "../../db/client.ts";
 import { chatMessages, chatSessions, chatShares, chatUsage } from "../../db/schema/index.ts";
 
@@ -82,6 +83,10 @@ export class ChatRepository {
 
   async insertMessage(row: NewMessageRow) {
     return (await this.db.insert(chatMessages).values(row).returning())[0];
+  }
+
+  async setInsightStep(id: string, insightStep: InsightStepItem[]) {
+    await this.db.update(chatMessages).set({ insightStep }).where(eq(chatMessages.id, id));
   }
 
   async deleteMessage(id: string) {

@@ -41,6 +41,8 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
     },
     async (req, reply) => {
       const res = reply.raw;
+      const received = performance.now();
+      let firstToken = true;
       const controller = new AbortController();
       // The stop button closes the request; so does a client going away, even before the stream
       // starts. Either aborts the model call (and a charge not yet made).
@@ -56,6 +58,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
         // Lines go straight to the socket (no stream in between), so the first token leaves at once.
         reply.hijack();
         if (controller.signal.aborted) return void res.destroy();
+        const ended = chat.streamStarted();
         res.writeHead(200, {
           ...(reply.getHeaders() as Record<string, string>),
           "content-type": "application/x-ndjson; charset=utf-8",
@@ -64,6 +67,10 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
         });
         const emit = (event: ChatEvent) => {
           if (res.destroyed || res.writableEnded) return;
+          if (firstToken && event.type === "content") {
+            firstToken = false;
+            chat.firstTokenSent((performance.now() - received) / 1000);
+          }
           res.write(`${JSON.stringify(event)}\n`);
           // Node corks a chunked response until the next tick, which waits for every pending promise
           // job (the reply's own work, PGlite queries): the line is sent now instead.
@@ -78,6 +85,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
           emit({ type: "stop", status: "failed", usage: { inputTokens: 0, outputTokens: 0 } });
         } finally {
           res.end();
+          ended();
         }
       } finally {
         await place.release();

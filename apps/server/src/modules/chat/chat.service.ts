@@ -9,6 +9,8 @@ import {
   type chatRequest,
   FOLLOW_UP_COUNT,
   HEARTBEAT_SECONDS,
+  INSIGHT_AGENT_TYPE,
+  type InsightStepItem,
   type Language,
   MODE_PRESETS,
   PROGRESS_MAX,
@@ -16,7 +18,10 @@ import {
   type SessionDetail,
   type SessionItem,
   type ToolCallInfo,
+  type WidgetData,
   chatErrorCode,
+  checkPluginsOf,
+  readWidgetDataList,
 } from "@agentfair/contracts";
 import type { z } from "zod";
 import { type Caller, requireAccess } from "../../platform/auth.ts";
@@ -30,7 +35,7 @@ import { type Attachment, assembleMessages } from "../../runtime/prompt.ts";
 import { runReply } from "../../runtime/reply.ts";
 import type { ToolRegistry } from "../../runtime/tool-registry.ts";
 import type { AgentsForRuntime, RuntimeAgent } from "../agents/runtime-agent.ts";
-import type { Billing } from "../billing/billing.seam.ts";
+import type { Billing, ChatCharge } from "../billing/billing.seam.ts";
 import type { KnowledgeForRuntime } from "../knowledge/knowledge.runtime.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import { chatModelOf, type ResolvedModel } from "../models/provider.ts";
@@ -49,6 +54,41 @@ export interface ChatDeps {
   attachments: () => AttachmentSource | undefined;
   /** Direct answers from an agent's knowledge bases (the "answer directly" option). */
   knowledge?: () => KnowledgeForRuntime | undefined;
+  /** Report agents (agentType insight): a question starts a report job instead of a model reply. */
+  insight?: () => InsightForChat | undefined;
+  /** Multi-agent self-orchestration: a bound workflow that replies instead of the model. */
+  orchestrator?: () => ChatOrchestrator | undefined;
+  /** The design an agent shows with its replies (designer). */
+  replyWidgets?: () => ReplyWidgets | undefined;
+}
+
+/** The card or form an agent shows with every reply (its bound design), fed by the reply's result. */
+export interface ReplyWidgets {
+  forReply(agent: RuntimeAgent, reply: { content: string; toolResults: (string | undefined)[] }): Promise<WidgetData | null>;
+}
+
+export interface InsightForChat {
+  start(ctx: {
+    caller: Caller;
+    agent: RuntimeAgent;
+    sessionId: string;
+    messageId: string;
+    query: string;
+    lang: Language;
+  }): Promise<{ reportId: string; insightStep: InsightStepItem[]; content: string }>;
+  /** A reply ended done: an agent with chat insight queues the conversation's analysis for its owner. */
+  replied(ctx: { caller: Caller; agent: RuntimeAgent; sessionId: string; lang: Language }): Promise<void>;
+}
+
+/** Replies of agents in self-orchestration mode; null when the agent is not in that mode (the model replies). */
+export interface ChatOrchestrator {
+  reply(
+    caller: Caller,
+    agent: RuntimeAgent,
+    query: string,
+    signal: AbortSignal,
+    emit: (event: ChatEvent) => void,
+  ): Promise<{ content: string } | null>;
 }
 
 interface Prepared {
@@ -64,6 +104,8 @@ interface Prepared {
   files: ChatFileRef[];
   attachments: Attachment[];
   reload: boolean;
+  /** What billing took for this reply, given back when the reply cannot be saved. */
+  charge: ChatCharge | null;
 }
 
 /** Speech-to-text calls per user and hour (each forwards up to 15 MB to the audio model). */
@@ -71,6 +113,9 @@ export const SPEECH_PER_HOUR = 120;
 
 /** A stream's place is renewed while it runs and freed this long after its process stops renewing it. */
 const STREAM_LEASE_S = 60;
+
+/** Waits before each new try at refunding an unsaved reply. */
+const REFUND_RETRIES_MS = [200, 1000, 3000];
 
 /** Longest wait before the question is written when no token has come yet. */
 const WRITE_DELAY_MS = 300;
@@ -89,6 +134,8 @@ const ERROR_TEXT: Record<ChatErrorCode, MessageKey> = {
   modelBlockedAddress: "modelBlockedAddress",
   stepLimit: "chatToolStepLimit",
   internal: "internal",
+  restarting: "chatServerRestarting",
+  notSaved: "chatReplyNotSaved",
 };
 
 /** A saved reply error: a code (worded in the reader's language), or the text of an older reply. */
@@ -117,6 +164,9 @@ export function failureCode(err: unknown, timedOut = false): ChatErrorCode {
 }
 
 /** The Markdown export's times when the reader's zone is not known (the product's home zone). */
+/** A message's cards on the wire: all of them in order, and the first as the spec's `widgetData`. */
+const widgetFields = (list: WidgetData[]) => (list.length ? { widgetData: list[0], widgetDataList: list } : {});
+
 const DEFAULT_TIME_ZONE = "Asia/Shanghai";
 
 /** Times as "2026-06-15 14:03:09" in a zone; an unknown zone falls back to the default one. */
@@ -160,20 +210,21 @@ export class ChatService {
     const { CHAT_PER_MINUTE, CHAT_PER_MINUTE_PER_IP, CHAT_STREAMS_PER_USER } = this.platform.config;
     const limiter = this.platform.rateLimiter;
     const tooFast = (seconds: number) => new AppError("chatTooFast", 429, { seconds });
-    const perIp = await limiter.take(`chat:ip:${ip}`, CHAT_PER_MINUTE_PER_IP, 60, tooFast);
-    const perUser = await limiter.take(`chat:user:${caller.userId}`, CHAT_PER_MINUTE, 60, tooFast);
-    try {
-      return await limiter.lease(
+    // Claimed at once (three round trips in parallel, not one after another, before the first token).
+    const [perIp, perUser, place] = await Promise.allSettled([
+      limiter.take(`chat:ip:${ip}`, CHAT_PER_MINUTE_PER_IP, 60, tooFast),
+      limiter.take(`chat:user:${caller.userId}`, CHAT_PER_MINUTE, 60, tooFast),
+      limiter.lease(
         `chat:streams:${caller.userId}`,
         CHAT_STREAMS_PER_USER,
         STREAM_LEASE_S,
         () => new AppError("chatTooManyStreams", 429, { limit: CHAT_STREAMS_PER_USER }),
-      );
-    } catch (err) {
-      // A request refused for want of a place has not run: it does not count toward the minute.
-      await Promise.all([perIp.release(), perUser.release()]);
-      throw err;
-    }
+      ),
+    ]);
+    if (place.status === "fulfilled" && perIp.status === "fulfilled" && perUser.status === "fulfilled") return place.value;
+    // A refused request has not run: it counts toward no minute and holds no place.
+    await Promise.all([perIp, perUser, place].map((c) => (c.status === "fulfilled" ? c.value.release() : undefined)));
+    throw [perIp, perUser, place].find((c) => c.status === "rejected")?.reason;
   }
 
   /** Chat requests carry no bearer header: the body's token is resolved through the platform's session lookup. */
@@ -187,6 +238,11 @@ export class ChatService {
     const session = await this.repo.session(id);
     requireAccess(caller, session && { ownerId: session.userId, tenantId: session.tenantId }, action);
     return session!;
+  }
+
+  /** For other modules (RPA tasks attach to a session): the session must be the caller's own. */
+  async requireOwnSession(caller: Caller, id: string) {
+    await this.ownSession(caller, id, "write");
   }
 
   // ---- the reply -------------------------------------------------------------------------------
@@ -233,23 +289,71 @@ export class ChatService {
     const model = await this.deps.models.usable(caller.tenantId, "LLM", agent.model.modelId);
     // Refused (membership, quota, balance) before anything is written: no empty session is left
     // behind. Nothing is charged when no model could answer or the asker has already gone.
+    let charge: ChatCharge | null = null;
     if (model && !signal.aborted)
-      await this.deps
-        .billing()
-        ?.checkChat(
-          caller,
-          { agentId: agent.agentId, agentName: agent.agentName, priceCents: agent.priceCents, ownerId: agent.ownerId },
-          session.id,
-        )
-        .catch(async (err) => {
-          if (claimedId) await this.repo.deleteSession(session.id);
-          throw err;
-        });
-    return { caller, agent, session, isNew, history, model, query: req.query.trim(), files, attachments, reload: !!req.reload };
+      charge =
+        (await this.deps
+          .billing()
+          ?.checkChat(
+            caller,
+            { agentId: agent.agentId, agentName: agent.agentName, priceCents: agent.priceCents, ownerId: agent.ownerId },
+            session.id,
+          )
+          .catch(async (err) => {
+            if (claimedId) await this.repo.deleteSession(session.id);
+            throw err;
+          })) ?? null;
+    return {
+      caller,
+      agent,
+      session,
+      isNew,
+      history,
+      model,
+      query: req.query.trim(),
+      files,
+      attachments,
+      reload: !!req.reload,
+      charge,
+    };
   }
 
   /** Runs one reply, writing events; never throws. The reply is saved once, as done, stopped or failed. */
-  async run(p: Prepared, lang: Language, signal: AbortSignal, emitEvent: (e: ChatEvent) => void) {
+  /** Replies streaming now: a process shutting down waits for them to end (they end at once). */
+  private readonly streams = new Set<Promise<void>>();
+
+  /** Marks a reply stream as open; call the answer when its last byte is written. */
+  streamStarted(): () => void {
+    let end = () => {};
+    const stream = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    this.streams.add(stream);
+    return () => {
+      this.streams.delete(stream);
+      end();
+    };
+  }
+
+  get openStreams() {
+    return this.streams.size;
+  }
+
+  /** A reply's first token left `seconds` after its request came in. */
+  firstTokenSent(seconds: number) {
+    this.platform.metrics.firstToken.observe(seconds);
+  }
+
+  /** Waits (at most `timeoutMs`) for the open streams to end, so their connections close idle. */
+  async drain(timeoutMs: number) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(this.streams), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
+  }
+
+  async run(p: Prepared, lang: Language, requestSignal: AbortSignal, emitEvent: (e: ChatEvent) => void) {
+    // A shutting-down process ends its replies as it would a stopped one, then says why (below).
+    const signal = AbortSignal.any([requestSignal, this.platform.stopping]);
     const { caller, agent, session, history, model } = p;
     let query = p.query;
     let files = p.files;
@@ -281,9 +385,12 @@ export class ChatService {
     })();
     writes.catch(() => undefined);
     const docs: ChatDoc[] = [];
+    /** The reply's cards: one per bound tool result, in the order they came. */
+    const widgets: WidgetData[] = [];
     const emit = (e: ChatEvent) => {
       emitEvent(e);
       if (e.type === "docs") docs.push(...e.docs);
+      if (e.type === "widget_data") widgets.push(e.widgetData);
       if (e.type === "content" || e.type === "tool_call_start" || e.type === "error" || e.type === "stop") startWrites();
     };
     emit({ type: "session", session_id: session.id, title, question_uuid: questionId, uuid: replyId });
@@ -296,6 +403,7 @@ export class ChatService {
       toolCalls: [] as (ToolCallInfo & { result?: string })[],
       questions: [] as string[],
       usage: { inputTokens: 0, outputTokens: 0 },
+      insightStep: null as InsightStepItem[] | null,
     };
     const fail = (error_code: ChatErrorCode, code = 500) => {
       bot.error = error_code;
@@ -315,7 +423,32 @@ export class ChatService {
           return;
         }
       }
+      // Self-orchestration: the agent's bound workflow answers each question (its answer nodes stream).
+      const orchestrated = await this.deps.orchestrator?.()?.reply(caller, agent, query, signal, emit);
+      if (orchestrated) {
+        Object.assign(bot, { content: orchestrated.content, status: "done", step: 4 });
+        return;
+      }
       if (!model) return fail("noModel", 503);
+      const insight = agent.agentType === INSIGHT_AGENT_TYPE && query ? this.deps.insight?.() : undefined;
+      if (insight) {
+        // The report is built by a job; the page follows it through get_insight_url.
+        let started: Awaited<ReturnType<InsightForChat["start"]>>;
+        try {
+          started = await insight.start({ caller, agent, sessionId: session.id, messageId: replyId, query, lang });
+        } catch (err) {
+          // A refusal (the daily report limit) is said in the reply, in the caller's language.
+          if (!(err instanceof AppError)) throw err;
+          bot.error = translate(err.key, lang, err.params);
+          emit({ type: "error", msg: bot.error, code: err.status });
+          return;
+        }
+        emit({ type: "insight_step", reportId: started.reportId, insightStep: started.insightStep });
+        emit({ type: "progress", stage: 4, percent: 90 });
+        emit({ type: "content", delta: started.content });
+        Object.assign(bot, { content: started.content, status: "done", step: 4, insightStep: started.insightStep });
+        return;
+      }
 
       const attachments =
         p.attachments.length || !files.length ? p.attachments : ((await this.deps.attachments()?.load(caller, files)) ?? []);
@@ -373,6 +506,14 @@ export class ChatService {
       }
       // The tool rounds ran out before the model answered: the reply says so (it still counts as done).
       if (result.stepLimited && !result.content) fail("stepLimit", 200);
+      if (result.status === "done" && result.content && agent.designId) {
+        const toolResults = result.toolCalls.map((c) => c.result);
+        const widget = await this.deps
+          .replyWidgets?.()
+          ?.forReply(agent, { content: result.content, toolResults })
+          .catch((err) => this.platform.log.warn({ err }, "the agent's design was left out of the reply"));
+        if (widget) emit({ type: "widget_data", widgetData: widget });
+      }
       if (result.status === "done" && result.content) {
         emit({ type: "progress", stage: 5, percent: PROGRESS_MAX });
         bot.step = 5;
@@ -396,14 +537,50 @@ export class ChatService {
       bot.status = "failed";
       fail("internal");
     } finally {
+      if (this.platform.stopping.aborted && bot.status !== "failed") {
+        bot.status = "failed";
+        fail("restarting", 503);
+      }
       if (signal.aborted && bot.status !== "failed") bot.status = "stopped";
       startWrites();
       await writes.catch((err) => this.platform.log.error({ err }, "saving the question failed"));
-      await this.saveReply(session.id, replyId, { ...bot, docs }).catch((err) =>
-        this.platform.log.error({ err }, "saving the reply failed"),
+      const saved = await this.saveReply(session.id, replyId, { ...bot, docs, widgets }).then(
+        () => true,
+        (err) => {
+          this.platform.log.error({ err }, "saving the reply failed");
+          return false;
+        },
       );
+      if (!saved) {
+        // The asker cannot read this reply again: they are told, and it costs nothing.
+        if (bot.status !== "failed") fail("notSaved");
+        bot.status = "failed";
+        if (p.charge) await this.refund(caller, p.charge);
+      }
       emit({ type: "stop", status: bot.status, usage: bot.usage });
       await this.afterReply(caller, agent, bot.status).catch((err) => this.platform.log.warn({ err }, "after-reply bookkeeping failed"));
+      if (bot.status === "done" && agent.agentType !== INSIGHT_AGENT_TYPE && agent.chatOption.enableChatInsight)
+        await this.deps
+          .insight?.()
+          ?.replied({ caller, agent, sessionId: session.id, lang })
+          .catch((err) => this.platform.log.warn({ err }, "queueing the chat insight failed"));
+    }
+  }
+
+  /** Gives back an unsaved reply's charge; the database that lost the reply may be back a moment later. */
+  private async refund(caller: Caller, charge: ChatCharge) {
+    const billing = this.deps.billing();
+    if (!billing) return;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await billing.refundChat(caller, charge);
+      } catch (err) {
+        if (attempt >= REFUND_RETRIES_MS.length) {
+          this.platform.log.error({ err, userId: caller.userId, charge }, "refunding an unsaved reply failed");
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, REFUND_RETRIES_MS[attempt]));
+      }
     }
   }
 
@@ -418,7 +595,9 @@ export class ChatService {
       toolCalls: unknown[];
       questions: string[];
       docs: ChatDoc[];
+      widgets: WidgetData[];
       usage: { inputTokens: number; outputTokens: number };
+      insightStep: InsightStepItem[] | null;
     },
   ) {
     await this.repo.insertMessage({
@@ -427,6 +606,7 @@ export class ChatService {
       role: "bot",
       content: bot.content,
       docs: bot.docs,
+      widgetData: bot.widgets.length ? bot.widgets : null,
       status: bot.status,
       error: bot.error,
       step: bot.step,
@@ -434,6 +614,7 @@ export class ChatService {
       questions: bot.questions,
       inputTokens: bot.usage.inputTokens,
       outputTokens: bot.usage.outputTokens,
+      insightStep: bot.insightStep,
     });
     await this.repo.touch(sessionId);
   }
@@ -464,13 +645,30 @@ export class ChatService {
       media: (m.media as ChatMessage["media"]) ?? [],
       docs: (m.docs as ChatMessage["docs"]) ?? [],
       function_call: (m.toolCalls as ChatMessage["function_call"]) ?? [],
+      checkPluginsList: checkPluginsOf((m.toolCalls as ChatMessage["function_call"]) ?? []),
       step: m.step,
-      widgetData: m.widgetData ?? undefined,
+      ...widgetFields(readWidgetDataList(m.widgetData)),
       questions: (m.questions as string[]) ?? [],
       status: (m.status as ChatMessage["status"]) ?? null,
       ...errorOf(m.error, lang),
       files: (m.files as ChatFileRef[]) ?? [],
+      ...(m.insightStep ? { insightStep: m.insightStep } : {}),
+      feedback: (m.feedback as ChatMessage["feedback"]) ?? null,
     };
+  }
+
+  /** A conversation's newest messages, oldest first, for its analysis (chat insight); no caller check: jobs only. */
+  async transcript(sessionId: string, limit: number) {
+    const rows = await this.repo.messages(sessionId);
+    return rows
+      .filter((m) => m.content.trim())
+      .slice(-limit)
+      .map((m) => ({ role: m.role === "user" ? ("user" as const) : ("bot" as const), content: m.content }));
+  }
+
+  /** The report job keeps a report agent's reply in step with its report (a reopened session shows them). */
+  async setInsightStep(messageId: string, steps: InsightStepItem[]) {
+    await this.repo.setInsightStep(messageId, steps);
   }
 
   async list(

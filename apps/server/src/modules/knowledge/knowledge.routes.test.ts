@@ -214,6 +214,47 @@ describe("preview, commit, states and segments", () => {
     expect(stored.list[0]).toMatchObject({ enabled: true, edited: false });
   });
 
+  it("stores the segments as adjusted in the wizard: edits marked edited, deletions gone, ids kept", async () => {
+    const id = await k.createBase(alice, "调整");
+    const fileId = await k.uploaded(alice, id, "policy.md", DOC);
+    const options = { method: "manual", chunkSize: 128 };
+    const plain = (await k.call(alice, "POST", `/${id}/files/${fileId}/preview`, options)).json().data.segments;
+    expect(plain).toHaveLength(3);
+    // A merge of the first two: the first edited to both texts, the second deleted.
+    const merged = `${plain[0].content}\n${plain[1].content}`;
+    const body = { ...options, adjust: { edits: [{ position: 0, content: merged }], deletes: [1] } };
+    const preview = (await k.call(alice, "POST", `/${id}/files/${fileId}/preview`, body)).json().data.segments;
+    expect(preview.map((s: { id: string }) => s.id)).toEqual([plain[0].id, plain[2].id]);
+    expect(preview[0]).toMatchObject({ content: merged, edited: true });
+    expect(preview[1].edited).toBeUndefined();
+    await k.call(alice, "POST", `/${id}/files/${fileId}/commit`, body);
+    expect(await k.settled(alice, id, fileId)).toMatchObject({ state: "DONE", segmentCount: 2 });
+    const stored = (await k.segments(alice, id, `&fileId=${fileId}`)).list;
+    expect(stored.map((s: { id: string; content: string; edited: boolean }) => [s.id, s.content, s.edited])).toEqual(
+      preview.map((s: { id: string; content: string }, i: number) => [s.id, s.content, i === 0]),
+    );
+    // An empty edit is refused at the boundary.
+    const blank = await k.call(alice, "POST", `/${id}/files/${fileId}/preview`, {
+      ...options,
+      adjust: { edits: [{ position: 0, content: " " }] },
+    });
+    expect(blank.statusCode).toBe(400);
+  });
+
+  it("files move into a folder of the same base and back; another base's folder is not found", async () => {
+    const id = await k.createBase(alice, "移动");
+    const other = await k.createBase(alice, "别处");
+    const folderId = (await k.call(alice, "POST", `/${id}/folders`, { name: "制度" })).json().data.id;
+    const foreign = (await k.call(alice, "POST", `/${other}/folders`, { name: "制度" })).json().data.id;
+    const fileId = await k.uploaded(alice, id, "a.txt", "正文");
+    expect((await k.call(alice, "PUT", `/${id}/files/${fileId}`, { folderId })).json().code).toBe(0);
+    expect((await k.state(alice, id, fileId)).folderId).toBe(folderId);
+    expect((await k.call(alice, "PUT", `/${id}/files/${fileId}`, { folderId: foreign })).statusCode).toBe(404);
+    expect((await k.call(bob, "PUT", `/${id}/files/${fileId}`, { folderId: null })).statusCode).toBe(404);
+    expect((await k.call(alice, "PUT", `/${id}/files/${fileId}`, { folderId: null })).json().code).toBe(0);
+    expect((await k.state(alice, id, fileId)).folderId).toBeNull();
+  });
+
   it("a file that cannot be read ends FAILED with a readable reason", async () => {
     const id = await k.createBase(alice, "坏文件");
     const fileId = await k.uploaded(alice, id, "broken.pdf", "%PDF-1.4\nthis is not really a pdf");
@@ -299,17 +340,27 @@ describe("Q&A pairs", () => {
     expect(qa.list.map((s: { question: string }) => s.question)).toEqual(["营业时间？", "如何退款？", "运费多少？"]);
     expect(qa.list[1].answer).toBe('在订单页点击"申请退款"即可');
     const notCsv = await k.upload(alice, id, "faq.txt", "a,b", "qa/import", "en");
-    expect(notCsv.json().msg).toBe("please choose a CSV file");
+    expect(notCsv.json().msg).toBe("a CSV file must be chosen");
     const none = await t.app.inject({
       method: "POST",
       url: `/wendao_api/wendao/knowledge/${id}/qa/import`,
       headers: { ...alice.headers, lang: "en" },
       payload: {},
     });
-    expect(none.json().msg).toBe("please choose a CSV file");
+    expect(none.json().msg).toBe("a CSV file must be chosen");
     expect((await k.upload(alice, id, "half.csv", "只有问题,\n", "qa/import", "en")).json().msg).toBe(
       "the question and the answer cannot be empty",
     );
+    // Editing a pair: both parts required; re-indexed under the new question; only pairs, only the owner.
+    const pairId = pair.json().data.id;
+    const edit = await k.call(alice, "PUT", `/${id}/qa/${pairId}`, { question: "周末营业吗？", answer: "周末照常营业。" });
+    expect(edit.json()).toMatchObject({ code: 0, data: { question: "周末营业吗？", answer: "周末照常营业。", content: "周末照常营业。" } });
+    expect((await k.call(alice, "PUT", `/${id}/qa/${pairId}`, { question: " ", answer: "有" }, "en")).json().msg).toBe(
+      "the question and the answer cannot be empty",
+    );
+    expect((await k.call(bob, "PUT", `/${id}/qa/${pairId}`, { question: "改", answer: "改" })).statusCode).toBe(404);
+    const hits = (await k.call(alice, "POST", `/${id}/retrieval`, { query: "周末营业", topK: 3 })).json().data.hits;
+    expect(hits[0].segmentId).toBe(pairId);
   });
 });
 

@@ -1,5 +1,6 @@
 import {
   envelope,
+  fileMoveRequest,
   folderRequest,
   KNOWLEDGE_FILE_MAX_BYTES,
   knowledgeBase,
@@ -181,6 +182,22 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{ knowledge: KnowledgeServic
     { schema: { tags, summary: "A file's state, progress and error", params: fileParams, response: { 200: envelope(knowledgeFile) } } },
     async (req) => ok0(req, await knowledge.file(req.caller, req.params.id, req.params.fileId, requestLanguage(req.headers))),
   );
+  app.put(
+    `${base}/:id/files/:fileId`,
+    {
+      schema: {
+        tags,
+        summary: "Move a file into a folder of the base (folderId null: the top level)",
+        params: fileParams,
+        body: fileMoveRequest,
+        response: { 200: done },
+      },
+    },
+    async (req) => {
+      await knowledge.moveFile(req.caller, req.params.id, req.params.fileId, req.body.folderId);
+      return ok0(req, null, "knowledgeSaved");
+    },
+  );
   app.delete(
     `${base}/:id/files/:fileId`,
     { schema: { tags, summary: "Delete a file with its segments and vectors", params: fileParams, response: { 200: done } } },
@@ -272,6 +289,19 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{ knowledge: KnowledgeServic
       },
     },
     async (req) => ok0(req, await knowledge.addQaPair(req.caller, req.params.id, req.body), "knowledgeCreated"),
+  );
+  app.put(
+    `${base}/:id/qa/:segmentId`,
+    {
+      schema: {
+        tags,
+        summary: "Edit a Q&A pair (question and answer not empty)",
+        params: segmentParams,
+        body: qaPairRequest,
+        response: { 200: envelope(segment) },
+      },
+    },
+    async (req) => ok0(req, await knowledge.updateQaPair(req.caller, req.params.id, req.params.segmentId, req.body), "knowledgeSaved"),
   );
   app.post(
     `${base}/:id/qa/import`,

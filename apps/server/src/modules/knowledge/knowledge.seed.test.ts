@@ -24,6 +24,13 @@ it("the demo member's FAQ agent answers from its knowledge base with no model co
     await t.app.inject({ url: "/wendao_api/wendao/knowledge/page?page=1&limit=10", headers: { authorization: `Bearer ${token}` } })
   ).json();
   expect(page.data.list.map((b: { name: string }) => b.name)).toEqual(["Agentfair 使用帮助"]);
+  const contents = (
+    await t.app.inject({
+      url: `/wendao_api/wendao/knowledge/${page.data.list[0].id}/contents`,
+      headers: { authorization: `Bearer ${token}` },
+    })
+  ).json();
+  expect(contents.data.folders.map((f: { name: string }) => f.name).sort()).toEqual(["产品文档", "操作指南"].sort());
   const res = await t.app.inject({
     method: "POST",
     url: "/agent/agent_runtime/chat",

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type AgentSnapshot, defaultKnowledgeSettings, emptyBindings } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { agents, agentVersions, knowledgeBases, knowledgeSegments, users } from "../../db/schema/index.ts";
+import { agents, agentVersions, knowledgeBases, knowledgeFolders, knowledgeSegments, users } from "../../db/schema/index.ts";
 import type { DemoSeed } from "../../seed/demo-seed.ts";
 import { defaultConfig } from "../agents/agents.mappers.ts";
 import { indexTerms } from "./keywords.ts";
@@ -69,6 +69,11 @@ export const seedKnowledge: DemoSeed = async (db: Db, ctx) => {
     bodyTerms: indexTerms(content),
   }));
   await db.insert(knowledgeSegments).values([...qa, ...passages]);
+  // Folders to file uploads into (the Q&A pairs and passages above belong to no file).
+  await db.insert(knowledgeFolders).values([
+    { baseId: base.id, name: "产品文档" },
+    { baseId: base.id, name: "操作指南" },
+  ]);
 
   const name = "平台客服小助手";
   const desc = "用「Agentfair 使用帮助」知识库直接回答平台使用问题，无需大模型。";

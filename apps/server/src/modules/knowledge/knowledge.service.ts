@@ -19,7 +19,7 @@ import type { FilesService } from "../files/files.service.ts";
 import { sniffImage } from "../files/files.service.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import type { ResolvedModel } from "../models/provider.ts";
-import { INGEST_VERSION, IngestError, ingest, normalizeOptions, type Segment as IngestSegment } from "./ingest/index.ts";
+import { countTokens, INGEST_VERSION, IngestError, ingest, normalizeOptions, type Segment as IngestSegment } from "./ingest/index.ts";
 import { EMBED_BATCH, embedTexts } from "./embeddings.ts";
 import { indexTerms } from "./keywords.ts";
 import { type BaseRow, type KnowledgeFileRow, KnowledgeRepository, type SegmentInsert, type SegmentRow } from "./knowledge.repository.ts";
@@ -327,6 +327,16 @@ export class KnowledgeService {
     return { fileId: stored[0].fileId, files: stored };
   }
 
+  /** Moves a file into a folder of the same base, or to the top level (null). */
+  async moveFile(caller: Caller | null, baseId: string, fileId: string, folderId: string | null) {
+    const { file, base } = await this.accessFile(caller, baseId, fileId, "write");
+    if (folderId) {
+      const folder = await this.repo.folder(folderId);
+      if (!folder || folder.baseId !== base.id) throw notFound();
+    }
+    await this.repo.updateFile(file.id, { folderId });
+  }
+
   async deleteFile(caller: Caller | null, baseId: string, fileId: string) {
     const { file, base } = await this.accessFile(caller, baseId, fileId, "write");
     // Segments and their vectors go with the file (foreign keys cascade).
@@ -338,7 +348,8 @@ export class KnowledgeService {
   /** Options as the ingestion library takes them; bad ones (e.g. an invalid regex) are the caller's error. */
   private checkedOptions(options: SegmentOptionsInput) {
     try {
-      normalizeOptions(options);
+      const { adjust: _adjust, ...ingestOptions } = options;
+      normalizeOptions(ingestOptions);
     } catch (err) {
       if (err instanceof IngestError) throw badRequest("badRequest", { detail: err.message });
       throw err;
@@ -346,11 +357,26 @@ export class KnowledgeService {
     return options;
   }
 
-  /** The one code path of preview and commit: the file's segments for these options, with the ids a commit stores. */
+  /**
+   * The one code path of preview and commit: the file's segments for these options, with the ids a commit stores,
+   * after the wizard's adjustments (edits and deletions by position; positions and ids stay those of the parse).
+   */
   private async segmentsOf(file: KnowledgeFileRow, options: SegmentOptionsInput, parseNo: number, onProgress?: (p: number) => void) {
     const data = await this.deps.files.readStored(file.storedFileId);
-    const segments: IngestSegment[] = await ingest({ name: file.name, data: new Uint8Array(data) }, options, { onProgress });
-    return segments.map((s) => ({ ...s, id: segmentId(file.id, parseNo, s.position) }));
+    const { adjust, ...ingestOptions } = options;
+    const segments: IngestSegment[] = await ingest({ name: file.name, data: new Uint8Array(data) }, ingestOptions, { onProgress });
+    const deleted = new Set(adjust?.deletes ?? []);
+    const edits = new Map((adjust?.edits ?? []).map((e) => [e.position, e.content.trim()]));
+    return segments
+      .filter((s) => !deleted.has(s.position))
+      .map((s) => {
+        const content = edits.get(s.position);
+        const changed = content !== undefined && content !== s.content;
+        const adjusted = changed
+          ? { ...s, content, tokens: countTokens(content), ...(s.question !== undefined ? { answer: content } : {}), edited: true }
+          : s;
+        return { ...adjusted, id: segmentId(file.id, parseNo, s.position) };
+      });
   }
 
   private ingestFailure(err: unknown): { key: MessageKey; params?: Record<string, string> } {
@@ -392,7 +418,7 @@ export class KnowledgeService {
     const file = await this.repo.file(fileId);
     if (!file || file.parseNo !== parseNo || !file.options) return;
     const set = (values: Parameters<KnowledgeRepository["updateFile"]>[1]) => this.repo.updateFile(fileId, values, parseNo);
-    let segments: (IngestSegment & { id: string })[];
+    let segments: (IngestSegment & { id: string; edited?: boolean })[];
     let last = 0;
     try {
       segments = await this.segmentsOf(file, file.options as SegmentOptionsInput, parseNo, (p) => {
@@ -435,9 +461,15 @@ export class KnowledgeService {
     }
   }
 
-  private segmentRow(baseId: string, fileId: string | null, parseNo: number, s: IngestSegment & { id: string }): SegmentInsert {
+  private segmentRow(
+    baseId: string,
+    fileId: string | null,
+    parseNo: number,
+    s: IngestSegment & { id: string; edited?: boolean },
+  ): SegmentInsert {
     return {
       id: s.id,
+      edited: s.edited ?? false,
       baseId,
       fileId,
       parseNo,
@@ -627,6 +659,29 @@ export class KnowledgeService {
     await this.repo.insertSegments([row]);
     await this.afterSegmentChange(base.id);
     return this.toSegment((await this.repo.segment(row.id))!);
+  }
+
+  /** Edits a Q&A pair's question and answer (both not empty); it stays marked edited. */
+  async updateQaPair(caller: Caller | null, baseId: string, id: string, input: { question: string; answer: string }) {
+    const { segment, base } = await this.accessSegment(caller, baseId, id, "write");
+    if (segment.question === null) throw notFound();
+    const question = input.question.trim();
+    const answer = input.answer.trim();
+    if (!question || !answer) throw badRequest("qaPairEmpty");
+    if (question !== segment.question || answer !== segment.answer) {
+      await this.repo.updateSegment(segment.id, {
+        question,
+        answer,
+        content: answer,
+        edited: true,
+        headTerms: indexTerms(question),
+        bodyTerms: indexTerms(answer),
+        tokens: Math.ceil((question.length + answer.length) / 2),
+      });
+      await dropVectors(this.platform.db, { segmentId: segment.id });
+      await this.afterSegmentChange(base.id);
+    }
+    return this.toSegment((await this.repo.segment(segment.id))!);
   }
 
   /** CSV import: two columns (question, answer) per row; a header row naming them is skipped. */

@@ -60,25 +60,58 @@ export const candidatesFor = (topK: number) => Math.max(topK * 4, 40);
 /** Largest dimension an HNSW index of pgvector's `vector` type takes. */
 export const HNSW_MAX_DIMS = 2000;
 
+/**
+ * Keyword matches ranked per search, at most, from each of the index scans for the segments holding every query word
+ * and those holding at least two. Ranking every match grew with the base (a common word matches thousands of segments
+ * at 100k, and each must be read to be ranked); this keeps the work per query flat. The single-word matches, whose
+ * coverage (at most 1 ÷ words) is the lowest there is, are not ranked at all: the candidates still needed are taken
+ * from them in index order, first those with the word in their title or question (their own index), then any
+ * (search.bound.test.ts).
+ */
+export const KEYWORD_SAMPLE = 400;
+
+/**
+ * The keyword candidates: the top n by coverage (the keyword score the fusion uses), then ts_rank, of every match
+ * (sample Infinity: the exact ranking) or of the bounded sets above. Sample -1: the former statement (every match,
+ * by ts_rank alone), kept for the benchmark's before/after and the test.
+ */
+function keywordCandidates(bases: SQL, n: number, sample: number): SQL {
+  const coverage = sql`(select sum(case when s.tsv @@ qt.headq then 1.0 when s.tsv @@ qt.anyq then 0.8 else 0 end) from qt)`;
+  const rank = sql`ts_rank(s.tsv, (select query from q))`;
+  const from = sql`from knowledge_segments s where ${bases} and s.enabled`;
+  if (sample < 0) return sql`select s.id ${from} and s.tsv @@ (select query from q) order by ${rank} desc limit ${n}`;
+  if (!Number.isFinite(sample))
+    return sql`select s.id ${from} and s.tsv @@ (select query from q) order by ${coverage} desc, ${rank} desc, s.id limit ${n}`;
+  const tier = (match: SQL, limit: number) =>
+    sql`(select s.id, ${coverage} as c, ${rank} as r ${from} and ${match} limit ${sql.raw(String(Math.max(1, Math.floor(limit))))})`;
+  return sql`select id from (${tier(sql`s.tsv @@ (select every from q)`, sample)}
+    union all ${tier(sql`s.tsv @@ (select multi from q)`, sample)}
+    union all ${tier(sql`to_tsvector('simple'::regconfig, s.head_terms) @@ (select query from q)`, n)}
+    union all ${tier(sql`s.tsv @@ (select query from q)`, n)}) c
+    group by id order by max(c) desc, max(r) desc, id limit ${n}`;
+}
+
 const vectorLiteral = (v: number[]) => `[${v.map((x) => (Number.isFinite(x) ? x : 0)).join(",")}]`;
 const round = (x: number) => Math.round(x * 10000) / 10000;
 
 /** The statement of one search (pgvector or keyword only); exported so the benchmark runs exactly it. */
-export function searchStatement(input: SearchInput, kind: VectorKind, extraIds: string[] = []): SQL {
+export function searchStatement(input: SearchInput, kind: VectorKind, extraIds: string[] = [], sample: number = KEYWORD_SAMPLE): SQL {
   const n = candidatesFor(input.topK);
   const bases = sql`s.base_id in ${input.baseIds}`;
   const prelude = sql`
     with qt as (
-      select quote_literal(t)::tsquery as anyq, (quote_literal(t) || ':A')::tsquery as headq
+      select t, quote_literal(t)::tsquery as anyq, (quote_literal(t) || ':A')::tsquery as headq
       from unnest(tsvector_to_array(to_tsvector('simple'::regconfig, ${input.terms}))) t
       where position(E'\\\\' in t) = 0
     ),
-    q as (select string_agg(anyq::text, ' | ')::tsquery as query, count(*) as n from qt),
-    kw as (
-      select s.id from knowledge_segments s
-      where ${bases} and s.enabled and s.tsv @@ (select query from q)
-      order by ts_rank(s.tsv, (select query from q)) desc limit ${n}
-    )`;
+    q as (
+      select string_agg(anyq::text, ' | ')::tsquery as query, count(*) as n,
+        string_agg(anyq::text, ' & ')::tsquery as every,
+        coalesce((select string_agg('(' || a.anyq::text || ' & ' || b.anyq::text || ')', ' | ') from qt a join qt b on a.t < b.t)::tsquery,
+          string_agg(anyq::text, ' | ')::tsquery) as multi
+      from qt
+    ),
+    kw as (${keywordCandidates(bases, n, sample)})`;
   const keyword = sql`coalesce((select sum(case when s.tsv @@ qt.headq then 1.0 when s.tsv @@ qt.anyq then 0.8 else 0 end) from qt), 0)::float8 / greatest(q.n, 1) as k`;
   const columns = sql`s.id, s.file_id, s.base_id, s.content, s.title, s.question, s.answer`;
   if (input.vector && kind === "pgvector") {
@@ -141,10 +174,12 @@ export function fuse(rows: SearchRow[], input: SearchInput, vectorScores?: Map<s
  * For this transaction only: a wider HNSW search (enough for the candidates) that keeps scanning
  * when the base filter removes rows (pgvector 0.8 iterative scan). One round trip.
  */
-export const HNSW_SETTINGS = sql`select set_config('hnsw.ef_search', '200', true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`;
+/** Realistic embeddings reach recall@10 0.998 from 100 on; 400 keeps random vectors at 100k near 0.95 (bench/knowledge-search). */
+export const EF_SEARCH = 400;
+export const HNSW_SETTINGS = sql`select set_config('hnsw.ef_search', '${sql.raw(String(EF_SEARCH))}', true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`;
 
 /** Runs one hybrid search. */
-export async function search(db: Db, kind: VectorKind, input: SearchInput): Promise<Hit[]> {
+export async function search(db: Db, kind: VectorKind, input: SearchInput, sample = KEYWORD_SAMPLE): Promise<Hit[]> {
   if (!input.baseIds.length || (!input.terms.trim() && !input.vector)) return [];
   if (input.vector && kind === "array") {
     // No pgvector: an exact scan of the bases' stored vectors, then the keyword statement over both candidate sets.
@@ -158,18 +193,18 @@ export async function search(db: Db, kind: VectorKind, input: SearchInput): Prom
       .sort((a, b) => b[1] - a[1])
       .slice(0, candidatesFor(input.topK))
       .map(([id]) => id);
-    const rows = rowsOf<SearchRow>(await db.execute(searchStatement(input, kind, best)));
+    const rows = rowsOf<SearchRow>(await db.execute(searchStatement(input, kind, best, sample)));
     return fuse(rows, input, scores);
   }
   if (input.vector) {
     // SET LOCAL keeps the HNSW settings to this search's transaction (pooled connections are shared).
     const rows = await db.transaction(async (tx: Tx) => {
       await tx.execute(HNSW_SETTINGS);
-      return rowsOf<SearchRow>(await tx.execute(searchStatement(input, kind)));
+      return rowsOf<SearchRow>(await tx.execute(searchStatement(input, kind, [], sample)));
     });
     return fuse(rows, input);
   }
-  return fuse(rowsOf<SearchRow>(await db.execute(searchStatement(input, kind))), input);
+  return fuse(rowsOf<SearchRow>(await db.execute(searchStatement(input, kind, [], sample))), input);
 }
 
 // ---- vector storage ----------------------------------------------------------------------------

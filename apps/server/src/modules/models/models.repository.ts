@@ -50,8 +50,8 @@ export class ModelsRepository {
   }
 
   /** True the first time only: the env seed runs once per database, even across processes. */
-  async claimSeed(): Promise<boolean> {
-    const rows = await this.db.insert(platformSettings).values({ key: "models_seeded", value: "1" }).onConflictDoNothing().returning();
+  async claimSeed(key: "models_seeded" | "offline_models_seeded"): Promise<boolean> {
+    const rows = await this.db.insert(platformSettings).values({ key, value: "1" }).onConflictDoNothing().returning();
     return rows.length > 0;
   }
 

@@ -58,6 +58,18 @@ describe("Model management", () => {
     const options = await t.app.inject({ method: "GET", url: "/agent_api/api/models/options", headers: user.headers });
     expect(options.json().data).toContainEqual({ id: model.id, name: "Test LLM", type: "LLM", isDefault: false });
     expect(JSON.stringify(options.json())).not.toContain("baseUrl");
+    // type=EMBEDDING lists embedding models only (a knowledge base's choice)
+    const embedding = await t.app.inject({
+      method: "POST",
+      url: "/agent_api/api/models",
+      headers: admin.headers,
+      payload: body({ name: "Test embedding", type: "EMBEDDING", allowPrivate: true }),
+    });
+    const embeddingId = embedding.json().data.id;
+    expect(options.json().data.map((o: { id: string }) => o.id)).not.toContain(embeddingId);
+    const embeddings = await t.app.inject({ method: "GET", url: "/agent_api/api/models/options?type=EMBEDDING", headers: user.headers });
+    expect(embeddings.json().data.map((o: { id: string }) => o.id)).toEqual([embeddingId]);
+    await t.app.inject({ method: "DELETE", url: `/agent_api/api/models/${embeddingId}`, headers: admin.headers });
     // test connection: one real call, with the decrypted key as bearer
     const test = await t.app.inject({ method: "POST", url: `/agent_api/api/models/${model.id}/test`, headers: admin.headers });
     expect(test.json().data.ok).toBe(true);

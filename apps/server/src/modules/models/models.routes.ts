@@ -1,4 +1,4 @@
-import { envelope, modelInfo, modelInput, modelOption, modelTestResult } from "@agentfair/contracts";
+import { envelope, modelInfo, modelInput, modelOption, modelOptionsQuery, modelTestResult } from "@agentfair/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUser } from "../../platform/auth.ts";
@@ -30,11 +30,13 @@ export const modelsRoutes: FastifyPluginAsyncZod<{ models: ModelsService }> = as
     {
       schema: {
         tags,
-        summary: "Enabled chat models to choose for an agent (any signed-in user; names only)",
+        summary:
+          "Enabled chat models to choose for an agent, or with type=EMBEDDING the embedding models for a knowledge base (any signed-in user; names only)",
+        querystring: modelOptionsQuery,
         response: { 200: envelope(z.array(modelOption)) },
       },
     },
-    async (req) => ok(await models.options(requireUser(req))),
+    async (req) => ok(await models.options(requireUser(req), req.query.type)),
   );
   app.post(
     "/api/models",

@@ -7,6 +7,7 @@ import { EVERYTHING } from "../../platform/invalidation.ts";
 import { BlockedAddressError } from "../../platform/net.ts";
 import type { Platform } from "../../platform/platform.ts";
 import { type ModelRow, ModelsRepository } from "./models.repository.ts";
+import { OFFLINE_BASE_URL, OFFLINE_CHAT_MODEL, OFFLINE_EMBEDDING_MODEL } from "./offline.ts";
 import { chatModelOf, decryptKey, embeddingModelOf, encryptKey, type ResolvedModel, safeFetchFor, transcribe } from "./provider.ts";
 
 const minuteWindow = (now = Date.now()) => new Date(Math.floor(now / 60_000) * 60_000);
@@ -30,15 +31,28 @@ export class ModelsService {
   /** Seeds Model management from MODEL_BASE_URL / MODEL_API_KEY / MODEL_NAME (and EMBEDDING_MODEL, AUDIO_MODEL) once. */
   async seedFromEnv() {
     const c = this.platform.config;
-    if (!c.MODEL_BASE_URL || !c.MODEL_NAME) return;
-    if (!(await this.repo.claimSeed())) return;
+    if (!c.MODEL_BASE_URL || !c.MODEL_NAME) return this.seedOffline();
+    if (!(await this.repo.claimSeed("models_seeded"))) return;
     const apiKeyEnc = c.MODEL_API_KEY ? encryptKey(this.platform.secret, c.MODEL_API_KEY) : null;
     // Set by the operator in the environment: a private (local) base URL is allowed.
     const base = { tenantId: null, baseUrl: c.MODEL_BASE_URL, apiKeyEnc, allowPrivate: true, isDefault: true, enabled: true };
-    await this.repo.insert({ ...base, name: c.MODEL_NAME, type: "LLM", modelId: c.MODEL_NAME });
-    if (c.EMBEDDING_MODEL) await this.repo.insert({ ...base, name: c.EMBEDDING_MODEL, type: "EMBEDDING", modelId: c.EMBEDDING_MODEL });
+    const seeded = [await this.repo.insert({ ...base, name: c.MODEL_NAME, type: "LLM", modelId: c.MODEL_NAME })];
+    if (c.EMBEDDING_MODEL)
+      seeded.push(await this.repo.insert({ ...base, name: c.EMBEDDING_MODEL, type: "EMBEDDING", modelId: c.EMBEDDING_MODEL }));
     if (c.AUDIO_MODEL) await this.repo.insert({ ...base, name: c.AUDIO_MODEL, type: "AUDIO", modelId: c.AUDIO_MODEL });
+    // The operator's models take over from the offline demo ones as the defaults.
+    for (const row of seeded) await this.repo.clearDefault(row.type, null, row.id);
     this.platform.log.info({ model: c.MODEL_NAME }, "models seeded from the environment");
+  }
+
+  /** The demo without a model service: the offline demo models as the defaults, once (an administrator may delete them). */
+  private async seedOffline() {
+    const c = this.platform.config;
+    if (!c.SEED_DEMO || !c.OFFLINE_MODEL || !(await this.repo.claimSeed("offline_models_seeded"))) return;
+    const base = { tenantId: null, baseUrl: OFFLINE_BASE_URL, apiKeyEnc: null, allowPrivate: false, isDefault: true, enabled: true };
+    await this.repo.insert({ ...base, name: "离线演示模型", type: "LLM", modelId: OFFLINE_CHAT_MODEL });
+    await this.repo.insert({ ...base, name: "离线演示向量模型", type: "EMBEDDING", modelId: OFFLINE_EMBEDDING_MODEL });
+    this.platform.log.info("no MODEL_BASE_URL: the offline demo models were added (Model management; replace them with a real model)");
   }
 
   private toInfo(row: ModelRow): ModelInfo {
@@ -94,10 +108,10 @@ export class ModelsService {
   }
 
   /** Enabled chat models (LLM, vision) of the caller's scope, names only: for the studio's model choice. */
-  async options(caller: Caller) {
+  async options(caller: Caller, type?: "EMBEDDING") {
     const rows = await this.repo.list(caller.tenantIsDefault ? null : caller.tenantId);
     return rows
-      .filter((r) => r.enabled && (r.type === "LLM" || r.type === "VISION"))
+      .filter((r) => r.enabled && (type ? r.type === type : r.type === "LLM" || r.type === "VISION"))
       .map((r) => ({ id: r.id, name: r.name, type: r.type as ModelType, isDefault: r.isDefault }));
   }
 

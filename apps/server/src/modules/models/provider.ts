@@ -2,10 +2,12 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createSafeFetch } from "../../platform/net.ts";
 import { openSecret, sealSecret } from "../../platform/secret.ts";
 import type { ModelRow } from "./models.repository.ts";
+import { OFFLINE_BASE_URL, offlineChatModel, offlineEmbeddingModel } from "./offline.ts";
 
 /**
  * The one provider layer: every model is an OpenAI-compatible endpoint (OpenAI, DeepSeek,
- * Qwen/DashScope, Zhipu, Moonshot, Ollama, vLLM) reached through safe fetch.
+ * Qwen/DashScope, Zhipu, Moonshot, Ollama, vLLM) reached through safe fetch, except the offline
+ * demo models (base URL `local://offline`), served in process.
  */
 export interface ResolvedModel {
   row: ModelRow;
@@ -14,6 +16,7 @@ export interface ResolvedModel {
 }
 
 export function providerFor(model: ResolvedModel) {
+  if (model.row.baseUrl === OFFLINE_BASE_URL) return { chatModel: offlineChatModel, embeddingModel: offlineEmbeddingModel };
   return createOpenAICompatible({
     name: "agentfair",
     baseURL: model.row.baseUrl.replace(/\/+$/, ""),
@@ -40,6 +43,7 @@ export const safeFetchFor = (row: Pick<ModelRow, "allowPrivate">, allowHosts: st
 
 /** OpenAI-compatible transcription (POST {base}/audio/transcriptions, multipart). */
 export async function transcribe(model: ResolvedModel, audio: Buffer, filename: string, mimeType: string, signal?: AbortSignal) {
+  if (model.row.baseUrl === OFFLINE_BASE_URL) throw new Error("the offline demo models do not transcribe speech");
   const form = new FormData();
   form.append("file", new Blob([new Uint8Array(audio)], { type: mimeType }), filename);
   form.append("model", model.row.modelId);

@@ -8,7 +8,8 @@ import { pinyin } from "pinyin-pro";
  */
 export function slugCallableName(text: string): string {
   const words = pinyin(text.slice(0, 200), { toneType: "none", type: "array", nonZh: "consecutive" })
-    .flatMap((w) => w.split(/[^A-Za-z0-9]+/))
+    // ü (律 lǜ, 女 nǚ) is written v, as pinyin keyboards do; dropped it would leave "l", "n".
+    .flatMap((w) => w.replace(/ü/g, "v").split(/[^A-Za-z0-9]+/))
     .map((w) => w.toLowerCase())
     .filter(Boolean);
   let slug = words.join("_").slice(0, 40).replace(/_+$/, "");

@@ -191,6 +191,22 @@ describe("OpenAPI import: parse", () => {
     }
   });
 
+  it("answers a loopback or private document URL with the refusal, in zh and en, never the generic URL message", async () => {
+    for (const src of [
+      `${docsBase}/moved`,
+      "http://localhost:9/x.json",
+      "http://[::1]:9/x.json",
+      "http://0x7f000001/a.json",
+      "http://192.168.1.2/a.json",
+    ]) {
+      const en = await parse(src, "https://api.example.com");
+      expect(en.code, src).toBe(400);
+      expect(en.msg, src).toMatch(/^this address may not be reached: /);
+      const zh = await parse(src, "https://api.example.com", "zh");
+      expect(zh.msg, src).toMatch(/^不允许访问该地址：/);
+      expect(zh.msg).not.toContain("请输入正确的URL地址");
+    }
+  });
   it("refuses a document URL or baseUrl at a private address", async () => {
     for (const [src, base] of [
       [`${innerBase}/doc.json`, "https://api.example.com"],

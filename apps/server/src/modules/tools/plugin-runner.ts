@@ -1,6 +1,7 @@
 import type { ParameterRow, PluginTestResult } from "@agentfair/contracts";
 import type { PluginDefinition } from "../../db/schema/tools.ts";
 import { BlockedAddressError, createSafeFetch } from "../../platform/net.ts";
+import { pageText, WEB_TEXT_MAX } from "./standard-plugins.ts";
 import type { SandboxFetchRequest, SandboxFetchResponse, Sandboxes } from "../../platform/sandbox/index.ts";
 
 export type RunResult = PluginTestResult;
@@ -50,6 +51,7 @@ export class PluginRunner {
     const started = performance.now();
     const took = () => Math.round((performance.now() - started) * 100) / 100;
     try {
+      if (type === "HTTP" && def.builtin === "web_fetch") return await this.webFetch(args, ctx, took);
       if (type === "HTTP") return await this.http(def, args, ctx, took);
       if (type === "JAVASCRIPT" || type === "PYTHON3") {
         const params = valuesOf(def.parameters, args);
@@ -59,7 +61,7 @@ export class PluginRunner {
           code: def.code,
           params: { ...args, ...params },
           timeoutMs: this.settings.timeoutMs,
-          fetch: def.netEnabled && type === "JAVASCRIPT" ? (req) => this.sandboxFetch(def, req) : undefined,
+          fetch: def.netEnabled ? (req) => this.sandboxFetch(def, req) : undefined,
           signal: ctx.signal,
         });
         return { ok: r.ok, result: r.result, status: 0, durationMs: took(), error: r.error, request: null, logs: r.logs };
@@ -125,6 +127,33 @@ export class PluginRunner {
       durationMs: took(),
       error: ok ? (truncated ? `the answer was cut at ${this.settings.maxResponseBytes} bytes` : null) : `HTTP ${res.status}`,
       request,
+      logs: [],
+    };
+  }
+
+  /** The standard web page reader: any public http(s) page, through safe fetch (redirects checked), as text. */
+  private async webFetch(args: Record<string, unknown>, ctx: RunContext, took: () => number): Promise<RunResult> {
+    const raw = String(args.url ?? "").trim();
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ParameterError("url must be an http(s) address");
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new ParameterError("url must be an http(s) address");
+    const signal = withTimeout(ctx.signal, this.settings.timeoutMs);
+    const res = await this.fetch(url, { method: "GET", headers: { accept: "text/html,text/plain;q=0.9,*/*;q=0.5" }, signal });
+    const { text } = await readCapped(res, this.settings.maxResponseBytes);
+    const type = res.headers.get("content-type") ?? "";
+    const page = /html/i.test(type) || /^\s*</.test(text) ? pageText(text) : { title: "", text: text.slice(0, WEB_TEXT_MAX) };
+    const ok = res.status >= 200 && res.status < 300;
+    return {
+      ok,
+      result: { url: url.toString(), status: res.status, ...page },
+      status: res.status,
+      durationMs: took(),
+      error: ok ? null : `HTTP ${res.status}`,
+      request: { method: "GET", url: url.toString() },
       logs: [],
     };
   }

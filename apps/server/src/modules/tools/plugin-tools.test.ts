@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { plugins } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { seedStandardPlugins } from "./tools.seed.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 
 let t: TestApp;
@@ -61,6 +62,38 @@ async function chat(agentId: string, query: string, release: boolean) {
     .filter((e): e is ChatEvent => !!e);
 }
 
+describe("callable names by the configured model", () => {
+  it("takes the model's snake_case suggestion, unique per owner, and falls back to the pinyin slug on a bad answer", async () => {
+    let prompt = "";
+    llm.script((body) => {
+      prompt = JSON.stringify(body.messages);
+      return { chunks: ["Query_Stock_Price"] };
+    });
+    const r = await inject("POST", "/aiagent_api/plugin/callable-name", {
+      pluginName: "股票行情",
+      pluginDescription: "查询股票的实时价格",
+    });
+    expect(r).toMatchObject({ code: 200, data: "query_stock_price" });
+    expect(prompt).toContain("查询股票的实时价格");
+    await inject("POST", "/aiagent_api/plugin", {
+      pluginName: "股票行情",
+      pluginDescription: "d",
+      pluginIcon: "1",
+      pluginType: "JAVASCRIPT",
+      pluginCallableName: "query_stock_price",
+      pluginTags: ["证券"],
+      code: "function main() { return 1; }",
+    });
+    llm.script({ chunks: ["query_stock_price"] });
+    expect((await inject("POST", "/aiagent_api/plugin/callable-name", { pluginName: "股票行情" })).data).toBe("query_stock_price_2");
+    // Not a function name (spaces, a leading digit): the deterministic slug instead.
+    llm.script({ chunks: ["42 is the answer!"] });
+    expect((await inject("POST", "/aiagent_api/plugin/callable-name", { pluginName: "股票 行情" })).data).toBe("gu_piao_hang_qing");
+    llm.script({ status: 500, error: "down" });
+    expect((await inject("POST", "/aiagent_api/plugin/callable-name", { pluginName: "汇率" })).data).toBe("hui_lv");
+  });
+});
+
 describe("plugins bound to an agent", () => {
   it("are offered with their parameter schema, called through the registry, shown in chat, with the owner's key kept hidden", async () => {
     const created = await inject("POST", "/aiagent_api/plugin", {
@@ -99,7 +132,15 @@ describe("plugins bound to an agent", () => {
       required: ["city"],
     });
     const end = evs.find((e) => e.type === "tool_call_end");
-    expect(end).toMatchObject({ toolCall: { function: { name: "get_weather" }, metaInfo: { name: "天气查询" } }, error: false });
+    expect(end).toMatchObject({
+      toolCall: { function: { name: "get_weather" }, metaInfo: { name: "天气查询" }, plugin: { id: pluginId, pluginName: "天气查询" } },
+      error: false,
+    });
+    // The stored reply names the plugin it called in checkPluginsList (§3 Message).
+    const session = evs.find((e) => e.type === "session");
+    const detail = await inject("GET", `/agent/agent_runtime/session/${session?.type === "session" ? session.session_id : ""}`);
+    const bot = detail.data.messages.find((m: { role: string }) => m.role === "bot");
+    expect(bot.checkPluginsList).toEqual([{ id: pluginId, pluginName: "天气查询" }]);
     expect(end?.type === "tool_call_end" && JSON.parse(end.result)).toMatchObject({ city: "上海", weather: "晴" });
     expect(keysSeen.at(-1)).toBe("sk-owner-only");
     expect(JSON.stringify(evs)).not.toContain("sk-owner-only");
@@ -165,6 +206,21 @@ describe("plugins bound to an agent", () => {
     expect(offered).not.toContain("bobs_tool");
     const end = evs.find((e) => e.type === "tool_call_end");
     expect(end).toMatchObject({ error: true, result: "Error: no data" });
+  });
+
+  it("binds a standard tool of another owner (the web page reader) and runs it in chat", async () => {
+    const admin = await createUser(t);
+    await seedStandardPlugins(t.platform.db, admin.id);
+    const list = await inject("POST", "/aiagent_api/plugin/page", { pluginName: "网页读取" });
+    const reader = list.data.content.find((p: { standard: boolean }) => p.standard) as { id: string };
+    const agentId = (await inject("POST", "/aiagent_api/agent/quick/add", { agentName: "读网页助手" })).data.agentId as string;
+    const draft = (await inject("GET", `/aiagent_api/agent/draft/${agentId}`)).data.draft;
+    await inject("PUT", `/aiagent_api/agent/draft/${agentId}`, { ...draft, bindings: { ...draft.bindings, plugins: [reader.id] } });
+    llm.script({ toolCalls: [{ name: "web_fetch", arguments: JSON.stringify({ url: `${apiBase}/weather/杭州` }) }] });
+    const evs = await chat(agentId, "读一下这个网页", false);
+    const end = evs.find((e) => e.type === "tool_call_end");
+    expect(end).toMatchObject({ toolCall: { function: { name: "web_fetch" }, metaInfo: { name: "网页读取" } }, error: false });
+    expect(end?.type === "tool_call_end" && JSON.parse(end.result)).toMatchObject({ status: 200, text: expect.stringContaining("杭州") });
   });
 
   it("a run in chat refuses inward addresses too (the same safe fetch)", async () => {

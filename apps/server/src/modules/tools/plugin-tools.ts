@@ -30,7 +30,10 @@ function toolOf(tools: ToolsService, row: PluginRow): RuntimeTool {
   return {
     name: row.pluginCallableName,
     displayName: row.pluginName,
-    description: row.pluginDescription.slice(0, 1000),
+    plugin: row.pluginType === "MCP" ? { id: row.id, externalPluginName: row.pluginName } : { id: row.id, pluginName: row.pluginName },
+    pluginId: row.id,
+    // the name users call it by leads: "计算器：计算四则运算表达式…"
+    description: `${row.pluginName}：${row.pluginDescription}`.slice(0, 1000),
     parameters: schemaOf(row),
     async execute(args, { signal }) {
       const r = await tools.execute(row, (args ?? {}) as Record<string, unknown>, signal);

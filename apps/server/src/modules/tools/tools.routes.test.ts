@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { plugins } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
-import { seedTools } from "./tools.seed.ts";
+import { pageText } from "./standard-plugins.ts";
+import { seedStandardPlugins, seedTools } from "./tools.seed.ts";
 
 /** A local API the plugins call: echoes what it got, and a few special paths. */
 interface Seen {
@@ -379,6 +380,50 @@ describe("code plugins", () => {
     expect(elsewhere.body.data.error).toMatch(/host not allowed/);
   });
 
+  it("lets Python fetch only when enabled, only to listed hosts, only through safe fetch", async () => {
+    const code = [
+      "def main(p):",
+      "    r = fetch(p['url'], 'POST', {'x-from': 'py'}, json_body={'n': 1})",
+      "    return {'status': r.status, 'ok': r.ok, 'echo': r.json()}",
+    ].join("\n");
+    const params = [{ name: "url" }];
+    const off = await create(owner, { pluginType: "PYTHON3", code, parameters: params, pathVariables: [] });
+    const refused = await call(owner, "POST", `/plugin/${off}/test`, { params: { url: `${apiBase}/echo` } });
+    expect(refused.body.data).toMatchObject({ ok: false, error: expect.stringMatching(/network access is not enabled/) });
+    const on = await create(owner, {
+      pluginType: "PYTHON3",
+      code,
+      parameters: params,
+      pathVariables: [],
+      netEnabled: true,
+      netAllowHosts: ["127.0.0.1"],
+    });
+    const good = await call(owner, "POST", `/plugin/${on}/test`, { params: { url: `${apiBase}/echo` } });
+    expect(good.body.data).toMatchObject({
+      ok: true,
+      result: { status: 200, ok: true, echo: { method: "POST", url: "/echo", body: '{"n": 1}' } },
+    });
+    expect(seen.at(-1)?.headers["x-from"]).toBe("py");
+    // listed by the owner but private and not on the administrator's allow-list: refused at connect
+    for (const url of [`http://127.0.0.1:${innerPort}/`, `${apiBase}/redirect-inward`]) {
+      const inward = await call(owner, "POST", `/plugin/${on}/test`, { params: { url } });
+      expect(inward.body.data.ok, url).toBe(false);
+      expect(JSON.stringify(inward.body)).not.toContain("inner secret");
+    }
+    const elsewhere = await call(owner, "POST", `/plugin/${on}/test`, { params: { url: "http://example.com/" } });
+    expect(elsewhere.body.data.error).toMatch(/host not allowed/);
+    // The stdlib's own clients stay unavailable: fetch is the only way out.
+    const urllib = await create(owner, {
+      pluginType: "PYTHON3",
+      code: "import urllib.request\ndef main(p):\n    return urllib.request.urlopen('http://127.0.0.1/').read()",
+      pathVariables: [],
+      parameters: [],
+      netEnabled: true,
+      netAllowHosts: ["127.0.0.1"],
+    });
+    expect((await call(owner, "POST", `/plugin/${urllib}/test`, { params: {} })).body.data.error).toMatch(/not available in the sandbox/);
+  }, 180_000);
+
   it("runs Python main(params) in Pyodide", async () => {
     const id = await create(owner, {
       pluginType: "PYTHON3",
@@ -449,5 +494,69 @@ describe("SSRF: user URLs never reach private addresses", () => {
       expect(r.body.data.error, url).toMatch(/refused|blocked/);
       expect(JSON.stringify(r.body)).not.toContain("inner secret");
     }
+  });
+});
+
+describe("standard (built-in) tools", () => {
+  it("are listed to everyone, published, run, and are never edited or deleted", async () => {
+    await seedStandardPlugins(t.platform.db, admin.id);
+    await seedStandardPlugins(t.platform.db, admin.id); // a second run adds nothing
+    const list = await call(other, "POST", "/plugin/page", { pluginTypes: 1, pageSize: 100 });
+    // (an earlier test marked one of its own standard too: only the seeded ones are looked at)
+    const seeded = ["calculator", "current_time", "web_fetch"];
+    const standard = (list.body.data.content as { id: string; standard: boolean; pluginCallableName: string }[]).filter(
+      (p) => p.standard && seeded.includes(p.pluginCallableName),
+    );
+    expect(standard.map((p) => p.pluginCallableName).sort()).toEqual(seeded);
+    for (const p of standard) expect(p).toMatchObject({ pluginStatus: "C90_Released", editable: false, testSucceeded: true });
+    // "created by me" leaves them out
+    const mine = await call(other, "POST", "/plugin/page", { createdByMe: true });
+    expect((mine.body.data.content as { standard: boolean }[]).some((p) => p.standard)).toBe(false);
+    // what the studio's picker asks for: the caller's own and the standard ones (an administrator's too: not everyone's)
+    for (const who of [other, admin]) {
+      const bindable = await call(who, "POST", "/plugin/page", { createdByMe: true, includeStandard: true, pluginTypes: 1, pageSize: 100 });
+      const rows = bindable.body.data.content as { standard: boolean; createdBy: string }[];
+      expect(rows.filter((p) => p.standard).length).toBeGreaterThanOrEqual(3);
+      expect(rows.every((p) => p.standard || p.createdBy === who.username)).toBe(true);
+    }
+    const byName = Object.fromEntries(standard.map((p) => [p.pluginCallableName, p]));
+
+    const calc = await call(other, "POST", `/plugin/${byName.calculator.id}/test`, { params: { expression: "(3 + 4) * 2 ^ 2" } });
+    expect(calc.body.data).toMatchObject({ ok: true, result: { result: 28 } });
+    expect(
+      (await call(other, "POST", `/plugin/${byName.calculator.id}/test`, { params: { expression: "process.exit()" } })).body.data.ok,
+    ).toBe(false);
+    const time = await call(other, "POST", `/plugin/${byName.current_time.id}/test`, { params: {} });
+    expect(time.body.data.result.shanghai).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(Math.abs(Date.parse(time.body.data.result.iso) - Date.now())).toBeLessThan(60_000);
+
+    const page = await call(other, "POST", `/plugin/${byName.web_fetch.id}/test`, { params: { url: `${apiBase}/text` } });
+    expect(page.body.data).toMatchObject({ ok: true, result: { status: 200, text: "plain words" } });
+    // The reader goes through safe fetch: inward addresses and redirects stay refused.
+    for (const url of [
+      `http://127.0.0.1:${innerPort}/`,
+      `http://0x7f000001:${innerPort}/`,
+      `${apiBase}/redirect-inward`,
+      "file:///etc/passwd",
+    ]) {
+      const r = await call(other, "POST", `/plugin/${byName.web_fetch.id}/test`, { params: { url } });
+      expect(r.body.data.ok, url).toBe(false);
+      expect(JSON.stringify(r.body), url).not.toMatch(/inner secret|root:/);
+    }
+
+    for (const p of standard) {
+      const put = await call(admin, "PUT", `/plugin/${p.id}`, base());
+      expect(put.body.msg).toBe("MCP and built-in plugins cannot be modified");
+      expect((await call(admin, "DELETE", `/plugin/${p.id}`)).status).toBe(400);
+      expect((await call(admin, "POST", `/plugin/${p.id}/publish`)).status).toBe(400);
+    }
+  });
+
+  it("reads HTML pages as their title and text", () => {
+    const { title, text } = pageText(
+      "<html><head><title>标题 &amp; 副题</title><style>p{}</style></head><body><script>evil()</script><p>第一段</p><p>a&nbsp;&lt;b&gt; &#20013;</p></body></html>",
+    );
+    expect(title).toBe("标题 & 副题");
+    expect(text).toBe("标题 & 副题\n第一段\na <b> 中");
   });
 });

@@ -2,6 +2,7 @@ import { pluginInput } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { plugins, users } from "../../db/schema/index.ts";
+import { STANDARD_PLUGINS } from "./standard-plugins.ts";
 import { definitionOf, hashOf } from "./tools.service.ts";
 
 /** A JavaScript plugin that works offline: China's monthly individual income tax on wages (2019 brackets). */
@@ -33,8 +34,39 @@ function main(params) {
 }`,
 });
 
-/** Demo seed: the member's published tax plugin (its definition is the one tests run). */
+/**
+ * The standard tools, published and owned by an administrator (a row needs an owner; being
+ * standard is what makes them visible to everyone and never editable). Skips those already there.
+ */
+export async function seedStandardPlugins(db: Db, adminId: string) {
+  const [owner] = await db.select({ tenantId: users.tenantId }).from(users).where(eq(users.id, adminId));
+  const have = new Set(
+    (await db.select({ name: plugins.pluginCallableName }).from(plugins).where(eq(plugins.ownerId, adminId))).map((r) => r.name),
+  );
+  for (const { input, builtin } of STANDARD_PLUGINS) {
+    if (have.has(input.pluginCallableName)) continue;
+    const definition = { ...definitionOf(input), ...(builtin ? { builtin } : {}) };
+    const row = { pluginType: input.pluginType ?? "HTTP", definition, authSecretEnc: null };
+    await db.insert(plugins).values({
+      tenantId: owner.tenantId,
+      ownerId: adminId,
+      pluginName: input.pluginName,
+      pluginDescription: input.pluginDescription,
+      pluginIcon: input.pluginIcon,
+      pluginIconBackground: input.pluginIconBackground,
+      pluginCallableName: input.pluginCallableName,
+      pluginTags: input.pluginTags,
+      standard: true,
+      ...row,
+      pluginStatus: "C90_Released",
+      testedHash: hashOf(row),
+    });
+  }
+}
+
+/** Demo seed: the standard tools, and the member's published tax plugin (its definition is the one tests run). */
 export async function seedTools(db: Db, ctx: { users: Record<string, string> }) {
+  if (ctx.users.admin) await seedStandardPlugins(db, ctx.users.admin);
   const ownerId = ctx.users.member;
   if (!ownerId) return;
   const [owner] = await db.select({ tenantId: users.tenantId }).from(users).where(eq(users.id, ownerId));

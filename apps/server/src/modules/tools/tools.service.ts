@@ -138,7 +138,7 @@ export class ToolsService {
     const { list, total } = await this.repo.page(
       {
         ownerId: all ? null : caller.userId,
-        withStandard: !req.createdByMe,
+        withStandard: !req.createdByMe || !!req.includeStandard,
         name: req.pluginName || undefined,
         types: typeCodes.some((t) => t !== 0) ? types : undefined,
         status: req.pluginStatus ? STATUS_FILTER[req.pluginStatus] : undefined,
@@ -265,6 +265,9 @@ export class ToolsService {
     if (!FORM_TYPES.includes(type)) throw badRequest("pluginTypeNotSupported");
     if (type === "HTTP") checkUrl(input.url, this.platform.config.NET_ALLOW_HOSTS);
     if ((type === "JAVASCRIPT" || type === "PYTHON3") && !/\bmain\b/.test(input.code)) throw badRequest("pluginCodeRequired");
+    // Hosts only (a name or address, with an optional port): what the code's fetch compares to.
+    if (input.netAllowHosts.some((h) => !/^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(h)))
+      throw badRequest("pluginUrlInvalid");
     if (type === "MCP") {
       if (!input.mcp?.serverUrl || !input.mcp.toolName) throw badRequest("pluginUrlInvalid");
       this.checkMcpServer(caller, input.mcp.serverUrl);

@@ -35,6 +35,15 @@ function denyAll(mod, keep = []) {
   }
 }
 
+/**
+ * What `Function` becomes: it builds nothing, but keeps `Function.prototype`, which the interpreter
+ * reads to call host functions (Pyodide calls them through `Function.prototype.apply`).
+ */
+function deniedFunction() {
+  throw new Error("not available in the sandbox");
+}
+Object.defineProperty(deniedFunction, "prototype", { value: Function.prototype, writable: false });
+
 export function lockdown() {
   const syncBuiltinESMExports = moduleApi.syncBuiltinESMExports;
   for (const mod of [childProcess, dgram, dns, fs, fsPromises, http, http2, https, inspector, moduleApi, net, tls, v8, vm]) denyAll(mod);
@@ -62,7 +71,7 @@ export function lockdown() {
   ]) {
     try {
       Object.defineProperty(globalThis, name, {
-        value: name === "eval" || name === "Function" ? denied : undefined,
+        value: name === "eval" ? denied : name === "Function" ? deniedFunction : undefined,
         configurable: false,
         writable: false,
       });

@@ -78,7 +78,7 @@ interface Pending {
 type WorkerMessage =
   | { type: "ready" }
   | { type: "done"; ok: boolean; result?: string; error?: string; logs?: string[] }
-  | { type: "fetch"; reqId: number; request: SandboxFetchRequest };
+  | { type: "fetch"; reqId: number; request: SandboxFetchRequest; shared?: SharedArrayBuffer };
 
 const FAIL_INIT = "the sandbox could not start";
 
@@ -186,8 +186,11 @@ export class SandboxPool {
     const p = slot.busy;
     if (!p) return;
     if (msg.type === "fetch") {
+      const shared = msg.shared;
       const reply = (answer: { ok: true; response: SandboxFetchResponse } | { ok: false; error: string }) => {
-        if (slot.busy === p && !slot.dead) slot.worker.postMessage({ type: "fetched", reqId: msg.reqId, ...answer });
+        if (slot.busy !== p || slot.dead) return;
+        if (shared) writeShared(shared, answer);
+        else slot.worker.postMessage({ type: "fetched", reqId: msg.reqId, ...answer });
       };
       if (!p.job.fetch) return reply({ ok: false, error: "network access is not enabled for this plugin" });
       p.job.fetch(msg.request).then(
@@ -321,6 +324,21 @@ export class SandboxPool {
       timeoutMs: p.job.timeoutMs,
     });
   }
+}
+
+/**
+ * Answers a worker that waits synchronously (Pyodide's Python cannot await): the JSON answer goes
+ * into the buffer it sent, after [state, length], and the waiting thread is woken.
+ */
+function writeShared(shared: SharedArrayBuffer, answer: unknown) {
+  const state = new Int32Array(shared, 0, 2);
+  const room = new Uint8Array(shared, 8);
+  let bytes = new TextEncoder().encode(JSON.stringify(answer));
+  if (bytes.length > room.length) bytes = new TextEncoder().encode(JSON.stringify({ ok: false, error: "the answer is too large" }));
+  room.set(bytes);
+  Atomics.store(state, 1, bytes.length);
+  Atomics.store(state, 0, 1);
+  Atomics.notify(state, 0);
 }
 
 const failure = (error: string, durationMs: number): SandboxResult => ({ ok: false, result: null, error, durationMs, logs: [] });

@@ -153,6 +153,33 @@ describe("Python sandbox (Pyodide)", () => {
     }
   });
 
+  it("fetches through the host's bridge only when enabled; the bridge itself builds no code", async () => {
+    const asked: string[] = [];
+    const fetch = async (req: { method: string; url: string; body: string | null; headers: Record<string, string> }) => {
+      asked.push(`${req.method} ${req.url} ${req.body} ${req.headers["content-type"]}`);
+      return { status: 201, headers: { "content-type": "application/json" }, body: '{"v":"中"}' };
+    };
+    const code =
+      "def main(params):\n    r = fetch('https://example.test/a', 'post', json_body={'x': 1})\n    return [r.status, r.ok, r.json()]";
+    expect(await py(code, {}, { fetch })).toMatchObject({ ok: true, result: [201, true, { v: "中" }] });
+    expect(asked).toEqual(['POST https://example.test/a {"x": 1} application/json']);
+    const off = await py(code);
+    expect(off).toMatchObject({ ok: false, error: "ConnectionError: network access is not enabled for this plugin" });
+    const refused = await py(code, {}, { fetch: async () => Promise.reject(new Error("blocked address: 127.0.0.1")) });
+    expect(refused).toMatchObject({ ok: false, error: "ConnectionError: blocked address: 127.0.0.1" });
+    // The JavaScript function behind fetch, dug out of its closure: it neither builds code nor skips the permission.
+    const bridge = "h = fetch.__closure__[0].cell_contents\n    ";
+    for (const body of [
+      "return str(h.constructor('return process')())",
+      "return str(h.call.constructor('return process')())",
+      "return h('https://example.test/', 'GET', '{}', None)",
+    ]) {
+      const r = await py(`def main(params):\n    ${bridge}${body}`);
+      expect(JSON.stringify(r), body).not.toMatch(/"status":201|versions|env/);
+    }
+    expect(asked).toHaveLength(1);
+  });
+
   it("kills `while True: pass` within the limit, and the pool recovers", async () => {
     const started = Date.now();
     const r = await py("def main(params):\n    while True:\n        pass");

@@ -83,7 +83,9 @@ export function ChatPanel(props: {
   const onBlocked = props.blocked?.onBlocked;
   useEffect(() => {
     if (!onBlocked) return;
-    const offs = (["send-msg-button", "send-preset-questions", "question"] as const).map((name) => bus.on(name, onBlocked));
+    const offs = (["send-msg-button", "send-preset-questions", "question", "send-chat-button"] as const).map((name) =>
+      bus.on(name, onBlocked),
+    );
     return () => {
       for (const off of offs) off();
     };

@@ -1,7 +1,17 @@
-import { CopyOutlined, RedoOutlined, ShareAltOutlined, UserOutlined } from "@ant-design/icons";
+import {
+  CopyOutlined,
+  DislikeFilled,
+  DislikeOutlined,
+  LikeFilled,
+  LikeOutlined,
+  RedoOutlined,
+  ShareAltOutlined,
+  UserOutlined,
+} from "@ant-design/icons";
 import { Bubble, Prompts, Welcome } from "@ant-design/x";
 import { App, Avatar, Button, Space, Spin, Tooltip } from "antd";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
+import { API, http } from "../../lib/http";
 import { useTranslation } from "react-i18next";
 import { AgentAvatar } from "./agent-avatar";
 import type { ChatBus } from "./event-bus";
@@ -145,6 +155,7 @@ export function ChatView(props: {
                     <Tooltip title={t("chat.copy")}>
                       <Button type="text" size="small" icon={<CopyOutlined />} onClick={() => copy(m)} aria-label={t("chat.copy")} />
                     </Tooltip>
+                    {!share && m.status === "done" && <Feedback message={m} />}
                     {!share && isLast && (
                       <Tooltip title={t("chat.retry")}>
                         <Button
@@ -183,5 +194,42 @@ export function ChatView(props: {
       })}
       <div ref={bottom} />
     </div>
+  );
+}
+
+/** Like or dislike of a reply (POST /agent/agent_runtime/message/feedback); a second click withdraws it. */
+function Feedback({ message: m }: { message: UiMessage }) {
+  const { t } = useTranslation();
+  const [value, setValue] = useState(m.feedback ?? null);
+  const give = async (next: "like" | "dislike") => {
+    const feedback = value === next ? null : next;
+    await http.post<null>(`${API.runtime}/message/feedback`, { message_id: m.uuid, feedback }, { silent: true });
+    setValue(feedback);
+  };
+  return (
+    <>
+      <Tooltip title={t("chat.like")}>
+        <Button
+          type="text"
+          size="small"
+          icon={value === "like" ? <LikeFilled /> : <LikeOutlined />}
+          onClick={() => give("like")}
+          aria-label={t("chat.like")}
+          aria-pressed={value === "like"}
+          data-testid="chat-like"
+        />
+      </Tooltip>
+      <Tooltip title={t("chat.dislike")}>
+        <Button
+          type="text"
+          size="small"
+          icon={value === "dislike" ? <DislikeFilled /> : <DislikeOutlined />}
+          onClick={() => give("dislike")}
+          aria-label={t("chat.dislike")}
+          aria-pressed={value === "dislike"}
+          data-testid="chat-dislike"
+        />
+      </Tooltip>
+    </>
   );
 }

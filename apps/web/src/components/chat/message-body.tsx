@@ -1,10 +1,13 @@
 import { FileOutlined, RedoOutlined } from "@ant-design/icons";
+import { readWidgetData } from "@agentfair/contracts";
 import { Alert, Button, Collapse, Space } from "antd";
 import { useTranslation } from "react-i18next";
 import type { ChatBus } from "./event-bus";
-import { Markdown } from "./markdown";
-import { ToolCalls } from "./tool-calls";
+import { InsightProgress } from "./insight-steps";
+import { Markdown } from "./lazy-markdown";
+import { CheckPlugins, ToolCalls } from "./tool-calls";
 import type { MessageType, UiMessage } from "./use-chat";
+import { ButtonRow, WidgetView } from "./widgets";
 
 const parseJson = (text: string): unknown => {
   const s = text.trim();
@@ -19,11 +22,13 @@ const parseJson = (text: string): unknown => {
 const isCollapse = (v: unknown): v is { title: string; content: string }[] =>
   Array.isArray(v) && v.length > 0 && v.every((i) => i && typeof i === "object" && "title" in i && "content" in i);
 
-const menuOptions = (w: unknown): { label: string; value?: string }[] | null => {
-  const options = (w as { options?: unknown })?.options;
-  return Array.isArray(options) && options.every((o) => typeof o?.label === "string")
-    ? (options as { label: string; value?: string }[])
-    : null;
+/** A message's cards in order: its list, else its one widgetData. */
+const widgetsOf = (m: UiMessage) => m.widgetDataList ?? (m.widgetData === undefined ? [] : [m.widgetData]);
+
+/** The options of a landscape button row (a menu message): widgetData of kind "buttons", or the older `{ options }`. */
+const menuOptions = (w: unknown) => {
+  const widget = readWidgetData(w);
+  return widget?.config.kind === "buttons" ? widget.config.options : null;
 };
 
 /** The message's render type: audio, tool, collapse, menu, json or plain text. */
@@ -31,7 +36,7 @@ export function messageType(m: UiMessage): MessageType {
   if (m.type && m.type !== "tool") return m.type;
   if (m.audio) return "audio";
   if (m.toolCalls.length) return "tool";
-  if (menuOptions(m.widgetData)) return "menu";
+  if (menuOptions(widgetsOf(m)[0])) return "menu";
   if (!m.writable) {
     const json = parseJson(m.content);
     if (isCollapse(json)) return "collapse";
@@ -108,25 +113,14 @@ export function MessageBody({ message, bus, onRetry }: { message: UiMessage; bus
       body = (
         <>
           {message.content && <Markdown text={message.content} />}
-          <Space wrap>
-            {menuOptions(message.widgetData)?.map((o) => (
-              <Button
-                key={o.label}
-                shape="round"
-                type="primary"
-                ghost
-                onClick={() => bus.emit("send-msg-button", { text: o.value ?? o.label })}
-              >
-                {o.label}
-              </Button>
-            ))}
-          </Space>
+          <ButtonRow options={menuOptions(widgetsOf(message)[0]) ?? []} bus={bus} />
         </>
       );
       break;
     case "tool":
       body = (
         <>
+          <CheckPlugins items={message.checkPluginsList ?? []} />
           <ToolCalls calls={message.toolCalls} />
           {message.content && <Markdown text={message.content} streaming={message.writable} />}
         </>
@@ -140,10 +134,21 @@ export function MessageBody({ message, bus, onRetry }: { message: UiMessage; bus
           <Markdown text={message.content} streaming={message.writable} />
         );
   }
+  // Cards and designs bound to tools show below the reply's text, in order (the menu already showed its row).
+  const widgets = widgetsOf(message)
+    .slice(type === "menu" ? 1 : 0)
+    .flatMap((w) => readWidgetData(w) ?? []);
   return (
     <div className="chat-message-body">
       {files}
       {body}
+      {/* A reply's cards never reorder: their position is their identity. */}
+      {widgets.map((widget, i) => (
+        <WidgetView key={i} widget={widget} bus={bus} />
+      ))}
+      {message.insight && (
+        <InsightProgress sessionId={message.insight.sessionId} messageId={message.uuid} steps={message.insight.insightStep} />
+      )}
       {media}
       {message.docs.length > 0 && (
         <div className="chat-docs">

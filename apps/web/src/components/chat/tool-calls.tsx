@@ -1,7 +1,25 @@
 import { ToolOutlined } from "@ant-design/icons";
+import type { CheckPluginItem } from "@agentfair/contracts";
 import { ThoughtChain } from "@ant-design/x";
+import { Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import type { UiToolCall } from "./use-chat";
+
+/** The plugins, MCP tools and workflows a reply called, each once, by its spec name (doc 2 §3 "checkPluginsList"). */
+export function CheckPlugins({ items }: { items: CheckPluginItem[] }) {
+  const { t } = useTranslation();
+  if (!items.length) return null;
+  return (
+    <div className="chat-check-plugins" data-testid="chat-check-plugins">
+      <span className="chat-check-plugins-title">{t("chat.checkPlugins")}</span>
+      {items.map((p) => (
+        <Tag key={p.id} variant="filled" color={p.externalPluginName ? "purple" : p.workflowName ? "cyan" : "blue"}>
+          {p.pluginName ?? p.externalPluginName ?? p.workflowName}
+        </Tag>
+      ))}
+    </div>
+  );
+}
 
 /** Tool calls of a reply: function name, arguments, metaInfo name and the result. */
 export function ToolCalls({ calls }: { calls: UiToolCall[] }) {

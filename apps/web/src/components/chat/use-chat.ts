@@ -1,4 +1,15 @@
-import type { ChatErrorCode, ChatEvent, ChatFileRef, ChatMedia, ChatMessage, ReplyStatus, ToolCallInfo } from "@agentfair/contracts";
+import {
+  type ChatErrorCode,
+  type ChatEvent,
+  type ChatFileRef,
+  type ChatMedia,
+  type ChatMessage,
+  type CheckPluginItem,
+  checkPluginsOf,
+  type InsightStepItem,
+  type ReplyStatus,
+  type ToolCallInfo,
+} from "@agentfair/contracts";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ChatRequestError, streamChat } from "./api/chat-stream";
 
@@ -19,6 +30,8 @@ export interface UiMessage {
   stepNum?: number;
   processLoading?: number;
   toolCalls: UiToolCall[];
+  /** The plugins, MCP tools and workflows the reply called (doc 2 §3 "checkPluginsList"). */
+  checkPluginsList?: CheckPluginItem[];
   question: string[];
   /** A message for people: the server's text, or worded here from `errorCode`. */
   error?: string;
@@ -27,18 +40,28 @@ export interface UiMessage {
   files: ChatFileRef[];
   media: ChatMedia[];
   docs: { title: string; content: string; url?: string }[];
+  /** The spec's single card (older messages, menus); `widgetDataList` holds all of a reply's cards. */
   widgetData?: unknown;
+  /** Every card of the reply, in the order its tools returned them. */
+  widgetDataList?: unknown[];
   audio?: { url: string; duration?: number };
   hideCopy?: boolean;
+  /** The asker's like or dislike of a reply. */
+  feedback?: "like" | "dislike" | null;
+  /** A report agent's reply: the report's generation steps, followed by polling its session (when it is the reader's). */
+  insight?: { sessionId?: string; insightStep: InsightStepItem[] };
 }
 
-export const fromServer = (m: ChatMessage): UiMessage => ({
+/** A stored message as the page shows it; `sessionId` lets a report agent's reply follow its report again. */
+export const fromServer = (m: ChatMessage, sessionId?: string): UiMessage => ({
   uuid: m.uuid,
+  feedback: m.feedback ?? null,
   role: m.role === "user" ? 1 : 2,
   content: m.content,
   stepNum: m.role === "bot" ? Math.max(0, Math.min(4, m.step - 1)) : undefined,
   processLoading: m.status === "done" ? 100 : undefined,
   toolCalls: m.function_call.map((c) => ({ ...c, done: true })),
+  checkPluginsList: m.checkPluginsList ?? checkPluginsOf(m.function_call),
   question: m.questions,
   error: m.error ?? undefined,
   errorCode: m.error_code,
@@ -47,6 +70,8 @@ export const fromServer = (m: ChatMessage): UiMessage => ({
   media: m.media,
   docs: m.docs,
   widgetData: m.widgetData,
+  ...(m.insightStep?.length ? { insight: { sessionId, insightStep: m.insightStep } } : {}),
+  widgetDataList: m.widgetDataList,
 });
 
 const localId = () => `local-${Math.random().toString(36).slice(2)}`;
@@ -176,7 +201,10 @@ export function useChat(opts: UseChatOptions) {
           patch(botId, (m) => ({ ...m, loading: false, content: m.content + e.delta }));
           break;
         case "tool_call_start":
-          patch(botId, (m) => ({ ...m, loading: false, type: "tool", toolCalls: [...m.toolCalls, { ...e.toolCall }] }));
+          patch(botId, (m) => {
+            const toolCalls = [...m.toolCalls, { ...e.toolCall }];
+            return { ...m, loading: false, type: "tool", toolCalls, checkPluginsList: checkPluginsOf(toolCalls) };
+          });
           break;
         case "tool_call_end":
           patch(botId, (m) => ({
@@ -188,10 +216,13 @@ export function useChat(opts: UseChatOptions) {
           patch(botId, (m) => ({ ...m, media: [...m.media, ...e.media] }));
           break;
         case "widget_data":
-          patch(botId, (m) => ({ ...m, widgetData: e.widgetData }));
+          patch(botId, (m) => ({ ...m, widgetDataList: [...(m.widgetDataList ?? []), e.widgetData] }));
           break;
         case "docs":
           patch(botId, (m) => ({ ...m, docs: [...m.docs, ...e.docs] }));
+          break;
+        case "insight_step":
+          patch(botId, (m) => ({ ...m, insight: { sessionId: key, insightStep: e.insightStep } }));
           break;
         case "questions":
           patch(botId, (m) => ({ ...m, question: e.questions }));

@@ -1,5 +1,6 @@
-import { fileDataPath } from "@agentfair/contracts";
-import { BUILTIN_ICONS } from "./builtin-icons";
+import { BUILTIN_ICON_COUNT, fileDataPath } from "@agentfair/contracts";
+import { type ComponentType, lazy, Suspense } from "react";
+import { BUILTIN_ICON_LOADERS } from "./builtin-icon-loaders";
 
 /** A few emoji names the data may carry; any other text is shown as it is (it may be an emoji itself). */
 const EMOJI: Record<string, string> = {
@@ -12,6 +13,18 @@ const EMOJI: Record<string, string> = {
   chart: "📈",
   bulb: "💡",
 };
+
+type IconProps = { style?: React.CSSProperties };
+const loaded = new Map<number, ComponentType<IconProps>>();
+/** A built-in icon by its index, its code loaded on first use and kept (one lazy component each). */
+function builtinIcon(index: number) {
+  let Icon = loaded.get(index);
+  if (!Icon) {
+    Icon = lazy(BUILTIN_ICON_LOADERS[index]);
+    loaded.set(index, Icon);
+  }
+  return Icon;
+}
 
 /** Light backgrounds get a coloured glyph, dark ones a white glyph. */
 function glyphColor(bg: string) {
@@ -48,10 +61,12 @@ export function AgentIcon({ icon, background, size = 48, label }: { icon: string
     );
   }
   if (/^\d+$/.test(icon)) {
-    const Icon = BUILTIN_ICONS[(Number(icon) - 1 + BUILTIN_ICONS.length) % BUILTIN_ICONS.length];
+    const Icon = builtinIcon((Number(icon) - 1 + BUILTIN_ICON_COUNT) % BUILTIN_ICON_COUNT);
     return (
       <span style={box} data-testid="agent-icon" {...a11y}>
-        <Icon style={{ fontSize: size * 0.5, color: glyphColor(background) }} />
+        <Suspense fallback={null}>
+          <Icon style={{ fontSize: size * 0.5, color: glyphColor(background) }} />
+        </Suspense>
       </span>
     );
   }

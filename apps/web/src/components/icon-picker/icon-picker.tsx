@@ -29,6 +29,13 @@ export function IconPickerModal({
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<IconValue>(value);
+  // The draft starts from the value as the picker opens, not once its opening animation has ended:
+  // a choice made during the animation would otherwise be overwritten by the old value.
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) setDraft(value);
+  }
   const [page, setPage] = useState(0);
   const [tab, setTab] = useState(value.icon.startsWith("#") ? "upload" : "gallery");
   const [uploading, setUploading] = useState(false);
@@ -59,15 +66,7 @@ export function IconPickerModal({
   };
 
   return (
-    <Modal
-      open={open}
-      title={t("agents.icon.pick")}
-      onCancel={onCancel}
-      onOk={() => onOk(draft)}
-      width={620}
-      destroyOnHidden
-      afterOpenChange={(o) => o && setDraft(value)}
-    >
+    <Modal open={open} title={t("agents.icon.pick")} onCancel={onCancel} onOk={() => onOk(draft)} width={620} destroyOnHidden>
       <Space align="start" size="large" style={{ marginBottom: 16 }}>
         <AgentIcon icon={draft.icon} background={draft.background} size={72} />
         <div>

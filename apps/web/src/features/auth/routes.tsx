@@ -1,15 +1,13 @@
 import type { RouteObject } from "react-router";
-import { ForgetPage } from "./pages/forget-page";
-import { LoginPage } from "./pages/login-page";
-import { QrConfirmPage } from "./pages/qr-confirm-page";
-import { RegisterPage } from "./pages/register-page";
+import { lazyPage } from "../../lib/lazy-page";
 
+// Lazy like every page: a signed-in visitor's first load carries no sign-in forms.
 export const authRoutes: { standalone: RouteObject[] } = {
   standalone: [
-    { path: "login", element: <LoginPage />, handle: { public: true } },
-    { path: "register", element: <RegisterPage />, handle: { public: true } },
-    { path: "forget", element: <ForgetPage />, handle: { public: true } },
+    { path: "login", lazy: lazyPage(() => import("./pages/login-page"), "LoginPage"), handle: { public: true } },
+    { path: "register", lazy: lazyPage(() => import("./pages/register-page"), "RegisterPage"), handle: { public: true } },
+    { path: "forget", lazy: lazyPage(() => import("./pages/forget-page"), "ForgetPage"), handle: { public: true } },
     // Needs a signed-in user: anonymous visitors sign in first and come back.
-    { path: "qr-confirm", element: <QrConfirmPage /> },
+    { path: "qr-confirm", lazy: lazyPage(() => import("./pages/qr-confirm-page"), "QrConfirmPage") },
   ],
 };

@@ -3,7 +3,7 @@ import { defineArea } from "./define";
 export const common = defineArea(
   {
     appName: "Agentfair 智能体平台",
-    nav: { index: "智能体广场", home: "我的空间", studio: "创建智能体", recharge: "会员中心", admin: "管理后台" },
+    nav: { index: "智能体广场", home: "我的空间", studio: "创建智能体", recharge: "会员中心", workbench: "工具箱", admin: "管理后台" },
     language: "语言",
     logout: "退出登录",
     login: "登录",
@@ -38,7 +38,7 @@ export const common = defineArea(
   },
   {
     appName: "Agentfair Agent Platform",
-    nav: { index: "Marketplace", home: "My space", studio: "Create agent", recharge: "Membership", admin: "Admin" },
+    nav: { index: "Marketplace", home: "My space", studio: "Create agent", recharge: "Membership", workbench: "Toolbox", admin: "Admin" },
     language: "Language",
     logout: "Log out",
     login: "Log in",

@@ -102,11 +102,19 @@ export async function docxOf(items: DocxItem[]): Promise<Uint8Array> {
 }
 
 /** A workbook with one sheet per entry; cells may be numbers, dates, booleans or text. */
-export async function xlsxOf(sheets: Record<string, (string | number | boolean | Date | null)[][]>): Promise<Uint8Array> {
+export async function xlsxOf(
+  sheets: Record<string, (string | number | boolean | Date | null)[][]>,
+  pictures: Record<string, Uint8Array> = {},
+): Promise<Uint8Array> {
   const workbook = new ExcelJS.Workbook();
   for (const [name, rows] of Object.entries(sheets)) {
     const sheet = workbook.addWorksheet(name);
     for (const row of rows) sheet.addRow(row);
+    const png = pictures[name];
+    if (png) {
+      const id = workbook.addImage({ buffer: Buffer.from(png) as unknown as ExcelJS.Buffer, extension: "png" });
+      sheet.addImage(id, { tl: { col: 0, row: rows.length + 1 }, ext: { width: 600, height: 200 } });
+    }
   }
   return new Uint8Array(await workbook.xlsx.writeBuffer());
 }
@@ -115,6 +123,8 @@ export interface SlideSpec {
   title: string;
   bullets?: string[];
   table?: string[][];
+  /** A PNG placed on the slide (stored once in ppt/media, however many slides show it). */
+  picture?: Uint8Array;
 }
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -145,9 +155,19 @@ export async function pptxOf(slides: SlideSpec[]): Promise<Uint8Array> {
     const table = slide.table
       ? `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Table"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl>${slide.table.map((row) => `<a:tr h="370840">${row.map((c) => `<a:tc><a:txBody><a:p><a:r><a:t>${esc(c)}</a:t></a:r></a:p></a:txBody></a:tc>`).join("")}</a:tr>`).join("")}</a:tbl></a:graphicData></a:graphic></p:graphicFrame>`
       : "";
+    let picture = "";
+    if (slide.picture) {
+      const media = `image${slides.indexOf(slides.find((x) => x.picture === slide.picture)!) + 1}.png`;
+      zip.file(`ppt/media/${media}`, slide.picture);
+      zip.file(
+        `ppt/slides/_rels/${file(i).slice("slides/".length)}.rels`,
+        `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdPic" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="../media/${media}"/></Relationships>`,
+      );
+      picture = `<p:pic><p:nvPicPr><p:cNvPr id="5" name="Picture"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="rIdPic"/></p:blipFill><p:spPr/></p:pic>`;
+    }
     zip.file(
       `ppt/${file(i)}`,
-      `<?xml version="1.0" encoding="UTF-8"?><p:sld ${ns}><p:cSld><p:spTree>${title}${body}${table}</p:spTree></p:cSld></p:sld>`,
+      `<?xml version="1.0" encoding="UTF-8"?><p:sld ${ns}><p:cSld><p:spTree>${title}${body}${table}${picture}</p:spTree></p:cSld></p:sld>`,
     );
   });
   return new Uint8Array(await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" }));

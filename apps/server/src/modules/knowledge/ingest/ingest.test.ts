@@ -220,14 +220,14 @@ describe("laws", () => {
 
   it("drops the 目录, makes one chunk per 条 under its chapter, keeps items and cross-references inside", () => {
     const all = segs.map((s) => s.content).join("\n");
-    expect(all.match(/管理与监督/g)?.length).toBe(segs.filter((s) => s.title === "第二章 管理与监督").length);
-    expect(segs[0].content).toBe("中华人民共和国示例管理法");
-    expect(segs[1]).toMatchObject({
+    expect(all.match(/管理与监督/g)?.length).toBe(segs.filter((s) => s.title === "中华人民共和国示例管理法 > 第二章 管理与监督").length);
+    // The law's name is no chunk of its own: it leads every title.
+    expect(segs[0]).toMatchObject({
       content: "第一章 总则\n第一条 为了规范示例管理活动，保护当事人的合法权益，制定本法。",
-      title: "第一章 总则",
+      title: "中华人民共和国示例管理法 > 第一章 总则",
     });
-    expect(segs[2].content).toBe("第一章 总则\n第二条 在中华人民共和国境内从事示例活动，适用本法。依照\n第十条规定办理的除外。");
-    expect(segs[3].content).toBe("第一章 总则\n第三条 示例活动应当遵循下列原则：\n（一）依法合规；\n（二）公开透明；\n（三）诚实信用。");
+    expect(segs[1].content).toBe("第一章 总则\n第二条 在中华人民共和国境内从事示例活动，适用本法。依照\n第十条规定办理的除外。");
+    expect(segs[2].content).toBe("第一章 总则\n第三条 示例活动应当遵循下列原则：\n（一）依法合规；\n（二）公开透明；\n（三）诚实信用。");
     expect(segs.filter((s) => /第十条/.test(s.content.split("\n")[1] ?? ""))).toHaveLength(0);
   });
 
@@ -239,6 +239,38 @@ describe("laws", () => {
     for (const s of segs) expect(s.tokens).toBeLessThanOrEqual(200);
     expect(segs.filter((s) => /^第四条 /m.test(s.content))).toHaveLength(1);
     expect(segs.at(-1)!.content).toBe("第三章 附则\n第六条 本法自公布之日起施行。");
+  });
+
+  it("markdown: a '#' heading names the law instead of standing alone; '##' chapters and a preamble keep working", async () => {
+    const md = [
+      "# 示例数据安全条例",
+      "",
+      "（2024年1月1日发布）",
+      "",
+      "## 第一章　总　则",
+      "",
+      "第一条　为了保障数据安全，制定本条例。",
+      "",
+      "第二条　本条例适用于境内的数据处理活动。",
+      "",
+      "## 第二章　附　则",
+      "",
+      "第三条　本条例自发布之日起施行。",
+      "",
+      "### 附件",
+      "",
+      "数据分类目录。",
+    ].join("\n");
+    const out = await run("law.md", md, { method: "laws" });
+    expect(out.map((s) => s.content)).not.toContain("示例数据安全条例");
+    expect(out.every((s) => !/^#/m.test(s.content))).toBe(true);
+    expect(out[0]).toMatchObject({ content: "（2024年1月1日发布）", title: "示例数据安全条例" });
+    expect(out[1]).toMatchObject({
+      content: "第一章 总则\n第一条 为了保障数据安全，制定本条例。",
+      title: "示例数据安全条例 > 第一章 总则",
+    });
+    expect(out.at(-1)).toMatchObject({ content: "第二章 附则\n第三条 本条例自发布之日起施行。\n附件\n数据分类目录。" });
+    expect(out).toHaveLength(4);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeBrowser, docxOf, pdfFromHtml, scannedPdf, screenshotOf } from "./fixtures.test-helper.ts";
+import { closeBrowser, docxOf, pdfFromHtml, pptxOf, scannedPdf, screenshotOf, xlsxOf } from "./fixtures.test-helper.ts";
 import { ingest, parseDocument } from "./index.ts";
 
 // OCR runs PaddleOCR's Chinese models on onnxruntime: a few seconds per page here, so few pages.
@@ -28,6 +28,39 @@ describe("OCR", () => {
     const doc = await parseDocument({ name: "scan.docx", data: docx });
     expect(doc.ocrPages).toEqual([1]);
     expect(squash(doc.blocks.map((b) => ("text" in b ? b.text : "")).join(""))).toContain("使用本设备前，请仔细阅读说明书。");
+  }, 60_000);
+
+  it("reads the pictures of a slide that is mostly pictures, once however many slides show them; not a slide of text", async () => {
+    const pptx = await pptxOf([
+      { title: "扫描页", picture: png },
+      { title: "说明", bullets: ["本页文字足够多，图片只是配图。".repeat(12)], picture: png },
+      { title: "扫描页（重复）", picture: png },
+    ]);
+    const doc = await parseDocument({ name: "deck.pptx", data: pptx });
+    expect(doc.ocrPages).toEqual([1, 3]);
+    const slides = await ingest({ name: "deck.pptx", data: pptx }, { method: "ppt" });
+    expect(slides).toHaveLength(3);
+    expect(slides[0].content.startsWith("扫描页\n")).toBe(true);
+    expect(squash(slides[0].content)).toContain("使用本设备前，请仔细阅读说明书。");
+    expect(squash(slides[1].content)).not.toContain("使用本设备前");
+    expect(squash(slides[2].content)).toContain("电源电压为交流220伏。");
+  }, 60_000);
+
+  it("reads the pictures placed on a sheet, after the sheet's table", async () => {
+    const xlsx = await xlsxOf(
+      {
+        设备: [
+          ["型号", "电压"],
+          ["A1", "220V"],
+        ],
+      },
+      { 设备: png },
+    );
+    const doc = await parseDocument({ name: "devices.xlsx", data: xlsx });
+    expect(doc.ocrPages).toEqual([1]);
+    expect(doc.blocks.map((b) => b.kind)).toEqual(["table", "ocr"]);
+    const segs = await ingest({ name: "devices.xlsx", data: xlsx }, { method: "auto" });
+    expect(squash(segs.map((s) => s.content).join(""))).toContain("电源电压为交流220伏。");
   }, 60_000);
 
   it("reads a PDF page that has no text layer, and scanned_manual builds title paths from the numbering", async () => {

@@ -65,12 +65,13 @@ describe("PDF text layer", () => {
   it("laws: one chunk per 条 from a printed law, the 目录 dropped", async () => {
     const segs = await ingest({ name: "law.pdf", data: law }, { method: "laws" });
     expect(segs.map((s) => s.content)).toEqual([
-      "中华人民共和国示例法",
       "第一章 总则\n第一条 为了规范示例活动，制定本法。",
       "第一章 总则\n第二条 示例活动适用本法，依照\n第十条规定的除外。",
       "第一章 总则\n第三条 有下列情形之一的，不予登记：\n（一）材料不全；\n（二）逾期申请。",
       "第二章 附则\n第四条 本法自公布之日起施行。",
     ]);
+    // The law's name leads every title instead of standing alone.
+    expect(segs[0].title).toBe("中华人民共和国示例法 > 第一章 总则");
   });
 
   it("paper: title, authors and abstract first, then numbered sections", async () => {
@@ -80,5 +81,43 @@ describe("PDF text layer", () => {
     expect(segs[0].content).toContain("本文研究检索增强生成");
     expect(segs.slice(1).map((s) => s.title)).toEqual(["1 引言", "2 方法", "3 结论"]);
     expect(segs[2].content).toBe("2 方法\n我们结合关键词与向量检索。");
+  });
+});
+
+describe("PDF tables", () => {
+  const tableHtml = `<h2>员工名单</h2><p>以下为研发部与市场部员工。</p>
+<table style="border-collapse:collapse" cellpadding="6">
+<tr><th align="left">姓名</th><th align="left">部门</th><th align="left">工号</th><th align="left">入职日期</th></tr>
+<tr><td>张三</td><td>研发部</td><td>1001</td><td>2020-01-05</td></tr>
+<tr><td>李四</td><td>市场部</td><td></td><td>2021-03-04</td></tr>
+<tr><td>王五</td><td>研发部</td><td>1003</td><td>2022-07-15</td></tr>
+</table><p>名单每季度更新一次。</p>`;
+
+  it("rows of cells that line up in columns become a table: the table method writes one row per chunk with its header", async () => {
+    const pdf = await pdfFromHtml(tableHtml);
+    const doc = await parseDocument({ name: "staff.pdf", data: pdf });
+    const table = doc.blocks.find((b) => b.kind === "table");
+    expect(table).toMatchObject({
+      header: ["姓名", "部门", "工号", "入职日期"],
+      rows: [
+        ["张三", "研发部", "1001", "2020-01-05"],
+        ["李四", "市场部", "", "2021-03-04"],
+        ["王五", "研发部", "1003", "2022-07-15"],
+      ],
+    });
+    // Text around the table stays text.
+    expect(doc.blocks.filter((b) => b.kind === "paragraph").map((b) => ("text" in b ? b.text : ""))).toEqual([
+      "以下为研发部与市场部员工。",
+      "名单每季度更新一次。",
+    ]);
+    const segs = await ingest({ name: "staff.pdf", data: pdf }, { method: "table" });
+    expect(segs.map((s) => s.content)).toEqual([
+      "姓名: 张三\n部门: 研发部\n工号: 1001\n入职日期: 2020-01-05",
+      "姓名: 李四\n部门: 市场部\n工号: \n入职日期: 2021-03-04",
+      "姓名: 王五\n部门: 研发部\n工号: 1003\n入职日期: 2022-07-15",
+    ]);
+    // Other methods keep each row on a line of its own.
+    const auto = (await ingest({ name: "staff.pdf", data: pdf }, { method: "auto" })).map((s) => s.content).join("\n");
+    expect(auto).toContain("| 李四 | 市场部 |  | 2021-03-04 |");
   });
 });

@@ -5,14 +5,14 @@ import { API, http } from "../../../lib/http";
 /** The most tools one picker lists (the page call's largest page). */
 const PICKER_LIMIT = 100;
 
-/** The type filter of POST /plugin/page (§9): 1 plugins (HTTP, JavaScript, Python), 3 MCP tools. */
-export type BindableToolKind = 1 | 3;
+/** The type filter of POST /plugin/page (§9): 1 plugins (HTTP, JavaScript, Python), 2 workflows, 3 MCP tools. */
+export type BindableToolKind = 1 | 2 | 3;
 
-/** POST /aiagent_api/plugin/page with createdByMe: the caller's own plugins or MCP tools, for the studio's tool picker. */
+/** POST /aiagent_api/plugin/page with createdByMe: the caller's own plugins, workflows or MCP tools and the standard ones, for the studio's tool picker. */
 export const fetchMyPlugins = (pluginTypes: BindableToolKind) =>
   http.post<PluginPage>(
     `${API.builder}/plugin/page`,
-    { pageNumber: 0, pageSize: PICKER_LIMIT, pluginTypes, pluginStatus: 0, createdByMe: true },
+    { pageNumber: 0, pageSize: PICKER_LIMIT, pluginTypes, pluginStatus: 0, createdByMe: true, includeStandard: true },
     { silent: true },
   );
 

@@ -14,6 +14,8 @@ export interface MyAgentActions {
   onSettings: () => void;
   onRename: () => void;
   onList: () => void;
+  /** Downloads the released agent's backup zip. */
+  onExport?: () => void;
 }
 
 /** The status label: listed / not listed from launchVersion and launchVersionDisabled, plus the review state. */
@@ -127,6 +129,24 @@ export function MyAgentCard({ agent, showMenu, actions }: { agent: AgentCard; sh
                     extra: unlistable ?? undefined,
                     onClick: actions.onList,
                   },
+                  {
+                    key: "mcp",
+                    label: t("channels.mcp.menu"),
+                    disabled: isUnreleased(agent.agentStatus),
+                    extra: isUnreleased(agent.agentStatus) ? t("agents.mine.unreleased") : undefined,
+                    onClick: () => navigate(`/mcp-access?id=${agent.id}`),
+                  },
+                  ...(actions.onExport
+                    ? [
+                        {
+                          key: "export",
+                          label: t("agents.mine.exportZip"),
+                          disabled: isUnreleased(agent.agentStatus),
+                          extra: isUnreleased(agent.agentStatus) ? t("agents.mine.exportNeedsRelease") : undefined,
+                          onClick: actions.onExport,
+                        },
+                      ]
+                    : []),
                 ],
               }}
             >

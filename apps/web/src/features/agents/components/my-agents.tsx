@@ -1,13 +1,14 @@
-import { PlusOutlined } from "@ant-design/icons";
+import { PlusOutlined, UploadOutlined } from "@ant-design/icons";
 import { AGENT_PAGE_SIZE, type AgentCard, isUnreleased } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { App, Button, Col, Empty, Input, Pagination, Row, Select, Space, Spin } from "antd";
+import { App, Button, Col, Empty, Input, Pagination, Row, Select, Space, Spin, Upload } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { useGates } from "../../auth/use-gates";
 import { usePlatformSettings } from "../../auth/api/platform-settings";
 import { useUserInfo } from "../../auth/api/user-info";
+import { exportAgentZip, importAgentZip } from "../api/backup";
 import { deleteAgent } from "../api/delete-agent";
 import { useMinePage } from "../api/mine-page";
 import { stepBackPage } from "../paging";
@@ -78,9 +79,32 @@ export function MyAgents() {
   return (
     <div>
       <div style={{ display: "flex", justifyContent: "space-between", gap: 12, marginBottom: 16, flexWrap: "wrap" }}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={create} data-testid="create-agent">
-          {t("agents.mine.create")}
-        </Button>
+        <Space>
+          <Button type="primary" icon={<PlusOutlined />} onClick={create} data-testid="create-agent">
+            {t("agents.mine.create")}
+          </Button>
+          <Upload
+            accept=".zip"
+            showUploadList={false}
+            beforeUpload={(file) => {
+              if (!file.name.toLowerCase().endsWith(".zip")) {
+                message.error(t("agents.mine.zipRequired"));
+                return false;
+              }
+              void importAgentZip(file).then(async (r) => {
+                message.success(t("agents.mine.imported", { name: r.agentName }));
+                const missing = Object.entries(r.missing).map(([kind, ids]) => `${kind} (${ids.length})`);
+                if (missing.length) message.warning(t("agents.mine.importMissing", { list: missing.join(", ") }));
+                await refresh();
+              });
+              return false;
+            }}
+          >
+            <Button icon={<UploadOutlined />} data-testid="import-agent">
+              {t("agents.mine.importZip")}
+            </Button>
+          </Upload>
+        </Space>
         <Space wrap>
           <Select
             value={source}
@@ -151,6 +175,7 @@ export function MyAgents() {
                     onSettings: () => setIntro({ agent: a, mode: "settings" }),
                     onRename: () => setIntro({ agent: a, mode: "rename" }),
                     onList: () => setListing(a),
+                    onExport: () => void exportAgentZip(a.id).catch((e: Error) => message.error(e.message)),
                   }}
                 />
               </Col>

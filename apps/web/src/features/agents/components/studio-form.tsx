@@ -3,6 +3,7 @@ import {
   AGENT_MODE_PRESETS,
   AGENT_NAME_MAX,
   type AgentDraft,
+  CHAT_INSIGHT_FEATURES,
   DEFAULT_TAGS,
   MAX_TOKENS_LIMIT,
   MODEL_MODES_LIST,
@@ -17,6 +18,7 @@ import {
 import {
   Button,
   Card,
+  Checkbox,
   Col,
   Empty,
   Form,
@@ -36,14 +38,16 @@ import { useTranslation } from "react-i18next";
 import { IconPickerButton } from "../../../components/icon-picker/icon-picker";
 import { useLabels } from "../api/labels";
 import { useModelOptions } from "../api/model-options";
+import { useMyDesigns } from "../api/my-designs";
 import { useMyKnowledgeBases } from "../api/my-knowledge-bases";
+import { useMinePage } from "../api/mine-page";
 import { type BindableToolKind, useMyPlugins } from "../api/my-plugins";
+import { RulePicker } from "./rule-picker";
 import { validated } from "../../../lib/form";
 
 /** Bindings without a picker yet: shown as they are. */
-const OTHER_BINDING_KINDS = ["workflows", "rules"] as const;
 
-/** A multiple choice of the caller's own plugins (1) or MCP tools (3); unpublished plugins are marked. */
+/** A multiple choice of the caller's own plugins (1), workflows (2) or MCP tools (3); unpublished ones are marked. */
 function ToolPicker({
   kind,
   placeholder,
@@ -126,6 +130,92 @@ function SliderField({
   );
 }
 
+/**
+ * The orchestration screen's switch (doc 2 dictionary areas): single-agent, or multi-agent where the agent
+ * hands turns to bound agents (self-scheduling) or follows one of its bound workflows (self-orchestration).
+ */
+function OrchestrationCard({ form, workflowIds }: { form: FormInstance<AgentDraft>; workflowIds: string[] }) {
+  const { t } = useTranslation();
+  const mode = Form.useWatch(["orchestration", "mode"], form);
+  const multiMode = Form.useWatch(["orchestration", "multiMode"], form);
+  const agents = useMinePage({ page: 1 });
+  const workflows = useMyPlugins(2);
+  const multi = mode === "multi";
+  return (
+    <Card title={t("agents.studio.orchestration")} style={{ marginBottom: 16 }} data-testid="studio-orchestration">
+      <Form.Item name={["orchestration", "mode"]} extra={t(multi ? "agents.studio.multiAgentHint" : "agents.studio.singleAgentHint")}>
+        <Radio.Group
+          optionType="button"
+          data-testid="studio-orchestration-mode"
+          options={[
+            { value: "single", label: t("agents.studio.singleAgent") },
+            { value: "multi", label: t("agents.studio.multiAgent") },
+          ]}
+        />
+      </Form.Item>
+      <Form.Item name={["orchestration", "multiMode"]} hidden={!multi}>
+        <Radio.Group
+          data-testid="studio-multi-mode"
+          options={[
+            { value: "scheduling", label: t("agents.studio.selfScheduling") },
+            { value: "workflow", label: t("agents.studio.selfOrchestration") },
+          ]}
+        />
+      </Form.Item>
+      <Form.Item
+        name={["orchestration", "agents"]}
+        label={t("agents.studio.scheduledAgents")}
+        extra={t("agents.studio.selfSchedulingHint")}
+        hidden={!multi || multiMode !== "scheduling"}
+        rules={[
+          {
+            validator: (_r, v: string[] | undefined) =>
+              form.getFieldValue(["orchestration", "mode"]) === "multi" &&
+              form.getFieldValue(["orchestration", "multiMode"]) === "scheduling" &&
+              !v?.length
+                ? Promise.reject(new Error(t("agents.studio.scheduledAgentsRequired")))
+                : Promise.resolve(),
+          },
+        ]}
+      >
+        <Select
+          mode="multiple"
+          maxCount={10}
+          allowClear
+          loading={agents.isLoading}
+          data-testid="studio-scheduled-agents"
+          options={(agents.data?.list ?? []).map((a) => ({ value: a.agentId || a.id, label: a.agentName }))}
+        />
+      </Form.Item>
+      <Form.Item
+        name={["orchestration", "workflowId"]}
+        label={t("agents.studio.orchestrationWorkflow")}
+        extra={t("agents.studio.selfOrchestrationHint")}
+        hidden={!multi || multiMode !== "workflow"}
+        rules={[
+          {
+            validator: (_r, v: string | null | undefined) =>
+              form.getFieldValue(["orchestration", "mode"]) === "multi" &&
+              form.getFieldValue(["orchestration", "multiMode"]) === "workflow" &&
+              !v
+                ? Promise.reject(new Error(t("agents.studio.orchestrationWorkflowRequired")))
+                : Promise.resolve(),
+          },
+        ]}
+      >
+        <Select
+          allowClear
+          data-testid="studio-orchestration-workflow"
+          notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("agents.studio.bindWorkflowFirst")} />}
+          options={(workflows.data?.content ?? [])
+            .filter((w) => workflowIds.includes(w.id))
+            .map((w) => ({ value: w.id, label: w.pluginName }))}
+        />
+      </Form.Item>
+    </Card>
+  );
+}
+
 /** The studio's editable sections; the values are exactly an AgentDraft. */
 export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>; onChange: () => void }) {
   const { t } = useTranslation();
@@ -134,10 +224,12 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
   const persona = Form.useWatch("persona", form) ?? "";
   const mode = Form.useWatch(["model", "mode"], form);
   const icon = Form.useWatch("agentIcon", form) ?? "1";
+  const chatInsight = Form.useWatch(["chatOption", "enableChatInsight"], form);
   const background = Form.useWatch("agentIconBackground", form) ?? "#e8f3ff";
   const bindings = Form.useWatch("bindings", { form, preserve: true }) as AgentDraft["bindings"] | undefined;
   const directAnswer = Form.useWatch(["knowledge", "directAnswer"], form);
   const knowledgeBases = useMyKnowledgeBases();
+  const designs = useMyDesigns();
   const bytes = utf8Bytes(persona);
 
   return (
@@ -401,22 +493,57 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
         <Form.Item name={["bindings", "externalPlugins"]} label={t("agents.studio.mcpTools")}>
           <ToolPicker kind={3} placeholder={t("agents.studio.mcpPlaceholder")} testId="studio-mcp-tools" />
         </Form.Item>
+        <Form.Item name={["bindings", "workflows"]} label={t("agents.studio.workflows")} extra={t("agents.studio.workflowsReleaseNote")}>
+          <ToolPicker kind={2} placeholder={t("agents.studio.workflowsPlaceholder")} testId="studio-workflows" />
+        </Form.Item>
       </Card>
 
-      <Card title={t("agents.studio.otherSkills")} style={{ marginBottom: 16 }}>
-        <Typography.Paragraph type="secondary">{t("agents.studio.skillsHint")}</Typography.Paragraph>
-        {OTHER_BINDING_KINDS.every((k) => !bindings?.[k]?.length) ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("agents.detail.noSkills")} />
-        ) : (
-          OTHER_BINDING_KINDS.filter((k) => bindings?.[k]?.length).map((k) => (
-            <div key={k} style={{ marginBottom: 8 }}>
-              <Typography.Text type="secondary">{k}: </Typography.Text>
-              {bindings?.[k].map((id) => (
-                <Tag key={id}>{id}</Tag>
-              ))}
-            </div>
-          ))
+      <OrchestrationCard form={form} workflowIds={bindings?.workflows ?? []} />
+
+      <Card title={t("agents.studio.rules")} style={{ marginBottom: 16 }} data-testid="studio-rules-card">
+        <Form.Item name={["bindings", "rules"]} label={t("agents.studio.rulesBind")} extra={t("agents.studio.rulesHint")}>
+          <RulePicker />
+        </Form.Item>
+        <Form.Item name={["chatOption", "enableFastConfigRuleOnChat"]} label={t("agents.studio.fastConfigRule")} valuePropName="checked">
+          <Switch data-testid="studio-fast-config-rule" />
+        </Form.Item>
+      </Card>
+
+      <Card title={t("agents.studio.chatInsight")} style={{ marginBottom: 16 }} data-testid="studio-chat-insight-card">
+        <Form.Item
+          name={["chatOption", "enableChatInsight"]}
+          label={t("agents.studio.chatInsightEnable")}
+          extra={t("agents.studio.chatInsightHint")}
+          valuePropName="checked"
+        >
+          <Switch data-testid="studio-chat-insight" />
+        </Form.Item>
+        {chatInsight && (
+          <Form.Item
+            name={["chatOption", "chatInsightFeatures"]}
+            label={t("agents.studio.chatInsightFeatures")}
+            extra={t("agents.studio.chatInsightFeaturesHint")}
+          >
+            <Checkbox.Group
+              options={CHAT_INSIGHT_FEATURES.map((f) => ({ value: f, label: t(`insight.chat.features.${f}`) }))}
+              data-testid="studio-chat-insight-features"
+            />
+          </Form.Item>
         )}
+      </Card>
+
+      <Card title={t("agents.studio.design")} style={{ marginBottom: 16 }} data-testid="studio-design-card">
+        <Form.Item name="designId" label={t("agents.studio.designBind")} extra={t("agents.studio.designHint")}>
+          <Select
+            allowClear
+            loading={designs.isLoading}
+            placeholder={t("agents.studio.designPlaceholder")}
+            notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("agents.studio.noDesigns")} />}
+            showSearch={{ optionFilterProp: "label" }}
+            options={(designs.data?.list ?? []).map((d) => ({ value: d.id, label: d.name }))}
+            data-testid="studio-design"
+          />
+        </Form.Item>
       </Card>
 
       <Card title={t("agents.studio.listing")} style={{ marginBottom: 16 }}>

@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, CopyOutlined, PlayCircleOutlined } from "@ant-design/icons";
-import { isUnreleased, skillCount } from "@agentfair/contracts";
+import { type AgentPublic, isUnreleased, skillCount } from "@agentfair/contracts";
 import { App, Button, Card, Col, Descriptions, Empty, Result, Row, Space, Spin, Tag, Timeline, Typography } from "antd";
 import dayjs from "dayjs";
 import { useEffect } from "react";
@@ -66,7 +66,7 @@ export function AgentDetailPage() {
     ...a.plugins.map((p) => ({ kind: t("agents.detail.plugins"), id: p })),
     ...a.externalPlugins.map((p) => ({ kind: t("agents.detail.plugins"), id: p })),
     ...a.workflows.map((p) => ({ kind: t("agents.detail.workflows"), id: p })),
-    ...a.rules.map((p) => ({ kind: t("agents.detail.rules"), id: p })),
+    ...a.rules.map((p) => ({ kind: t("agents.detail.rules"), id: ruleLabel(a.ruleTree, p) })),
   ];
   return (
     <div style={{ maxWidth: 1080, margin: "0 auto" }}>
@@ -178,4 +178,17 @@ export function AgentDetailPage() {
       </Row>
     </div>
   );
+}
+
+/** A bound rule, directory or project by its name in the agent's ruleTree. */
+function ruleLabel(tree: AgentPublic["ruleTree"], id: string) {
+  for (const p of tree) {
+    if (p.id === id) return p.name;
+    for (const d of p.ruleDirs) {
+      if (d.id === id) return d.name || p.name;
+      const r = d.rules.find((x) => x.id === id);
+      if (r) return `${r.name} (${r.ruleKey})`;
+    }
+  }
+  return id;
 }

@@ -1,10 +1,11 @@
-import { HistoryOutlined, PlusOutlined, RocketOutlined, SaveOutlined } from "@ant-design/icons";
+import { HistoryOutlined, MessageOutlined, PlusOutlined, RocketOutlined, SaveOutlined } from "@ant-design/icons";
 import {
   type AgentDraft,
   type AgentKnowledgeSettings,
   type DraftResponse,
   defaultAgentDraft,
   defaultKnowledgeSettings,
+  defaultOrchestration,
   isUnreleased,
 } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
@@ -18,6 +19,7 @@ import { quickAdd } from "../api/quick-add";
 import { releaseAgent } from "../api/release";
 import { saveDraft } from "../api/save-draft";
 import { StudioForm } from "../components/studio-form";
+import { ConversationsDrawer } from "../components/conversations-drawer";
 import { VersionsDrawer } from "../components/versions-drawer";
 import { clearStudioAgentId, NEW_AGENT_PATH, setStudioAgentId, studioAgentId } from "../studio-session";
 import { validated } from "../../../lib/form";
@@ -40,6 +42,8 @@ function normalise(values: AgentDraft): AgentDraft {
     },
     knowledge: knowledgeOf(values.knowledge),
     variables: (values.variables ?? []).map((v) => ({ name: v.name.trim(), default: v.default ?? "", description: v.description ?? "" })),
+    orchestration: { ...defaultOrchestration(), ...values.orchestration },
+    designId: values.designId ?? null,
   };
 }
 
@@ -52,7 +56,13 @@ function knowledgeOf(k: Partial<AgentKnowledgeSettings> | undefined): AgentKnowl
 }
 
 /** A draft as the form shows it: retrieval settings an older draft lacks are the defaults. */
-const formValues = (draft: AgentDraft): AgentDraft => ({ ...draft, knowledge: draft.knowledge ?? defaultKnowledgeSettings() });
+const formValues = (draft: AgentDraft): AgentDraft => ({
+  ...draft,
+  knowledge: draft.knowledge ?? defaultKnowledgeSettings(),
+  orchestration: draft.orchestration ?? defaultOrchestration(),
+  // The picker shows its placeholder for undefined (not null); another agent's choice is cleared.
+  designId: draft.designId ?? undefined,
+});
 
 /**
  * /studio: the agent editor. The agent id is kept in session storage (doc 1 §2). A new agent
@@ -73,6 +83,7 @@ export function StudioPage() {
   const [saving, setSaving] = useState(false);
   const [releaseOpen, setReleaseOpen] = useState(false);
   const [versionsOpen, setVersionsOpen] = useState(false);
+  const [conversationsOpen, setConversationsOpen] = useState(false);
   const [notes, setNotes] = useState("");
   const [debugSession, setDebugSession] = useState<string | null>(null);
   const name = Form.useWatch("agentName", form);
@@ -205,6 +216,9 @@ export function StudioPage() {
           )}
           {unsaved && <Tag color="orange">{t("agents.studio.unsaved")}</Tag>}
           <div style={{ flex: 1 }} />
+          <Button icon={<MessageOutlined />} onClick={() => setConversationsOpen(true)} disabled={!d} data-testid="studio-conversations">
+            {t("agents.conversations.open")}
+          </Button>
           <Button icon={<HistoryOutlined />} onClick={() => setVersionsOpen(true)} disabled={!d} data-testid="studio-versions">
             {t("agents.studio.versions")}
           </Button>
@@ -288,6 +302,7 @@ export function StudioPage() {
         />
       </Modal>
       {agentId && <VersionsDrawer agentId={agentId} open={versionsOpen} onClose={() => setVersionsOpen(false)} />}
+      {agentId && <ConversationsDrawer agentId={agentId} open={conversationsOpen} onClose={() => setConversationsOpen(false)} />}
     </div>
   );
 }

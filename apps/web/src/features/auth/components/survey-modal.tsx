@@ -1,10 +1,11 @@
 import { SURVEY_GOAL_COUNT, type SurveyOutcome } from "@agentfair/contracts";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { Button, Checkbox, Form, Input, Modal, Radio } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { API, http } from "../../../lib/http";
 import { storage, surveyLater } from "../../../lib/storage";
+import { firstLoginKey, useFirstLogin } from "../api/first-login";
 import { validated } from "../../../lib/form";
 
 type SurveyAnswer = { type?: 1 | 2; directionalTarget?: number[]; other?: string };
@@ -20,19 +21,8 @@ export function SurveyModal() {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<SurveyAnswer>();
   const [open, setOpen] = useState(false);
-  const user = storage.user();
-  const tenantId = user?.tenantId ?? "";
-  const firstKey = ["isFirstLogin", user?.userId ?? ""];
-  const first = useQuery({
-    queryKey: firstKey,
-    queryFn: () =>
-      http.get<{ isFirstLogin: boolean }>(
-        `${API.agent}/api/userinfo/findIsFirstLogin`,
-        { tenantId },
-        { silent: true, keepOnNavigate: true },
-      ),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  const firstKey = firstLoginKey(storage.user()?.userId ?? "");
+  const first = useFirstLogin();
   useEffect(() => {
     if (first.data?.isFirstLogin && !surveyLater.get()) setOpen(true);
   }, [first.data]);

@@ -1,14 +1,12 @@
 import { DeleteOutlined, EditOutlined, ExportOutlined, PlusOutlined } from "@ant-design/icons";
-import { SESSION_TITLE_MAX, type SessionItem } from "@agentfair/contracts";
+import type { SessionItem } from "@agentfair/contracts";
 import { Conversations } from "@ant-design/x";
-import { App, Button, Form, Input, Modal, Spin } from "antd";
+import { App, Button, Input, Spin } from "antd";
 import dayjs from "dayjs";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { deleteSession } from "../api/delete-session";
 import { exportSession } from "../api/export-session";
-import { updateSessionTitle } from "../api/update-session-title";
-import { validated } from "../../../lib/form";
 
 type Group = "today" | "yesterday" | "week" | "more";
 export function sessionGroup(time: string, now = dayjs()): Group {
@@ -26,6 +24,8 @@ const LOAD_AHEAD = 120;
  * Sessions grouped by today, yesterday, 7 days and more; new chat, rename, delete, export; a
  * search by title, and the next page of 100 loads as the list scrolls to its end.
  */
+const RenameSessionModal = lazy(() => import("./rename-session-modal").then((m) => ({ default: m.RenameSessionModal })));
+
 export function SessionSidebar(props: {
   sessions: SessionItem[];
   hasMore: boolean;
@@ -40,7 +40,6 @@ export function SessionSidebar(props: {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const [renaming, setRenaming] = useState<SessionItem | null>(null);
-  const [form] = Form.useForm<{ title: string }>();
   const groupLabel: Record<Group, string> = {
     today: t("chat.groups.today"),
     yesterday: t("chat.groups.yesterday"),
@@ -58,20 +57,6 @@ export function SessionSidebar(props: {
         props.onChanged(s.session_id);
       },
     });
-
-  const saveTitle = async () => {
-    const values = await validated(form);
-    if (!values) return;
-    // A refusal of the server was already shown by the http client.
-    const saved = await updateSessionTitle(renaming!.session_id, values.title.trim()).then(
-      () => true,
-      () => false,
-    );
-    if (!saved) return;
-    message.success(t("chat.renamed"));
-    setRenaming(null);
-    props.onChanged();
-  };
 
   const onScroll = (e: React.UIEvent<HTMLDivElement>) => {
     const el = e.currentTarget;
@@ -115,7 +100,6 @@ export function SessionSidebar(props: {
               const s = props.sessions.find((x) => x.session_id === item.key);
               if (!s) return;
               if (key === "rename") {
-                form.setFieldsValue({ title: s.title });
                 setRenaming(s);
               } else if (key === "delete") remove(s);
               else void exportSession(s.session_id, key === "json" ? "json" : "markdown");
@@ -124,24 +108,18 @@ export function SessionSidebar(props: {
         />
         {props.loadingMore && <Spin size="small" style={{ display: "block", margin: "8px auto" }} />}
       </div>
-      <Modal open={!!renaming} title={t("chat.renameTitle")} onOk={saveTitle} onCancel={() => setRenaming(null)} destroyOnHidden>
-        <Form form={form} layout="vertical">
-          <Form.Item
-            name="title"
-            rules={[
-              { validator: (_, v: string) => (v?.trim() ? Promise.resolve() : Promise.reject(new Error(t("chat.titleEmpty")))) },
-              {
-                validator: (_, v: string) =>
-                  [...(v?.trim() ?? "")].length <= SESSION_TITLE_MAX
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(t("chat.titleTooLong"))),
-              },
-            ]}
-          >
-            <Input autoFocus onPressEnter={saveTitle} />
-          </Form.Item>
-        </Form>
-      </Modal>
+      {renaming && (
+        <Suspense fallback={null}>
+          <RenameSessionModal
+            session={renaming}
+            onClose={() => setRenaming(null)}
+            onSaved={() => {
+              setRenaming(null);
+              props.onChanged();
+            }}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

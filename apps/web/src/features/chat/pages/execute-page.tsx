@@ -1,7 +1,7 @@
 import { CHARGE_IDLE_MS } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Result, Spin } from "antd";
-import { useMemo, useRef, useState } from "react";
+import { Alert, App, Button, Spin } from "antd";
+import { lazy, Suspense, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import { ChatPanel } from "../../../components/chat/chat-panel";
@@ -14,9 +14,12 @@ import { sessionKey, useSession } from "../api/session";
 import { type SessionPages, sessionListKey, useSessionList, withNewSession } from "../api/session-list";
 import { getShareToken } from "../api/share-token";
 import { ExecuteHeader, shareLinkOf } from "../components/execute-header";
-import { SessionSidebar } from "../components/session-sidebar";
-import { SharedView } from "./share-page";
+import { LivePanels } from "../components/live-panels";
+import { NotFoundResult, SharedView } from "./share-page";
 import "./execute.css";
+
+/** The session list (Conversations with its item menus) comes just after the chat it sits beside. */
+const SessionSidebar = lazy(() => import("../components/session-sidebar").then((m) => ({ default: m.SessionSidebar })));
 
 /** /agent-execute?id&share&shareToken&xat&source: chat with an agent, or a shared session read-only. */
 export function ExecutePage() {
@@ -43,7 +46,7 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
   const storedId = activeId && !creating.includes(activeId) ? activeId : null;
   const session = useSession(storedId);
   const history = useMemo(
-    () => (activeId ? (storedId ? session.data?.messages.map(fromServer) : undefined) : []),
+    () => (activeId ? (storedId ? session.data?.messages.map((m) => fromServer(m, storedId)) : undefined) : []),
     [activeId, storedId, session.data],
   );
   useHeartbeat(agentId, storedId, info.isSuccess);
@@ -53,8 +56,7 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
   if (info.isLoading) return <Spin fullscreen />;
   if (!info.data)
     return (
-      <Result
-        status="404"
+      <NotFoundResult
         title={t("chat.notFound")}
         extra={
           <Button type="primary" onClick={() => navigate("/index")}>
@@ -107,21 +109,24 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
     <div className="exec-page">
       <ExecuteHeader agent={agent} sessionId={activeId} share={false} backTo={backTo} />
       <div className="exec-body">
-        <SessionSidebar
-          sessions={sessions.data?.pages.flatMap((p) => p.list) ?? []}
-          hasMore={!!sessions.hasNextPage}
-          loadingMore={sessions.isFetchingNextPage}
-          onLoadMore={() => void sessions.fetchNextPage()}
-          onSearch={setSearch}
-          activeId={activeId}
-          onSelect={setActiveId}
-          onNew={() => setActiveId(null)}
-          onChanged={(deleted) => {
-            if (deleted && deleted === activeId) setActiveId(null);
-            void refreshList();
-          }}
-        />
+        <Suspense fallback={<div className="exec-sidebar" />}>
+          <SessionSidebar
+            sessions={sessions.data?.pages.flatMap((p) => p.list) ?? []}
+            hasMore={!!sessions.hasNextPage}
+            loadingMore={sessions.isFetchingNextPage}
+            onLoadMore={() => void sessions.fetchNextPage()}
+            onSearch={setSearch}
+            activeId={activeId}
+            onSelect={setActiveId}
+            onNew={() => setActiveId(null)}
+            onChanged={(deleted) => {
+              if (deleted && deleted === activeId) setActiveId(null);
+              void refreshList();
+            }}
+          />
+        </Suspense>
         <div className="exec-main">
+          <LivePanels sessionId={storedId} />
           <ChatPanel
             agentId={agentId}
             release

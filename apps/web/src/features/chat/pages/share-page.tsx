@@ -1,5 +1,6 @@
-import { Result, Spin } from "antd";
-import { useEffect, useMemo } from "react";
+import { Spin } from "antd";
+import type { ResultProps } from "antd/es/result";
+import { lazy, Suspense, useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import { ChatPanel } from "../../../components/chat/chat-panel";
@@ -10,12 +11,24 @@ import { ExecuteHeader } from "../components/execute-header";
 import "./execute.css";
 
 /** A shared session, read-only: no input, no retry, no share, no back. */
+// antd's Result carries three illustrations (~10 KB gzipped): loaded only when a page has nothing to show.
+const Result = lazy(() => import("antd/es/result"));
+
+/** The 404 result of the chat pages (an unknown agent or share link). */
+export function NotFoundResult(props: Omit<ResultProps, "status">) {
+  return (
+    <Suspense fallback={null}>
+      <Result status="404" {...props} />
+    </Suspense>
+  );
+}
+
 export function SharedView({ shareToken }: { shareToken: string }) {
   const { t } = useTranslation();
   const shared = useSharedSession(shareToken);
-  const history = useMemo(() => shared.data?.session.messages.map(fromServer) ?? [], [shared.data]);
+  const history = useMemo(() => shared.data?.session.messages.map((m) => fromServer(m)) ?? [], [shared.data]);
   if (shared.isLoading) return <Spin fullscreen />;
-  if (!shared.data) return <Result status="404" title={t("chat.shareInvalid")} />;
+  if (!shared.data) return <NotFoundResult title={t("chat.shareInvalid")} />;
   const { agent, session } = shared.data;
   return (
     <div className="exec-page" data-testid="share-view">

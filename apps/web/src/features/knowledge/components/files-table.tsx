@@ -1,7 +1,8 @@
 import type { KnowledgeFile } from "@agentfair/contracts";
-import { App, Button, Popconfirm, Progress, Space, Table, Tag, Tooltip } from "antd";
+import { App, Button, Dropdown, Popconfirm, Progress, Space, Table, Tag, Tooltip } from "antd";
 import { useTranslation } from "react-i18next";
 import { deleteKnowledgeFile } from "../api/delete-file";
+import { moveFile } from "../api/folders";
 import { formatSize, formatTime } from "../format";
 
 const STATE_COLORS: Record<string, string> = {
@@ -13,6 +14,9 @@ const STATE_COLORS: Record<string, string> = {
   DONE: "success",
   FAILED: "error",
 };
+
+/** The move menu's key of the top level (folder ids are UUIDs). */
+const TOP_LEVEL = "top-level";
 
 /** The files of a base with size, upload time, state and a live progress bar (doc 2 §3, §4). */
 export function FilesTable({
@@ -36,6 +40,11 @@ export function FilesTable({
   const { message } = App.useApp();
   // A stored file not committed yet has no processing state of its own: it waits for its options.
   const stateOf = (f: KnowledgeFile) => (f.committed ? f.state : "PENDING");
+  const move = async (f: KnowledgeFile, folderId: string | null) => {
+    await moveFile(baseId, f.id, folderId);
+    message.success(t("knowledge.folders.moved"));
+    onChanged();
+  };
   const remove = async (f: KnowledgeFile) => {
     await deleteKnowledgeFile(baseId, f.id);
     message.success(t("knowledge.page.deleted"));
@@ -45,7 +54,7 @@ export function FilesTable({
     <Table<KnowledgeFile>
       rowKey="id"
       size="middle"
-      scroll={{ x: 1000 }}
+      scroll={{ x: 1100 }}
       loading={loading}
       dataSource={files}
       pagination={files.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
@@ -58,6 +67,7 @@ export function FilesTable({
         {
           title: t("knowledge.page.fileName"),
           dataIndex: "name",
+          width: 220,
           ellipsis: true,
           render: (name: string, f) => (
             <Space size={4}>
@@ -66,12 +76,12 @@ export function FilesTable({
             </Space>
           ),
         },
-        { title: t("knowledge.page.size"), dataIndex: "size", width: 100, render: formatSize },
-        { title: t("knowledge.page.uploadTime"), dataIndex: "uploadTime", width: 180, render: formatTime },
+        { title: t("knowledge.page.size"), dataIndex: "size", width: 90, render: formatSize },
+        { title: t("knowledge.page.uploadTime"), dataIndex: "uploadTime", width: 170, render: formatTime },
         {
           title: t("knowledge.page.state"),
           key: "state",
-          width: 190,
+          width: 170,
           render: (_, f) => {
             const tag = (
               <Tag color={STATE_COLORS[stateOf(f)]} data-testid="file-state">
@@ -84,7 +94,7 @@ export function FilesTable({
         {
           title: t("knowledge.page.progress"),
           key: "progress",
-          width: 160,
+          width: 140,
           render: (_, f) =>
             f.committed ? (
               <Progress
@@ -95,11 +105,13 @@ export function FilesTable({
               />
             ) : null,
         },
-        { title: t("knowledge.page.segments"), dataIndex: "segmentCount", width: 90 },
+        { title: t("knowledge.page.segments"), dataIndex: "segmentCount", width: 100 },
         {
           title: t("knowledge.page.actions"),
           key: "actions",
-          width: 200,
+          width: 210,
+          // On a narrow screen the table scrolls sideways: the actions stay in view.
+          fixed: "right",
           render: (_, f) => (
             <Space size={0}>
               {!f.committed && (
@@ -112,6 +124,20 @@ export function FilesTable({
                   {t("knowledge.page.browse")}
                 </Button>
               )}
+              <Dropdown
+                trigger={["click"]}
+                menu={{
+                  items: [
+                    { key: TOP_LEVEL, label: t("knowledge.folders.topLevel"), disabled: !f.folderId },
+                    ...[...folders].map(([id, name]) => ({ key: id, label: name, disabled: f.folderId === id })),
+                  ],
+                  onClick: (e) => move(f, e.key === TOP_LEVEL ? null : e.key),
+                }}
+              >
+                <Button type="link" size="small" data-testid="file-move">
+                  {t("knowledge.folders.move")}
+                </Button>
+              </Dropdown>
               <Popconfirm
                 title={t("knowledge.page.confirmDeleteFile")}
                 okText={t("common.confirm")}

@@ -1,11 +1,15 @@
 import type { KnowledgeBase } from "@agentfair/contracts";
-import { App, Form, Input, Modal } from "antd";
+import { Alert, App, Form, Input, Modal, Select } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { HttpError } from "../../../lib/http";
+import { useEmbeddingModels } from "../api/embedding-models";
 import { createKnowledge, updateKnowledge } from "../api/save-knowledge";
 
-/** Create and edit a knowledge base: a modal with a name field (doc 2 §2, §5, §8). */
+/**
+ * Create and edit a knowledge base: a modal with a name (doc 2 §2, §5, §8) and the embedding model
+ * (empty: the default one); a new model re-embeds the stored segments without parsing again.
+ */
 export function KnowledgeModal({
   open,
   base,
@@ -20,22 +24,25 @@ export function KnowledgeModal({
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const [form] = Form.useForm<{ name: string }>();
+  const [form] = Form.useForm<{ name: string; embeddingModelId?: string | null }>();
   const [saving, setSaving] = useState(false);
+  const models = useEmbeddingModels(open);
+  const chosen = Form.useWatch("embeddingModelId", form);
+  const modelChanged = !!base && (chosen ?? null) !== (base.embeddingModelId ?? null);
 
   useEffect(() => {
-    if (open) form.setFieldsValue({ name: base?.name ?? "" });
+    if (open) form.setFieldsValue({ name: base?.name ?? "", embeddingModelId: base?.embeddingModelId ?? null });
   }, [open, base, form]);
 
   const submit = async () => {
-    const { name } = await form.validateFields();
+    const { name, embeddingModelId } = await form.validateFields();
     setSaving(true);
     try {
       if (base) {
-        await updateKnowledge({ id: base.id, name: name.trim() });
+        await updateKnowledge({ id: base.id, name: name.trim(), embeddingModelId: embeddingModelId ?? null });
         message.success(t("knowledge.modal.saved"));
       } else {
-        await createKnowledge({ name: name.trim() });
+        await createKnowledge({ name: name.trim(), embeddingModelId: embeddingModelId ?? null });
         message.success(t("knowledge.modal.created"));
       }
       onSaved();
@@ -67,6 +74,17 @@ export function KnowledgeModal({
         >
           <Input maxLength={100} placeholder={t("knowledge.modal.nameRequired")} data-testid="knowledge-name" />
         </Form.Item>
+        <Form.Item name="embeddingModelId" label={t("knowledge.modal.embeddingModel")} extra={t("knowledge.modal.embeddingHint")}>
+          <Select
+            allowClear
+            loading={models.isLoading}
+            placeholder={t("knowledge.modal.embeddingDefault")}
+            options={(models.data ?? []).map((m) => ({ value: m.id, label: m.name }))}
+            notFoundContent={t("knowledge.modal.noEmbeddingModels")}
+            data-testid="knowledge-embedding"
+          />
+        </Form.Item>
+        {modelChanged && <Alert type="info" showIcon title={t("knowledge.modal.reembed")} data-testid="knowledge-reembed" />}
       </Form>
     </Modal>
   );

@@ -3,9 +3,11 @@ import { KNOWLEDGE_FILE_EXTENSIONS, KNOWLEDGE_FILE_MAX_BYTES, type SegmentOption
 import { Alert, App, Button, Empty, Form, Modal, Result, Select, Space, Spin, Steps, Upload } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { type Adjustments, NO_ADJUSTMENTS, toRequest } from "../adjust";
 import { commitFile } from "../api/commit-file";
 import { type PreviewSegment, previewSegments } from "../api/preview";
 import { uploadKnowledgeFile } from "../api/upload-file";
+import { SegmentAdjustList } from "./segment-adjust-list";
 import { DEFAULT_OPTIONS, type OptionsFormValues, SegmentOptionsForm, toSegmentOptions } from "./segment-options-form";
 import { SegmentPreviewList } from "./segment-preview-list";
 
@@ -18,13 +20,15 @@ const ACCEPT = [...KNOWLEDGE_FILE_EXTENSIONS, "zip"].map((e) => `.${e}`).join(",
 
 /**
  * The knowledge-file upload wizard (doc 2 §2 dictionary areas): upload → segmentation and
- * cleaning (options and the preview) → segment adjustment (exactly what will be stored) →
- * finish, which commits every file with those options. Opened on stored files it starts at step 2.
+ * cleaning (options and the preview) → segment adjustment (edit, merge, delete previewed segments:
+ * the list shown is what is stored) → finish, which commits every file with those options and its
+ * adjustments. Opened on stored files it starts at step 2.
  */
 export function UploadWizard({
   baseId,
   open,
   files: initialFiles,
+  folderId,
   onClose,
   onCommitted,
 }: {
@@ -32,6 +36,8 @@ export function UploadWizard({
   open: boolean;
   /** Files already uploaded but not segmented: skip the upload step. */
   files?: WizardFile[];
+  /** Uploads go into this folder. */
+  folderId?: string;
   onClose: () => void;
   onCommitted: () => void;
 }) {
@@ -44,6 +50,8 @@ export function UploadWizard({
   const [current, setCurrent] = useState<string | null>(null);
   // Previews per file, for the options they were made with: stale ones are made again.
   const [previews, setPreviews] = useState<Record<string, { key: string; segments: PreviewSegment[] }>>({});
+  // Adjustments per file, made in step 3 on its current preview; a new preview starts them over.
+  const [adjustments, setAdjustments] = useState<Record<string, Adjustments>>({});
   const [busy, setBusy] = useState(false);
   const [committed, setCommitted] = useState(false);
 
@@ -54,6 +62,7 @@ export function UploadWizard({
     setCurrent(start[0]?.fileId ?? null);
     setStep(start.length ? 1 : 0);
     setPreviews({});
+    setAdjustments({});
     setCommitted(false);
     form.setFieldsValue(DEFAULT_OPTIONS);
   }, [open, initialFiles, form]);
@@ -65,6 +74,7 @@ export function UploadWizard({
     if (previews[fileId]?.key === key) return;
     const { segments } = await previewSegments(baseId, fileId, opts);
     setPreviews((p) => ({ ...p, [fileId]: { key, segments } }));
+    setAdjustments((a) => ({ ...a, [fileId]: NO_ADJUSTMENTS }));
   };
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -90,7 +100,7 @@ export function UploadWizard({
   const finish = () =>
     run(async () => {
       const opts = await options();
-      for (const f of files) await commitFile(baseId, f.fileId, opts);
+      for (const f of files) await commitFile(baseId, f.fileId, { ...opts, adjust: toRequest(adjustments[f.fileId] ?? NO_ADJUSTMENTS) });
       setCommitted(true);
       setStep(3);
       message.success(t("knowledge.wizard.committed"));
@@ -100,7 +110,7 @@ export function UploadWizard({
   const upload = async (file: File) => {
     setUploading((n) => n + 1);
     try {
-      const res = await uploadKnowledgeFile(baseId, file);
+      const res = await uploadKnowledgeFile(baseId, file, folderId);
       setFiles((fs) => [...fs, ...res.files]);
       setCurrent((c) => c ?? res.files[0]?.fileId ?? null);
     } finally {
@@ -231,7 +241,14 @@ export function UploadWizard({
         <div data-testid="wizard-adjust">
           <Alert type="info" showIcon style={{ marginBottom: 12 }} message={t("knowledge.wizard.adjustHint")} />
           {fileSelect && <div style={{ marginBottom: 12 }}>{fileSelect}</div>}
-          {currentPreview && <SegmentPreviewList segments={currentPreview.segments} pageSize={8} />}
+          {current && currentPreview && (
+            <SegmentAdjustList
+              key={`${current}:${currentPreview.key}`}
+              segments={currentPreview.segments}
+              adjustments={adjustments[current] ?? NO_ADJUSTMENTS}
+              onChange={(a) => setAdjustments((all) => ({ ...all, [current]: a }))}
+            />
+          )}
         </div>
       )}
       {step === 3 && (

@@ -1,18 +1,20 @@
 import { ArrowLeftOutlined, CloudUploadOutlined } from "@ant-design/icons";
 import type { KnowledgeFile } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Col, Result, Row, Space, Typography } from "antd";
+import { Button, Card, Result, Space, Tabs, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { useKnowledgeContents } from "../api/contents";
 import { useKnowledgeBase } from "../api/knowledge-base";
 import { FilesTable } from "../components/files-table";
+import { type FolderFilter, FoldersPanel } from "../components/folders-panel";
+import { QaPanel } from "../components/qa-panel";
 import { RetrievalPanel } from "../components/retrieval-panel";
 import { SegmentsDrawer } from "../components/segments-drawer";
 import { UploadWizard, type WizardFile } from "../components/upload-wizard";
 
-/** /knowledge-list?id= (doc 2 §2): a base's files, the upload wizard, segments and the retrieval test. */
+/** /knowledge-list?id= (doc 2 §2): a base's folders and files, the upload wizard, segments, Q&A pairs and the retrieval test. */
 export function KnowledgeListPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
@@ -22,7 +24,16 @@ export function KnowledgeListPage() {
   const contents = useKnowledgeContents(id);
   const [wizard, setWizard] = useState<{ files?: WizardFile[] } | null>(null);
   const [browsing, setBrowsing] = useState<KnowledgeFile | null>(null);
-  const folders = useMemo(() => new Map((contents.data?.folders ?? []).map((f) => [f.id, f.name])), [contents.data]);
+  const [folder, setFolder] = useState<FolderFilter>("all");
+  const folderList = contents.data?.folders ?? [];
+  const allFiles = contents.data?.files ?? [];
+  const folders = useMemo(() => new Map(folderList.map((f) => [f.id, f.name])), [folderList]);
+  const counts = useMemo(() => {
+    const m = new Map<string, number>([["all", allFiles.length]]);
+    for (const f of allFiles) if (f.folderId) m.set(f.folderId, (m.get(f.folderId) ?? 0) + 1);
+    return m;
+  }, [allFiles]);
+  const shown = folder === "all" ? allFiles : allFiles.filter((f) => f.folderId === folder);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["knowledge", "contents", id] });
 
   if (!id || base.isError) {
@@ -38,9 +49,30 @@ export function KnowledgeListPage() {
       />
     );
   }
+  const files = (
+    <Card
+      title={folder === "all" ? t("knowledge.page.files") : folders.get(folder)}
+      extra={
+        <Button type="primary" icon={<CloudUploadOutlined />} onClick={() => setWizard({})} data-testid="open-wizard">
+          {t("knowledge.page.upload")}
+        </Button>
+      }
+    >
+      <FoldersPanel baseId={id} folders={folderList} counts={counts} selected={folder} onSelect={setFolder} onChanged={refresh} />
+      <FilesTable
+        baseId={id}
+        files={shown}
+        folders={folders}
+        loading={contents.isLoading}
+        onSegment={(f) => setWizard({ files: [{ fileId: f.id, name: f.name }] })}
+        onBrowse={setBrowsing}
+        onChanged={refresh}
+      />
+    </Card>
+  );
   return (
     <div style={{ maxWidth: 1280, margin: "0 auto" }}>
-      <Space style={{ marginBottom: 16 }} align="center">
+      <Space style={{ marginBottom: 8 }} align="center">
         <Link to="/home?types=2">
           <Button type="text" icon={<ArrowLeftOutlined />} aria-label={t("knowledge.page.back")} />
         </Link>
@@ -48,35 +80,27 @@ export function KnowledgeListPage() {
           {base.data?.name}
         </Typography.Title>
       </Space>
-      <Row gutter={[16, 16]}>
-        <Col span={24}>
-          <Card
-            title={t("knowledge.page.files")}
-            extra={
-              <Button type="primary" icon={<CloudUploadOutlined />} onClick={() => setWizard({})} data-testid="open-wizard">
-                {t("knowledge.page.upload")}
-              </Button>
-            }
-          >
-            <FilesTable
-              baseId={id}
-              files={contents.data?.files ?? []}
-              folders={folders}
-              loading={contents.isLoading}
-              onSegment={(f) => setWizard({ files: [{ fileId: f.id, name: f.name }] })}
-              onBrowse={setBrowsing}
-              onChanged={refresh}
-            />
-          </Card>
-        </Col>
-        <Col span={24}>
-          <RetrievalPanel baseId={id} />
-        </Col>
-      </Row>
+      <Tabs
+        data-testid="knowledge-tabs"
+        items={[
+          { key: "files", label: t("knowledge.page.files"), children: files },
+          {
+            key: "qa",
+            label: t("knowledge.qa.title"),
+            children: (
+              <Card>
+                <QaPanel baseId={id} />
+              </Card>
+            ),
+          },
+          { key: "retrieval", label: t("knowledge.retrieval.title"), children: <RetrievalPanel baseId={id} /> },
+        ]}
+      />
       <UploadWizard
         baseId={id}
         open={wizard !== null}
         files={wizard?.files}
+        folderId={folder === "all" ? undefined : folder}
         onClose={() => {
           setWizard(null);
           refresh();

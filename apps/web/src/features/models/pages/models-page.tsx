@@ -1,37 +1,15 @@
-import { ApiOutlined, DeleteOutlined, EditOutlined, PlusOutlined, QuestionCircleOutlined } from "@ant-design/icons";
+import { ApiOutlined, PlusOutlined, QuestionCircleOutlined } from "@ant-design/icons";
 import { type ModelInfo, type ModelInput, modelModes, modelTypes } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import {
-  App,
-  Button,
-  Card,
-  Checkbox,
-  Col,
-  Empty,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Popconfirm,
-  Result,
-  Row,
-  Select,
-  Space,
-  Switch,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-} from "antd";
+import { App, Button, Checkbox, Col, Form, Input, InputNumber, Result, Row, Select, Space, Switch, Tag, Tooltip, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { PageTitle } from "../../../components/page-title";
+import { AdminTable, EditDialog, RowAction, RowDelete, useEditDialog } from "../../../components/admin-table";
 import { useUserInfo } from "../../auth/api/user-info";
 import { deleteModel } from "../api/delete-model";
 import { modelsKey, useModels } from "../api/models";
 import { saveModel } from "../api/save-model";
 import { testModel } from "../api/test-model";
-import { validated } from "../../../lib/form";
 
 type FormValues = ModelInput & { apiKey?: string };
 
@@ -56,22 +34,15 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const models = useModels();
-  const [editing, setEditing] = useState<ModelInfo | "new" | null>(null);
   const [testing, setTesting] = useState<string | null>(null);
   const [form] = Form.useForm<FormValues>();
+  const dialog = useEditDialog<ModelInfo, FormValues>(form, (m) => ({ ...m, apiKey: "" }));
+  const editing = dialog.editing;
   const refresh = () => queryClient.invalidateQueries({ queryKey: modelsKey });
 
-  const open = (m: ModelInfo | "new") => {
-    setEditing(m);
-    form.resetFields();
-    if (m !== "new") form.setFieldsValue({ ...m, apiKey: "" });
-  };
-  const save = async () => {
-    const values = await validated(form);
-    if (!values) return;
-    await saveModel(editing === "new" || !editing ? null : editing.id, values);
+  const save = async (m: ModelInfo | null, values: FormValues) => {
+    await saveModel(m?.id ?? null, values);
     message.success(t("models.saved"));
-    setEditing(null);
     void refresh();
   };
   const test = async (id: string) => {
@@ -90,125 +61,96 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
   const full = (n: number) => (n ? n.toLocaleString(locale) : t("models.unlimited"));
 
   return (
-    <div style={{ maxWidth: 1400, margin: "0 auto" }}>
-      <Card
-        title={<PageTitle title={t("models.title")} subtitle={t(platform ? "models.subtitle" : "models.tenantSubtitle")} />}
-        extra={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => open("new")}>
-            {t("models.add")}
-          </Button>
-        }
-      >
-        <Table<ModelInfo>
-          rowKey="id"
-          size="middle"
-          loading={models.isLoading}
-          dataSource={models.data ?? []}
-          pagination={false}
-          // Every cell on one line: the table is as wide as its content and scrolls when the window is not.
-          scroll={{ x: "max-content" }}
-          onHeaderRow={() => ({ style: { whiteSpace: "nowrap" } })}
-          onRow={() => ({ style: { whiteSpace: "nowrap" } })}
-          locale={{ emptyText: <Empty description={t("models.empty")} /> }}
-          columns={[
-            {
-              title: t("models.name"),
-              dataIndex: "name",
-              render: (v: string, m) => (
-                <Space size={4}>
-                  <Typography.Text strong ellipsis={{ tooltip: v }} style={{ maxWidth: 200 }}>
-                    {v}
-                  </Typography.Text>
-                  {m.isDefault && <Tag color="blue">{t("models.default")}</Tag>}
-                </Space>
-              ),
-            },
-            {
-              title: t("models.type"),
-              dataIndex: "type",
-              render: (v: ModelInfo["type"]) => <Tag>{t(`models.types.${v}`)}</Tag>,
-            },
-            {
-              title: t("models.modelId"),
-              dataIndex: "modelId",
-              render: (v: string) => (
-                <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 180 }}>
-                  {v}
-                </Typography.Text>
-              ),
-            },
-            {
-              title: t("models.baseUrl"),
-              dataIndex: "baseUrl",
-              render: (v: string) => (
-                <Typography.Text type="secondary" ellipsis={{ tooltip: v }} style={{ maxWidth: 220 }}>
-                  {v}
-                </Typography.Text>
-              ),
-            },
-            {
-              title: t("models.apiKey"),
-              dataIndex: "hasApiKey",
-              render: (v: boolean) => (v ? t("models.apiKeyStored") : t("models.apiKeyNone")),
-            },
-            {
-              title: (
-                <Tooltip title={t("models.limitsShort")}>
-                  {t("models.limitsHead")} <QuestionCircleOutlined style={{ color: "#8c8c8c" }} />
-                </Tooltip>
-              ),
-              render: (_, m) => (
-                <Tooltip title={`${t("models.limitsShort")}: ${full(m.rpmLimit)} / ${full(m.inputTpmLimit)} / ${full(m.outputTpmLimit)}`}>
-                  {`${compact(m.rpmLimit)} / ${compact(m.inputTpmLimit)} / ${compact(m.outputTpmLimit)}`}
-                </Tooltip>
-              ),
-            },
-            {
-              title: t("models.status"),
-              dataIndex: "enabled",
-              render: (v: boolean) => (v ? <Tag color="green">{t("models.on")}</Tag> : <Tag>{t("models.off")}</Tag>),
-            },
-            {
-              title: t("models.actions"),
-              fixed: "right",
-              render: (_, m) => (
-                <Space size={0}>
-                  <Tooltip title={t("models.test")}>
-                    <Button
-                      type="text"
-                      icon={<ApiOutlined />}
-                      loading={testing === m.id}
-                      onClick={() => test(m.id)}
-                      aria-label={t("models.test")}
-                    />
-                  </Tooltip>
-                  <Tooltip title={t("models.edit")}>
-                    <Button type="text" icon={<EditOutlined />} onClick={() => open(m)} aria-label={t("models.edit")} />
-                  </Tooltip>
-                  <Popconfirm
-                    title={t("models.removeConfirm")}
-                    onConfirm={async () => {
-                      await deleteModel(m.id);
-                      message.success(t("models.removed"));
-                      void refresh();
-                    }}
-                  >
-                    <Button type="text" danger icon={<DeleteOutlined />} aria-label={t("models.remove")} />
-                  </Popconfirm>
-                </Space>
-              ),
-            },
-          ]}
-        />
-      </Card>
-      <Modal
-        open={!!editing}
-        title={editing === "new" ? t("models.add") : t("models.edit")}
-        onOk={save}
-        onCancel={() => setEditing(null)}
-        width={640}
-        destroyOnHidden
-      >
+    <AdminTable<ModelInfo>
+      title={t("models.title")}
+      subtitle={t(platform ? "models.subtitle" : "models.tenantSubtitle")}
+      extra={
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => dialog.open("new")}>
+          {t("models.add")}
+        </Button>
+      }
+      loading={models.isLoading}
+      rows={models.data}
+      empty={t("models.empty")}
+      // Every cell on one line: the table is as wide as its content and scrolls when the window is not.
+      nowrap
+      columns={[
+        {
+          title: t("models.name"),
+          dataIndex: "name",
+          render: (v: string, m) => (
+            <Space size={4}>
+              <Typography.Text strong ellipsis={{ tooltip: v }} style={{ maxWidth: 200 }}>
+                {v}
+              </Typography.Text>
+              {m.isDefault && <Tag color="blue">{t("models.default")}</Tag>}
+            </Space>
+          ),
+        },
+        {
+          title: t("models.type"),
+          dataIndex: "type",
+          render: (v: ModelInfo["type"]) => <Tag>{t(`models.types.${v}`)}</Tag>,
+        },
+        {
+          title: t("models.modelId"),
+          dataIndex: "modelId",
+          render: (v: string) => (
+            <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 180 }}>
+              {v}
+            </Typography.Text>
+          ),
+        },
+        {
+          title: t("models.baseUrl"),
+          dataIndex: "baseUrl",
+          render: (v: string) => (
+            <Typography.Text type="secondary" ellipsis={{ tooltip: v }} style={{ maxWidth: 220 }}>
+              {v}
+            </Typography.Text>
+          ),
+        },
+        {
+          title: t("models.apiKey"),
+          dataIndex: "hasApiKey",
+          render: (v: boolean) => (v ? t("models.apiKeyStored") : t("models.apiKeyNone")),
+        },
+        {
+          title: (
+            <Tooltip title={t("models.limitsShort")}>
+              {t("models.limitsHead")} <QuestionCircleOutlined style={{ color: "#8c8c8c" }} />
+            </Tooltip>
+          ),
+          render: (_, m) => (
+            <Tooltip title={`${t("models.limitsShort")}: ${full(m.rpmLimit)} / ${full(m.inputTpmLimit)} / ${full(m.outputTpmLimit)}`}>
+              {`${compact(m.rpmLimit)} / ${compact(m.inputTpmLimit)} / ${compact(m.outputTpmLimit)}`}
+            </Tooltip>
+          ),
+        },
+        {
+          title: t("models.status"),
+          dataIndex: "enabled",
+          render: (v: boolean) => (v ? <Tag color="green">{t("models.on")}</Tag> : <Tag>{t("models.off")}</Tag>),
+        },
+      ]}
+      actionsTitle={t("models.actions")}
+      actions={(m) => (
+        <>
+          <RowAction label={t("models.test")} icon={<ApiOutlined />} loading={testing === m.id} onClick={() => test(m.id)} />
+          <RowAction label={t("models.edit")} onClick={() => dialog.open(m)} />
+          <RowDelete
+            label={t("models.remove")}
+            confirm={t("models.removeConfirm")}
+            onConfirm={async () => {
+              await deleteModel(m.id);
+              message.success(t("models.removed"));
+              void refresh();
+            }}
+          />
+        </>
+      )}
+    >
+      <EditDialog dialog={dialog} form={form} addTitle={t("models.add")} editTitle={t("models.edit")} onSave={save} width={640}>
         <Form
           form={form}
           layout="vertical"
@@ -245,7 +187,7 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
             label={t("models.baseUrl")}
             rules={[
               { required: true, message: t("models.required", { field: t("models.baseUrl") }) },
-              { pattern: /^https?:\/\/\S+$/i, message: t("models.urlInvalid") },
+              { pattern: /^(https?:\/\/\S+|local:\/\/offline)$/i, message: t("models.urlInvalid") },
             ]}
             extra={platform ? t("models.baseUrlLocalHint") : undefined}
           >
@@ -324,7 +266,7 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
             )}
           </Space>
         </Form>
-      </Modal>
-    </div>
+      </EditDialog>
+    </AdminTable>
   );
 }

@@ -8,13 +8,15 @@ import { useNavigate } from "react-router";
 import { AgentIcon } from "../../../components/icon-picker/agent-icon";
 import { IconPickerModal, type IconValue } from "../../../components/icon-picker/icon-picker";
 import { generateCallableName } from "../api/callable-name";
+import { addMcpServer } from "../api/add-mcp-server";
 import { createPlugin } from "../api/create-plugin";
+import { createWorkflow, generateWorkflowCallableName } from "../api/create-workflow";
 import { useGroups } from "../api/groups";
 import { toolsKey } from "../api/plugin-page";
 import { editorPath } from "../editor-path";
 
-/** Plugin types the form creates (MCP tools come from an MCP server, not from this form). */
-const FORM_PLUGIN_TYPES = ["HTTP", "JAVASCRIPT", "PYTHON3"] as const;
+/** Plugin types the form creates; MCP adds a server, whose tools become MCP tools (names from the server). */
+const FORM_PLUGIN_TYPES = ["HTTP", "JAVASCRIPT", "PYTHON3", "MCP"] as const;
 
 /** A new code plugin starts from a `main(params)` the sandbox can run at once. */
 export const STARTER_CODE: Partial<Record<PluginType, string>> = {
@@ -31,11 +33,12 @@ type Values = {
   pluginCallableName: string;
   pluginType?: PluginType;
   url?: string;
+  serverUrl?: string;
   icon: IconValue;
 };
 
 /** Create tool modal (doc 2 §2, §5): every field with the form's messages, then on to the editor. */
-export function CreateToolModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function CreateToolModal({ open, onClose, onMcpAdded }: { open: boolean; onClose: () => void; onMcpAdded?: () => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
@@ -47,6 +50,7 @@ export function CreateToolModal({ open, onClose }: { open: boolean; onClose: () 
   const toolType = Form.useWatch("toolType", form) ?? 1;
   const pluginType = Form.useWatch("pluginType", form);
   const workflow = toolType === 2;
+  const mcp = !workflow && pluginType === "MCP";
 
   const generate = async () => {
     const { pluginName = "", pluginDescription = "" } = form.getFieldsValue(["pluginName", "pluginDescription"]);
@@ -56,7 +60,10 @@ export function CreateToolModal({ open, onClose }: { open: boolean; onClose: () 
     }
     setGenerating(true);
     try {
-      form.setFieldValue("pluginCallableName", await generateCallableName(pluginName, pluginDescription));
+      form.setFieldValue(
+        "pluginCallableName",
+        await (workflow ? generateWorkflowCallableName : generateCallableName)(pluginName, pluginDescription),
+      );
       await form.validateFields(["pluginCallableName"]);
     } catch {
       // the http client has shown the server's message
@@ -69,24 +76,56 @@ export function CreateToolModal({ open, onClose }: { open: boolean; onClose: () 
     const v = await form.validateFields();
     const type: PluginType = workflow ? "WORKFLOW" : (v.pluginType as PluginType);
     setSaving(true);
+    if (type === "MCP") return addServer(v);
     try {
-      const { id } = await createPlugin({
-        pluginName: v.pluginName,
-        pluginDescription: v.pluginDescription,
-        pluginTags: v.pluginTags,
-        pluginKind: v.pluginKind,
-        pluginCallableName: v.pluginCallableName,
-        pluginType: type,
-        pluginIcon: v.icon.icon,
-        pluginIconBackground: v.icon.background,
-        url: v.url ?? "",
-        code: STARTER_CODE[type] ?? "",
-      });
+      const { id } = workflow
+        ? await createWorkflow({
+            workflowName: v.pluginName,
+            workflowDescription: v.pluginDescription,
+            workflowIcon: v.icon.icon,
+            workflowIconBackground: v.icon.background,
+            workflowCallableName: v.pluginCallableName,
+            workflowTags: v.pluginTags,
+          })
+        : await createPlugin({
+            pluginName: v.pluginName,
+            pluginDescription: v.pluginDescription,
+            pluginTags: v.pluginTags,
+            pluginKind: v.pluginKind,
+            pluginCallableName: v.pluginCallableName,
+            pluginType: type,
+            pluginIcon: v.icon.icon,
+            pluginIconBackground: v.icon.background,
+            url: v.url ?? "",
+            code: STARTER_CODE[type] ?? "",
+          });
       message.success(t("tools.create.created"));
       await queryClient.invalidateQueries({ queryKey: toolsKey });
       form.resetFields();
       onClose();
       navigate(editorPath({ id, pluginType: type }));
+    } catch {
+      // the http client has shown the server's message
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  /** An MCP server: its tools are listed as MCP tools, which open no editor, so the list shows them. */
+  const addServer = async (v: Values) => {
+    try {
+      const { ids } = await addMcpServer({
+        serverUrl: v.serverUrl ?? "",
+        pluginTags: v.pluginTags,
+        pluginIcon: v.icon.icon,
+        pluginIconBackground: v.icon.background,
+      });
+      message.success(t("tools.create.created"));
+      if (!ids.length) message.info(t("tools.create.mcpNoTools"));
+      await queryClient.invalidateQueries({ queryKey: toolsKey });
+      form.resetFields();
+      onClose();
+      onMcpAdded?.();
     } catch {
       // the http client has shown the server's message
     } finally {
@@ -121,19 +160,21 @@ export function CreateToolModal({ open, onClose }: { open: boolean; onClose: () 
             ]}
           />
         </Form.Item>
-        <Form.Item
-          name="pluginName"
-          label={t(workflow ? "tools.create.workflowName" : "tools.create.pluginName")}
-          rules={[
-            {
-              required: true,
-              whitespace: true,
-              message: t(workflow ? "tools.create.workflowNameRequired" : "tools.create.pluginNameRequired"),
-            },
-          ]}
-        >
-          <Input maxLength={100} showCount />
-        </Form.Item>
+        {!mcp && (
+          <Form.Item
+            name="pluginName"
+            label={t(workflow ? "tools.create.workflowName" : "tools.create.pluginName")}
+            rules={[
+              {
+                required: true,
+                whitespace: true,
+                message: t(workflow ? "tools.create.workflowNameRequired" : "tools.create.pluginNameRequired"),
+              },
+            ]}
+          >
+            <Input maxLength={100} showCount />
+          </Form.Item>
+        )}
         <Form.Item
           name="pluginTags"
           label={t("tools.create.group")}
@@ -146,33 +187,37 @@ export function CreateToolModal({ open, onClose }: { open: boolean; onClose: () 
             options={(groups.data ?? []).map((g) => ({ value: g, label: g }))}
           />
         </Form.Item>
-        <Form.Item
-          name="pluginDescription"
-          label={t("tools.create.description")}
-          rules={[{ required: true, whitespace: true, message: t("tools.create.descriptionRequired") }]}
-        >
-          <Input.TextArea rows={3} maxLength={2000} showCount />
-        </Form.Item>
-        <Form.Item name="pluginKind" label={t("tools.create.attribute")}>
-          <Radio.Group optionType="button" options={PLUGIN_KINDS.map((k) => ({ value: k, label: t(`tools.create.kinds.${k}`) }))} />
-        </Form.Item>
-        <Form.Item label={t("tools.create.callableName")} htmlFor="pluginCallableName" required>
-          <Space.Compact style={{ width: "100%" }}>
+        {!mcp && (
+          <>
             <Form.Item
-              name="pluginCallableName"
-              noStyle
-              rules={[
-                { required: true, whitespace: true, message: t("tools.create.callableNameRequired") },
-                { pattern: CALLABLE_NAME, message: t("tools.create.callableNameInvalid") },
-              ]}
+              name="pluginDescription"
+              label={t("tools.create.description")}
+              rules={[{ required: true, whitespace: true, message: t("tools.create.descriptionRequired") }]}
             >
-              <Input maxLength={64} />
+              <Input.TextArea rows={3} maxLength={2000} showCount />
             </Form.Item>
-            <Button onClick={generate} loading={generating}>
-              {t("tools.create.generate")}
-            </Button>
-          </Space.Compact>
-        </Form.Item>
+            <Form.Item name="pluginKind" label={t("tools.create.attribute")}>
+              <Radio.Group optionType="button" options={PLUGIN_KINDS.map((k) => ({ value: k, label: t(`tools.create.kinds.${k}`) }))} />
+            </Form.Item>
+            <Form.Item label={t("tools.create.callableName")} htmlFor="pluginCallableName" required>
+              <Space.Compact style={{ width: "100%" }}>
+                <Form.Item
+                  name="pluginCallableName"
+                  noStyle
+                  rules={[
+                    { required: true, whitespace: true, message: t("tools.create.callableNameRequired") },
+                    { pattern: CALLABLE_NAME, message: t("tools.create.callableNameInvalid") },
+                  ]}
+                >
+                  <Input maxLength={64} />
+                </Form.Item>
+                <Button onClick={generate} loading={generating}>
+                  {t("tools.create.generate")}
+                </Button>
+              </Space.Compact>
+            </Form.Item>
+          </>
+        )}
         {!workflow && (
           <Form.Item
             name="pluginType"
@@ -189,6 +234,23 @@ export function CreateToolModal({ open, onClose }: { open: boolean; onClose: () 
             rules={[{ required: true, type: "url", message: t("tools.create.urlRequired") }]}
           >
             <Input placeholder="https://" />
+          </Form.Item>
+        )}
+        {mcp && (
+          <Form.Item
+            name="serverUrl"
+            label={t("tools.create.mcpServerUrl")}
+            extra={t("tools.create.mcpHint")}
+            rules={[
+              {
+                required: true,
+                // http(s), or an administrator's `stdio:NAME` from the platform's list (the server decides who may).
+                pattern: /^(https?:\/\/\S+|stdio:[\w.-]+)$/i,
+                message: t("tools.create.urlRequired"),
+              },
+            ]}
+          >
+            <Input placeholder="https://example.com/mcp" />
           </Form.Item>
         )}
         <Form.Item

@@ -1,16 +1,20 @@
 import type { PluginInput } from "@agentfair/contracts";
-import { App, Button, Form, Input, Modal, Radio, Select, Table, Tag, Typography } from "antd";
+import { App, Button, Form, Input, Modal, Radio, Select, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AgentIcon } from "../../../components/icon-picker/agent-icon";
 import { useGroups } from "../api/groups";
 import { parseOpenApi, saveOpenApi } from "../api/openapi";
+import { ImportPluginDetail } from "./import-plugin-detail";
 
 type Source = { kind: "url" | "json"; source: string; baseUrl: string };
+/** A found plugin with a key of its own: names may repeat, and an edit may change them. */
+type Found = PluginInput & { key: number };
 
 /**
  * Import tools modal (doc 2 §2): an OpenAPI source as a URL or pasted JSON/YAML with a baseUrl,
- * 'fetch in one click', the plugins found (remove the unwanted ones), then save them under a tag.
+ * 'fetch in one click', the plugins found (edit each in the detail editor, remove the unwanted ones),
+ * then save them under a tag.
  */
 export function ImportToolsModal({ open, onClose, onSaved }: { open: boolean; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
@@ -18,7 +22,8 @@ export function ImportToolsModal({ open, onClose, onSaved }: { open: boolean; on
   const [form] = Form.useForm<Source>();
   const kind = Form.useWatch("kind", form) ?? "url";
   const groups = useGroups(open);
-  const [found, setFound] = useState<PluginInput[]>([]);
+  const [found, setFound] = useState<Found[]>([]);
+  const [editing, setEditing] = useState<Found | null>(null);
   const [tag, setTag] = useState<string[]>([]);
   const [busy, setBusy] = useState<"fetch" | "save" | null>(null);
 
@@ -33,7 +38,7 @@ export function ImportToolsModal({ open, onClose, onSaved }: { open: boolean; on
     setBusy("fetch");
     try {
       const { plugins } = await parseOpenApi(v.source, v.baseUrl);
-      setFound(plugins);
+      setFound(plugins.map((p, key) => ({ ...p, key })));
       if (!plugins.length) message.warning(t("tools.import.nothing"));
     } catch {
       // the http client has shown the server's message
@@ -44,7 +49,10 @@ export function ImportToolsModal({ open, onClose, onSaved }: { open: boolean; on
   const save = async () => {
     setBusy("save");
     try {
-      await saveOpenApi(found, tag[0] ?? "");
+      await saveOpenApi(
+        found.map(({ key: _key, ...p }) => p),
+        tag[0] ?? "",
+      );
       message.success(t("tools.import.saved"));
       onSaved();
       close();
@@ -96,10 +104,11 @@ export function ImportToolsModal({ open, onClose, onSaved }: { open: boolean; on
       </Form>
       {found.length > 0 && (
         <>
-          <Table<PluginInput>
+          <Table<Found>
             style={{ marginTop: 16 }}
             size="small"
-            rowKey={(p) => p.pluginCallableName || p.pluginName}
+            data-testid="import-found"
+            rowKey="key"
             dataSource={found}
             pagination={false}
             scroll={{ y: 280 }}
@@ -131,11 +140,16 @@ export function ImportToolsModal({ open, onClose, onSaved }: { open: boolean; on
               },
               {
                 title: t("tools.list.actions"),
-                width: 80,
+                width: 120,
                 render: (_v, p) => (
-                  <Button type="link" danger size="small" onClick={() => setFound(found.filter((x) => x !== p))}>
-                    {t("tools.list.delete")}
-                  </Button>
+                  <Space size={0}>
+                    <Button type="link" size="small" onClick={() => setEditing(p)}>
+                      {t("tools.list.edit")}
+                    </Button>
+                    <Button type="link" danger size="small" onClick={() => setFound(found.filter((x) => x.key !== p.key))}>
+                      {t("tools.list.delete")}
+                    </Button>
+                  </Space>
                 ),
               },
             ]}
@@ -154,6 +168,14 @@ export function ImportToolsModal({ open, onClose, onSaved }: { open: boolean; on
           </Form>
         </>
       )}
+      <ImportPluginDetail
+        value={editing}
+        onCancel={() => setEditing(null)}
+        onOk={(p) => {
+          setFound(found.map((x) => (x.key === editing?.key ? { ...p, key: x.key } : x)));
+          setEditing(null);
+        }}
+      />
     </Modal>
   );
 }

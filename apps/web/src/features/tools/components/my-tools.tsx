@@ -198,7 +198,17 @@ export function MyTools() {
           },
         ]}
       />
-      <CreateToolModal open={creating} onClose={() => setCreating(false)} />
+      <CreateToolModal
+        open={creating}
+        onClose={() => setCreating(false)}
+        onMcpAdded={() => {
+          // MCP tools open no editor: the list shows the server's tools instead.
+          const mcp: Filters = { type: 3, status: 0, name: "", range: null };
+          setDraft(mcp);
+          setApplied(mcp);
+          setPage(0);
+        }}
+      />
       <ImportToolsModal open={importing} onClose={() => setImporting(false)} onSaved={refresh} />
     </div>
   );

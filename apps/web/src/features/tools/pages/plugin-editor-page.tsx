@@ -1,8 +1,8 @@
 import { ArrowLeftOutlined } from "@ant-design/icons";
-import { CONTENT_TYPES, HTTP_METHODS, type ParameterRow, type Plugin, type PluginInput, type PluginTestResult } from "@agentfair/contracts";
+import { HTTP_METHODS, type ParameterRow, type Plugin, type PluginInput, type PluginTestResult } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Card, Col, Form, Input, Row, Select, Space, Spin, Tabs, Tag, Typography } from "antd";
-import { useEffect, useState } from "react";
+import { Alert, App, Button, Card, Col, Form, Input, Row, Select, Space, Spin, Switch, Tag, Typography } from "antd";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import { IconPickerButton } from "../../../components/icon-picker/icon-picker";
@@ -10,6 +10,7 @@ import { toolsKey } from "../api/plugin-page";
 import { pluginKey, usePlugin } from "../api/plugin";
 import { publishPlugin } from "../api/publish-plugin";
 import { updatePlugin } from "../api/update-plugin";
+import { RequestTables } from "../components/request-tables";
 import { RowsTable } from "../components/rows-table";
 import { TestPanel } from "../components/test-panel";
 import { ToolTypeTag } from "../components/tool-type-tag";
@@ -41,8 +42,11 @@ function inputOf(p: Plugin): PluginInput {
   };
 }
 
-/** Plugin editor at /knowledge-list?id=&pluginType= (doc 2 §2): definition, test run, publish. */
-export function PluginEditorPage() {
+/**
+ * Plugin editor at /knowledge-list?id=&pluginType= (doc 2 §2): definition, test run, publish.
+ * `cardSlot` is the card selector of another feature (cards), handed in by the app shell.
+ */
+export function PluginEditorPage({ cardSlot }: { cardSlot?: (pluginId: string, readOnly: boolean) => ReactNode } = {}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
@@ -54,13 +58,13 @@ export function PluginEditorPage() {
   const [draft, setDraft] = useState<PluginInput | null>(null);
   const [dirty, setDirty] = useState(false);
   const [busy, setBusy] = useState<"save" | "publish" | null>(null);
-
-  useEffect(() => {
-    if (plugin) {
-      setDraft(inputOf(plugin));
-      setDirty(false);
-    }
-  }, [plugin]);
+  // The draft follows the stored plugin while it has no unsaved edits: a refetch (another save,
+  // a test's result, a language switch refetching everything) never wipes what is being typed.
+  const [synced, setSynced] = useState<Plugin | undefined>(undefined);
+  if (plugin && plugin !== synced && !dirty) {
+    setSynced(plugin);
+    setDraft(inputOf(plugin));
+  }
 
   if (!id) return <Alert type="warning" message={t("tools.editor.notFound")} />;
   if (query.isLoading || !draft || !plugin) return query.isError ? <Alert type="error" message={t("tools.editor.notFound")} /> : <Spin />;
@@ -125,7 +129,8 @@ export function PluginEditorPage() {
             />
             <span>{plugin.pluginName}</span>
             <ToolTypeTag type={plugin.pluginType} />
-            {released ? (
+            {/* MCP tools have no publish state (hidden as in the list). */}
+            {plugin.pluginType === "MCP" ? null : released ? (
               <Tag color="success" data-testid="plugin-status">
                 {t("tools.list.published")}
               </Tag>
@@ -210,41 +215,27 @@ export function PluginEditorPage() {
                       <Input value={draft.url} placeholder="https://" onChange={(e) => edit({ url: e.target.value })} />
                     </Space.Compact>
                   </Form.Item>
-                  <Tabs
-                    items={[
-                      { key: "parameters", label: t("tools.editor.parameters"), children: rows("parameters") },
-                      { key: "headers", label: t("tools.editor.headers"), children: rows("headers") },
-                      {
-                        key: "body",
-                        label: t("tools.editor.body"),
-                        children: (
-                          <>
-                            <Form.Item label={t("tools.editor.contentType")}>
-                              <Select
-                                style={{ width: 160 }}
-                                value={draft.contentType}
-                                onChange={(contentType) => edit({ contentType })}
-                                options={CONTENT_TYPES.map((c) => ({ value: c, label: c }))}
-                              />
-                            </Form.Item>
-                            {draft.contentType === "raw" && (
-                              <Form.Item label={t("tools.editor.rawBody")}>
-                                <Input.TextArea
-                                  rows={4}
-                                  style={{ fontFamily: "monospace" }}
-                                  value={draft.rawBody}
-                                  onChange={(e) => edit({ rawBody: e.target.value })}
-                                />
-                              </Form.Item>
-                            )}
-                            {rows("body")}
-                          </>
-                        ),
-                      },
-                      { key: "pathVariables", label: t("tools.editor.pathVariables"), children: rows("pathVariables") },
-                    ]}
-                  />
+                  <RequestTables value={draft} onChange={edit} disabled={readOnly} testIdPrefix="rows" />
                 </>
+              )}
+              {plugin.pluginType === "MCP" && plugin.mcp && (
+                <div data-testid="mcp-settings">
+                  <Typography.Title level={5}>{t("tools.editor.mcpServer")}</Typography.Title>
+                  <Form.Item label={t("tools.create.mcpServerUrl")}>
+                    <Input value={plugin.mcp.serverUrl} readOnly />
+                  </Form.Item>
+                  <Form.Item label={t("tools.editor.mcpToolName")}>
+                    <Input value={plugin.mcp.toolName} readOnly />
+                  </Form.Item>
+                  <Form.Item label={t("tools.editor.mcpSchema")} extra={t("tools.editor.mcpReadd")}>
+                    <Input.TextArea
+                      readOnly
+                      autoSize={{ minRows: 3, maxRows: 16 }}
+                      style={{ fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace", fontSize: 12 }}
+                      value={JSON.stringify(plugin.mcp.inputSchema ?? {}, null, 2)}
+                    />
+                  </Form.Item>
+                </div>
               )}
               {code && (
                 <>
@@ -271,6 +262,31 @@ export function PluginEditorPage() {
                     {t("tools.editor.parameters")}
                   </Typography.Title>
                   {rows("parameters")}
+                  <Typography.Title level={5} style={{ marginTop: 16 }}>
+                    {t("tools.editor.network")}
+                  </Typography.Title>
+                  <Form.Item extra={t(plugin.pluginType === "PYTHON3" ? "tools.editor.networkHintPython" : "tools.editor.networkHintJs")}>
+                    <Space wrap>
+                      <Switch
+                        data-testid="plugin-net-enabled"
+                        checked={draft.netEnabled}
+                        onChange={(netEnabled) => edit({ netEnabled })}
+                        aria-label={t("tools.editor.network")}
+                      />
+                      <Select
+                        mode="tags"
+                        data-testid="plugin-net-hosts"
+                        aria-label={t("tools.editor.netHosts")}
+                        style={{ minWidth: 360 }}
+                        disabled={readOnly || !draft.netEnabled}
+                        open={false}
+                        maxCount={20}
+                        value={draft.netAllowHosts}
+                        placeholder={t("tools.editor.netHostsPlaceholder")}
+                        onChange={(netAllowHosts: string[]) => edit({ netAllowHosts })}
+                      />
+                    </Space>
+                  </Form.Item>
                 </>
               )}
             </Form>
@@ -279,6 +295,7 @@ export function PluginEditorPage() {
             <Card size="small" title={t("tools.editor.test")}>
               <TestPanel id={id} beforeRun={async () => (dirty ? save(true) : true)} onTested={onTested} />
             </Card>
+            {cardSlot && <div style={{ marginTop: 16 }}>{cardSlot(id, readOnly)}</div>}
           </Col>
         </Row>
       </Card>

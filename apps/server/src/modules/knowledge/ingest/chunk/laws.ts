@@ -46,17 +46,34 @@ export function dropLawToc(lines: string[]): string[] {
  * laws: the 目录 dropped; 编/章/节 headings form the path; one chunk per 条 (article) starting with its path
  * (`第一章 总则\n第一条 …`), items （一）(二) staying in their article. An article over the budget is split at its
  * items, then sentences; each further part starts with the path and "第N条（续）". Text before the first article
- * (title, preamble) is its own chunk. A line starting "第十条…" is an article only if its number follows the
+ * (a preamble) is its own chunk; the law's name (a heading that is not 编/章/节, or a lone first line) leads every title
+ * instead. A line starting "第十条…" is an article only if its number follows the
  * previous article's, so a wrapped cross-reference ("第十条规定的…") stays text.
  */
 export function chunkLaws(doc: ParsedDocument, opts: NormalizedOptions): Segment[] {
-  const raw = doc.blocks.flatMap((b) => blockText(b).split("\n"));
+  // Heading blocks (a markdown "# …", a docx title style) that are not 编/章/节 name the law, not a chunk of it.
+  const titles = new Set<string>();
+  const raw = doc.blocks.flatMap((b) => {
+    const text = blockText(b);
+    if (b.kind === "heading") {
+      const line = text.replace(/\s+/g, " ").trim();
+      if (!headingLevel(line) && !ARTICLE.test(line)) titles.add(line);
+    }
+    return text.split("\n");
+  });
   const lines = dropLawToc(raw.map((l) => l.trim()).filter(Boolean));
   const path: { level: number; text: string }[] = [];
   const preamble: string[] = [];
   const articles: Article[] = [];
+  const lawTitle: string[] = [];
   let last = 0;
   for (const line of lines) {
+    if (titles.has(line)) {
+      // Before the first article it is the law's name; later (附件, 附录) a line of the article it follows.
+      if (!articles.length) lawTitle.push(line);
+      else articles[articles.length - 1].lines.push(line);
+      continue;
+    }
     const level = headingLevel(line);
     if (level) {
       while (path.length && path[path.length - 1].level >= level) path.pop();
@@ -72,10 +89,16 @@ export function chunkLaws(doc: ParsedDocument, opts: NormalizedOptions): Segment
     } else if (articles.length) articles[articles.length - 1].lines.push(line);
     else preamble.push(line);
   }
+  // A plain-text law's first line is its name when nothing but that line comes before the first article.
+  if (!lawTitle.length && preamble.length === 1 && articles.length && isNameLine(preamble[0])) lawTitle.push(preamble.shift()!);
+  const name = lawTitle.join(" ");
   const parts: Omit<Segment, "position" | "tokens">[] = [];
-  if (preamble.length) parts.push({ content: preamble.join("\n") });
+  if (preamble.length) parts.push({ content: preamble.join("\n"), ...(name ? { title: name } : {}) });
+  // Only the name and no article (a heading over running text): the name leads the text instead of standing alone.
+  if (name && !articles.length && !preamble.length) parts.push({ content: name });
   for (const article of articles) {
-    const title = article.path.join(" > ");
+    // The law's name goes into the title (weighted by keyword search), the content keeps `第一章 总则\n第一条 …`.
+    const title = [name, ...article.path].filter(Boolean).join(" > ");
     const prefix = article.path.length ? `${article.path.join("\n")}\n` : "";
     const body = article.lines.join("\n");
     if (countTokens(prefix + body) <= opts.chunkSize) {
@@ -104,6 +127,11 @@ export function chunkLaws(doc: ParsedDocument, opts: NormalizedOptions): Segment
     }
   }
   return numbered(parts);
+}
+
+/** A short line without sentence punctuation: a law's name ("中华人民共和国民法典"), not a preamble sentence. */
+function isNameLine(line: string) {
+  return line.length <= 60 && !/[。；，,;：:]/.test(line);
 }
 
 /** "第一章　总　则" → "第一章 总则": one space after the number, none inside the (spaced-out) title. */

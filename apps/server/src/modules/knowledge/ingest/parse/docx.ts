@@ -2,7 +2,7 @@ import mammoth from "mammoth";
 import type { ParsedDocument } from "../types.ts";
 import { blocksFromHtml, OCR_IMAGE_SRC } from "./html.ts";
 import { checkSignal } from "./limits.ts";
-import { recognize } from "./ocr.ts";
+import { OCR_TEXT_PER_PICTURE, recognize } from "./ocr.ts";
 import type { OfficeZip } from "./zip.ts";
 
 /** Word's heading styles (also the Chinese names of the built-in styles) as h1–h6; the title style as h1. */
@@ -11,8 +11,6 @@ const STYLE_MAP = [
   "p[style-name='标题'] => h1:fresh",
   ...[1, 2, 3, 4, 5, 6].flatMap((n) => [`p[style-name='标题 ${n}'] => h${n}:fresh`, `p[style-name='heading ${n}'] => h${n}:fresh`]),
 ];
-/** A document with less text than this per picture is a scan pasted into Word: its pictures are read by OCR. */
-const SCANNED_CHARS_PER_IMAGE = 100;
 
 /**
  * A Word document through mammoth: heading styles, paragraphs, tables. When it is mostly pictures (pages scanned
@@ -34,7 +32,7 @@ export async function parseDocx({ data }: OfficeZip, signal?: AbortSignal): Prom
   );
   let html = textOnly.value;
   const ocrPages: number[] = [];
-  if (images > 0 && textLength(html) < images * SCANNED_CHARS_PER_IMAGE) {
+  if (images > 0 && textLength(html) < images * OCR_TEXT_PER_PICTURE) {
     const read = await mammoth.convertToHtml(
       { buffer },
       {

@@ -60,9 +60,9 @@ export async function parseDocument(file: IngestFile, options: ParseOptions = {}
       case "docx":
         return parseDocx(await openZip(file.data, signal), signal);
       case "xlsx":
-        return parseXlsx(await openZip(file.data, signal));
+        return parseXlsx(await openZip(file.data, signal), signal);
       case "pptx":
-        return parsePptx(await openZip(file.data, signal));
+        return parsePptx(await openZip(file.data, signal), signal);
       case "csv":
         return parseCsv(file.data);
       case "html":

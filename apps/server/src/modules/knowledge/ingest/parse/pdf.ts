@@ -2,6 +2,7 @@ import { getDocumentProxy, renderPageAsImage } from "unpdf";
 import { IngestError, type Block, type IngestContext, type ParseOptions, type ParsedDocument } from "../types.ts";
 import { checkSignal, MAX_PDF_PAGES, normalizeText } from "./limits.ts";
 import { recognize } from "./ocr.ts";
+import { tableFromRows } from "./table.ts";
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
@@ -19,13 +20,21 @@ if (!("transferToFixedLength" in ArrayBuffer.prototype)) {
   });
 }
 
-/** One printed line of a page: its text, font size and position (y grows downwards). */
+/** A run of a line's text set apart from the next by a wide gap: a table cell when lines line up in columns. */
+export interface PdfCell {
+  text: string;
+  left: number;
+  right: number;
+}
+
+/** One printed line of a page: its text, font size and position (y grows downwards), and its cells. */
 export interface PdfLine {
   text: string;
   size: number;
   top: number;
   left: number;
   right: number;
+  cells: PdfCell[];
 }
 
 interface TextItem {
@@ -93,6 +102,7 @@ export function toLines(items: TextItem[], pageHeight: number): PdfLine[] {
   let line: PdfLine | undefined;
   let baseline = 0;
   let breakNext = false;
+  let cellBreak = false;
   for (const item of items) {
     if (typeof item.str !== "string") continue;
     const [a, b, c, d, x, y] = item.transform;
@@ -101,24 +111,90 @@ export function toLines(items: TextItem[], pageHeight: number): PdfLine[] {
     if (!text.trim()) {
       if (item.hasEOL) breakNext = true;
       else if (line && text) line.text += " ";
+      // A "space" much wider than a space (Chromium spans a table's column gap with one) separates cells.
+      if (item.width > size * 0.6) cellBreak = true;
       continue;
     }
     if (!line || breakNext || Math.abs(y - baseline) > size * 0.5 || x < line.right - size * 2) {
       if (line) lines.push(line);
-      line = { text: "", size, top: pageHeight - y - size, left: x, right: x };
+      line = { text: "", size, top: pageHeight - y - size, left: x, right: x, cells: [] };
       baseline = y;
+      cellBreak = false;
     } else if (x - line.right > size * 0.2 && !line.text.endsWith(" ") && !(cjk(line.text.at(-1)) && cjk(text[0]))) {
       line.text += " ";
     }
+    // A gap wider than a character, or a wide space, starts a new cell (words are a space apart, table columns more).
+    const cell = line.cells.at(-1);
+    if (!cell || cellBreak || x - line.right > size * CELL_GAP) line.cells.push({ text, left: x, right: x + item.width });
+    else {
+      cell.text += x - cell.right > size * 0.2 && !(cjk(cell.text.at(-1)) && cjk(text[0])) ? ` ${text}` : text;
+      cell.right = Math.max(cell.right, x + item.width);
+    }
+    cellBreak = false;
     line.text += text;
     line.size = Math.max(line.size, size);
     line.right = Math.max(line.right, x + item.width);
     breakNext = item.hasEOL === true;
   }
   if (line) lines.push(line);
+  const tidy = (t: string) => normalizeText(t).replace(/\s+/g, " ").trim();
   return lines
-    .map((l) => ({ ...l, text: normalizeText(l.text).replace(/\s+/g, " ").trim(), size: Math.round(l.size * 2) / 2 }))
+    .map((l) => ({
+      ...l,
+      text: tidy(l.text),
+      size: Math.round(l.size * 2) / 2,
+      cells: l.cells.map((c) => ({ ...c, text: tidy(c.text) })).filter((c) => c.text),
+    }))
     .filter((l) => l.text);
+}
+
+/**
+ * Whether a line may be a table row: two cells or more, none ending a sentence, and not a numbered article or
+ * chapter ("第一条　…", "第一章　总　则" are set with full-width spaces as wide as a table's column gap).
+ */
+function rowLike(line: PdfLine): boolean {
+  return (
+    line.cells.length >= 2 &&
+    !/^(?:第[一二三四五六七八九十百千零〇两\d]+[编章节条款]|[（(][一二三四五六七八九十\d]+[)）])/.test(line.text) &&
+    !line.cells.some((c) => /[。；！？]$/.test(c.text))
+  );
+}
+
+/** Cells are apart by more than this many font sizes. */
+const CELL_GAP = 1;
+
+/**
+ * A table starting at `lines[start]`: that line and the lines after it whose cells fall into its columns (a cell
+ * starts or ends where a column of the first line does), at least two cells per line and two lines in all. Rows
+ * whose cells skip a column get an empty cell there. Undefined when the lines are no table.
+ */
+export function tableAt(lines: PdfLine[], start: number): { rows: string[][]; end: number } | undefined {
+  const head = lines[start];
+  if (!rowLike(head)) return undefined;
+  const columns = head.cells.map((c) => ({ left: c.left, right: c.right }));
+  const rows = [head.cells.map((c) => c.text)];
+  let end = start + 1;
+  for (; end < lines.length; end++) {
+    const line = lines[end];
+    if (!rowLike(line) || line.cells.length > columns.length) break;
+    // Aligned within a font size: left-aligned text shares the left edge, right-aligned numbers the right one.
+    const tol = line.size;
+    const row: string[] = Array(columns.length).fill("");
+    let col = 0;
+    let aligned = true;
+    for (const cell of line.cells) {
+      while (col < columns.length && Math.abs(cell.left - columns[col].left) > tol && Math.abs(cell.right - columns[col].right) > tol)
+        col++;
+      if (col >= columns.length) {
+        aligned = false;
+        break;
+      }
+      row[col++] = cell.text;
+    }
+    if (!aligned) break;
+    rows.push(row);
+  }
+  return rows.length >= 2 ? { rows, end } : undefined;
 }
 
 const CJK = /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
@@ -234,7 +310,17 @@ function toBlocks(pages: PdfLine[][], ocrText: Map<number, string>, outline: Out
       para = [];
     };
     const widest = Math.max(...lines.map((l) => l.right - l.left), 1);
-    for (const line of lines) {
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      // Lines whose cells line up in columns are a table (one row per line, the first the header).
+      const table = tableAt(lines, i);
+      if (table) {
+        flush();
+        const block = tableFromRows(table.rows);
+        if (block) blocks.push({ ...block, page });
+        i = table.end - 1;
+        continue;
+      }
       const marks = byTitle.get(squash(line.text));
       const mark = marks?.find((o) => o.page === undefined || o.page === page);
       const level = outline.length ? mark?.level : isLargeType(line, bodySize) ? headingSizes.indexOf(line.size) + 1 : undefined;

@@ -1,5 +1,7 @@
 import { DOMParser } from "@xmldom/xmldom";
 import type { Block, ParsedDocument } from "../types.ts";
+import { checkSignal } from "./limits.ts";
+import { isOcrPicture, OCR_TEXT_PER_PICTURE, recognize } from "./ocr.ts";
 import { tableFromRows } from "./table.ts";
 import { type OfficeZip, zipText } from "./zip.ts";
 
@@ -7,16 +9,64 @@ const A = "http://schemas.openxmlformats.org/drawingml/2006/main";
 const P = "http://schemas.openxmlformats.org/presentationml/2006/main";
 const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
-/** A presentation read from its slide XML in show order: per slide its title (heading), text boxes and tables. */
-export async function parsePptx({ zip }: OfficeZip): Promise<ParsedDocument> {
+/**
+ * A presentation read from its slide XML in show order: per slide its title (heading), text boxes and tables.
+ * A slide that is mostly pictures (a scanned page, a screenshot of text) has its PNG and JPEG pictures read by
+ * OCR where they stand; a picture used on several slides is read once.
+ */
+export async function parsePptx({ zip }: OfficeZip, signal?: AbortSignal): Promise<ParsedDocument> {
   const blocks: Block[] = [];
   const slides = await slidePaths(zip);
+  const read = new Map<string, Promise<string>>();
+  const ocrPages: number[] = [];
   for (const [i, path] of slides.entries()) {
     blocks.push({ kind: "slide", index: i + 1 });
     const xml = await zipText(zip, path);
-    if (xml) blocks.push(...slideBlocks(xml));
+    if (!xml) continue;
+    const slide = slideBlocks(xml);
+    const text = slide.blocks.reduce((n, b) => n + ("text" in b ? b.text.length : 0), 0);
+    if (slide.pictures.length && text < slide.pictures.length * OCR_TEXT_PER_PICTURE) {
+      const targets = await pictureTargets(zip, path);
+      // From the last picture back, so earlier insertion points stay valid.
+      for (const pic of [...slide.pictures].reverse()) {
+        const media = targets.get(pic.rid);
+        const file = media && zip.file(media);
+        if (!file) continue;
+        checkSignal(signal);
+        if (!read.has(media)) {
+          read.set(
+            media,
+            file.async("uint8array").then((bytes) => (isOcrPicture(bytes) ? recognize(bytes) : "")),
+          );
+        }
+        const ocr = await read.get(media)!;
+        if (ocr) slide.blocks.splice(pic.at, 0, { kind: "ocr", text: ocr, page: i + 1 });
+      }
+      if (slide.blocks.some((b) => b.kind === "ocr")) ocrPages.push(i + 1);
+    }
+    blocks.push(...slide.blocks);
   }
-  return { format: "pptx", blocks, pages: slides.length, ocrPages: [] };
+  return { format: "pptx", blocks, pages: slides.length, ocrPages };
+}
+
+/** The targets of a slide's relationships (rId → zip path of the picture). */
+async function pictureTargets(zip: OfficeZip["zip"], slidePath: string): Promise<Map<string, string>> {
+  const dir = slidePath.slice(0, slidePath.lastIndexOf("/"));
+  const rels = await zipText(zip, `${dir}/_rels/${slidePath.slice(dir.length + 1)}.rels`);
+  const out = new Map<string, string>();
+  if (!rels) return out;
+  for (const rel of elements(xmlDoc(rels).documentElement, "*", "Relationship")) {
+    const target = rel.getAttribute("Target") ?? "";
+    if (rel.getAttribute("TargetMode") === "External" || !target) continue;
+    const parts = (target.startsWith("/") ? target.slice(1) : `${dir}/${target}`).split("/");
+    const resolved: string[] = [];
+    for (const part of parts) {
+      if (part === "..") resolved.pop();
+      else if (part && part !== ".") resolved.push(part);
+    }
+    out.set(rel.getAttribute("Id") ?? "", resolved.join("/"));
+  }
+  return out;
 }
 
 async function slidePaths(zip: OfficeZip["zip"]): Promise<string[]> {
@@ -40,10 +90,12 @@ async function slidePaths(zip: OfficeZip["zip"]): Promise<string[]> {
     .sort((a, b) => Number(/\d+/.exec(a.slice(11))?.[0]) - Number(/\d+/.exec(b.slice(11))?.[0]));
 }
 
-function slideBlocks(xml: string): Block[] {
+/** A slide's blocks, and its pictures: the relationship id of each and where in the blocks it stands. */
+function slideBlocks(xml: string): { blocks: Block[]; pictures: { rid: string; at: number }[] } {
   const blocks: Block[] = [];
+  const pictures: { rid: string; at: number }[] = [];
   const tree = elements(xmlDoc(xml).documentElement, P, "spTree")[0];
-  if (!tree) return blocks;
+  if (!tree) return { blocks, pictures };
   const visit = (el: Element) => {
     const name = el.localName;
     if (name === "sp") {
@@ -78,10 +130,13 @@ function slideBlocks(xml: string): Block[] {
       if (table) blocks.push(table);
     } else if (name === "grpSp") {
       for (const child of children(el)) visit(child);
+    } else if (name === "pic") {
+      const rid = elements(el, A, "blip")[0]?.getAttributeNS(R, "embed");
+      if (rid) pictures.push({ rid, at: blocks.length });
     }
   };
   for (const child of children(tree)) visit(child);
-  return blocks;
+  return { blocks, pictures };
 }
 
 function xmlDoc(xml: string) {

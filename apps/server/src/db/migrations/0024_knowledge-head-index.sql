@@ -1,0 +1,1 @@
+CREATE INDEX "knowledge_segments_head" ON "knowledge_segments" USING gin (to_tsvector('simple'::regconfig, "head_terms")) WITH (fastupdate=false);

@@ -1,0 +1,33 @@
+import type { DataField } from "@agentfair/contracts";
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, id } from "./columns.ts";
+import { tenants } from "./tenants.ts";
+import { users } from "./users.ts";
+
+/**
+ * Data tables: the description of each table. Its rows live in a table of its own in the
+ * `datatables` schema (`datatables.t_<id>`), created and altered by the module.
+ */
+export const dataTables = pgTable(
+  "data_tables",
+  {
+    id: id(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id),
+    /** The name SQL uses: unique in the tenant, mapped to the physical table by the query guard. */
+    name: text("name").notNull(),
+    introduction: text("introduction").notNull().default(""),
+    queryMode: text("query_mode").notNull().default("sql"),
+    fields: jsonb("fields").$type<DataField[]>().notNull(),
+    physicalName: text("physical_name").notNull().unique(),
+    rowCount: integer("row_count").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("data_tables_tenant_name").on(t.tenantId, sql`lower(${t.name})`), index("data_tables_owner").on(t.ownerId)],
+);

@@ -1,0 +1,212 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freeChatUsage, mcpSessions, users } from "../../db/schema/index.ts";
+import { createUser, type TestUser } from "../../test/factories.ts";
+import { createPeerApp, createTestApp, type TestApp } from "../../test/harness.ts";
+import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
+import { agentSteps } from "../agents/agents.fixtures.ts";
+
+/**
+ * Agents as MCP servers: keys, both transports, limits and billing. With TEST_DATABASE_URL the
+ * client talks to two processes on one PostgreSQL database; on PGlite to one.
+ */
+let a: TestApp;
+let b: TestApp;
+let llm: LlmServer;
+let owner: TestUser;
+let other: TestUser;
+let agentId: string;
+let urlA: string;
+let urlB: string;
+
+const keysUrl = (id: string) => `/aiagent_api/agent/${id}/mcp-keys`;
+async function newKey(body: Record<string, unknown> = {}, id = agentId) {
+  const res = await a.app.inject({ method: "POST", url: keysUrl(id), headers: owner.headers, payload: { name: "测试密钥", ...body } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as { id: string; key: string; prefix: string };
+}
+const auth = (key: string) => ({ requestInit: { headers: { authorization: `Bearer ${key}` } } });
+async function connect(base: string, key: string, id = agentId) {
+  const client = new Client({ name: "test", version: "1" });
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp/${id}`), auth(key));
+  await client.connect(transport);
+  return { client, transport };
+}
+/** The HTTP status an MCP client call failed with (0: it did not fail). */
+const status = (p: Promise<unknown>) =>
+  p.then(
+    () => 0,
+    (err: { code?: number }) => err.code,
+  );
+const text = (r: Awaited<ReturnType<Client["callTool"]>>) => (r.content as { type: string; text: string }[])[0]?.text ?? "";
+
+beforeAll(async () => {
+  llm = await startLlmServer();
+  a = await createTestApp({ MODEL_BASE_URL: llm.url, MODEL_NAME: "test-model", MODEL_API_KEY: "k" });
+  b = a.databaseUrl ? await createPeerApp(a) : a;
+  urlA = await a.app.listen({ port: 0, host: "127.0.0.1" });
+  urlB = b === a ? urlA : await b.app.listen({ port: 0, host: "127.0.0.1" });
+  owner = await createUser(a, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
+  other = await createUser(a, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
+  agentId = await agentSteps(a).released(owner, {}, "MCP 助手");
+});
+afterAll(async () => {
+  if (b !== a) await b.close();
+  await a.close();
+  await llm.close();
+});
+
+describe("MCP keys", () => {
+  it("are shown once, listed by prefix, and only for the owner's released agent", async () => {
+    const created = await newKey({ requestsPerMinute: 5 });
+    expect(created.key).toMatch(/^afk_/);
+    const list = (await a.app.inject({ method: "GET", url: keysUrl(agentId), headers: owner.headers })).json().data;
+    expect(list.endpoints).toEqual({ streamableHttp: `/mcp/${agentId}`, sse: `/mcp/${agentId}/sse` });
+    const item = list.list.find((k: { id: string }) => k.id === created.id);
+    expect(item).toMatchObject({ name: "测试密钥", prefix: created.prefix, requestsPerMinute: 5, lastUsedAt: null });
+    expect(JSON.stringify(list)).not.toContain(created.key);
+    const changed = await a.app.inject({
+      method: "PUT",
+      url: `${keysUrl(agentId)}/${created.id}`,
+      headers: owner.headers,
+      payload: { requestsPerMinute: 0, outputTokensPerMinute: 500 },
+    });
+    expect(changed.json().data).toMatchObject({ requestsPerMinute: 0, outputTokensPerMinute: 500, name: "测试密钥" });
+    // Another user's agent is not found; an unreleased one of the owner's cannot be exposed.
+    for (const method of ["GET", "POST"] as const) {
+      const res = await a.app.inject({ method, url: keysUrl(agentId), headers: other.headers, payload: { name: "x" } });
+      expect(res.statusCode).toBe(404);
+    }
+    const admin = await createUser(a, { username: "admin" });
+    expect((await a.app.inject({ method: "GET", url: keysUrl(agentId), headers: admin.headers })).statusCode).toBe(404);
+    const draftOnly = await agentSteps(a).create(owner, "草稿助手");
+    const res = await a.app.inject({ method: "POST", url: keysUrl(draftOnly), headers: owner.headers, payload: { name: "x" } });
+    expect(res.json().msg).toBe("智能体未发布");
+    const bad = await a.app.inject({
+      method: "POST",
+      url: keysUrl(agentId),
+      headers: owner.headers,
+      payload: { name: "x", requestsPerMinute: -1 },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe("the MCP endpoint", () => {
+  it("initialises on one process and answers ask on another; the session is the owner's", async () => {
+    const { key } = await newKey();
+    const { client, transport } = await connect(urlA, key);
+    const sessionId = transport.sessionId!;
+    expect(await a.platform.db.select().from(mcpSessions).where(eq(mcpSessions.id, sessionId))).toHaveLength(1);
+    // The same MCP session continues on the other process.
+    const onB = new Client({ name: "test", version: "1" });
+    const transportB = new StreamableHTTPClientTransport(new URL(`${urlB}/mcp/${agentId}`), { ...auth(key), sessionId });
+    await onB.connect(transportB);
+    const tools = await client.listTools();
+    expect(tools.tools.map((t) => t.name)).toEqual(["ask"]);
+    const result = await onB.callTool({ name: "ask", arguments: { question: "你好" } });
+    expect(result.isError).toBeFalsy();
+    expect(text(result).length).toBeGreaterThan(0);
+    const chatSession = (result.structuredContent as { sessionId: string }).sessionId;
+    const mine = await a.app.inject({
+      method: "GET",
+      url: "/agent/agent_runtime/session_list?page_number=1&page_size=100",
+      headers: owner.headers,
+    });
+    expect(mine.json().data.list.map((s: { session_id: string }) => s.session_id)).toContain(chatSession);
+    // Continuing the conversation appends to it.
+    await client.callTool({ name: "ask", arguments: { question: "再说一次", sessionId: chatSession } });
+    const detail = await a.app.inject({ method: "GET", url: `/agent/agent_runtime/session/${chatSession}`, headers: owner.headers });
+    expect(detail.json().data.messages).toHaveLength(4);
+    await client.close();
+    await onB.close();
+  });
+
+  it("speaks SSE too, the stream on one process and its messages on another", async () => {
+    const { key } = await newKey();
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(
+      new SSEClientTransport(new URL(`${urlA}/mcp/${agentId}/sse`), {
+        ...auth(key),
+        eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...init?.headers, authorization: `Bearer ${key}` } }) },
+        // The stream stays on process A; its messages go to process B, which answers through the database.
+        fetch: (u, init) => fetch(String(u).replace(urlA, urlB), init),
+      }),
+    );
+    const result = await client.callTool({ name: "ask", arguments: { question: "SSE 你好" } });
+    expect(text(result).length).toBeGreaterThan(0);
+    await client.close();
+  });
+
+  it("refuses a wrong or revoked key (401) and another user's agent id", async () => {
+    const { key, id } = await newKey();
+    expect(await status(connect(urlA, "afk_wrong"))).toBe(401);
+    const { client } = await connect(urlA, key);
+    await a.app.inject({ method: "DELETE", url: `${keysUrl(agentId)}/${id}`, headers: owner.headers });
+    expect(await status(client.listTools())).toBe(401);
+    expect(await status(connect(urlB, key))).toBe(401);
+    // A key of one agent does not open another (the other user's): refused alike.
+    const othersAgent = await agentSteps(a).released(other, {}, "别人的助手");
+    const fresh = await newKey();
+    expect(await status(connect(urlA, fresh.key, othersAgent))).toBe(401);
+    const foreign = await a.app.inject({ method: "DELETE", url: `${keysUrl(othersAgent)}/${fresh.id}`, headers: owner.headers });
+    expect(foreign.statusCode).toBe(404);
+  });
+
+  it("serves a session only to its own key; unknown or missing sessions and bad messages are refused", async () => {
+    const one = await newKey();
+    const two = await newKey();
+    const { transport } = await connect(urlA, one.key);
+    const post = (key: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${urlB}/mcp/${agentId}`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      }).then((r) => r.status);
+    const list = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+    expect(await post(one.key, list, { "mcp-session-id": transport.sessionId! })).toBe(200);
+    expect(await post(two.key, list, { "mcp-session-id": transport.sessionId! })).toBe(404);
+    expect(await post(one.key, list, { "mcp-session-id": "00000000-0000-4000-8000-000000000000" })).toBe(404);
+    expect(await post(one.key, list)).toBe(400);
+    expect(await post(one.key, { hello: "world" }, { "mcp-session-id": transport.sessionId! })).toBe(400);
+    expect(await post(`${one.key}x`, list, { "mcp-session-id": transport.sessionId! })).toBe(401);
+  });
+
+  it("refuses requests past the key's limit per minute (0 disables)", async () => {
+    const { key } = await newKey({ requestsPerMinute: 2 });
+    // initialize + notifications/initialized are the two requests of this minute.
+    const { client } = await connect(urlA, key);
+    expect(await status(client.listTools())).toBe(429);
+    const tokens = await newKey({ outputTokensPerMinute: 1 });
+    const second = await connect(urlB, tokens.key);
+    const first = await second.client.callTool({ name: "ask", arguments: { question: "第一次" } });
+    expect(first.isError).toBeFalsy();
+    const refused = await second.client.callTool({ name: "ask", arguments: { question: "第二次" } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain("token");
+  });
+
+  it("offers search_knowledge only when the key allows it", async () => {
+    const { key } = await newKey({ searchKnowledge: true });
+    const { client } = await connect(urlA, key);
+    // The agent has no knowledge base bound: nothing to search, so the tool is not offered.
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["ask"]);
+  });
+
+  it("is billed like a chat: a free owner's calls use the daily free chats", async () => {
+    const { key } = await newKey();
+    await a.platform.db.update(users).set({ memberLevel: "FREE", memberEndAt: null }).where(eq(users.id, owner.id));
+    const { client } = await connect(urlA, key);
+    await client.callTool({ name: "ask", arguments: { question: "免费额度" } });
+    const [usage] = await a.platform.db.select().from(freeChatUsage).where(eq(freeChatUsage.userId, owner.id));
+    expect(usage.count).toBe(1);
+  });
+});

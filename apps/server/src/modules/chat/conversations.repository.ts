@@ -1,0 +1,130 @@
+import { and, asc, count, desc, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { chatMessages, chatSessions, chatTuning, users } from "../../db/schema/index.ts";
+
+export type TuningRow = typeof chatTuning.$inferSelect;
+
+/** An agent's sessions (every user's) with their totals, for the owner's conversation details. */
+export class ConversationsRepository {
+  constructor(private readonly db: Db) {}
+
+  private totals() {
+    return this.db
+      .select({
+        sessionId: chatMessages.sessionId,
+        messages: count().as("messages"),
+        inputTokens: sql<number>`coalesce(sum(${chatMessages.inputTokens}), 0)::int`.as("input_tokens"),
+        outputTokens: sql<number>`coalesce(sum(${chatMessages.outputTokens}), 0)::int`.as("output_tokens"),
+        likes: sql<number>`count(*) filter (where ${chatMessages.feedback} = 'like')::int`.as("likes"),
+        dislikes: sql<number>`count(*) filter (where ${chatMessages.feedback} = 'dislike')::int`.as("dislikes"),
+      })
+      .from(chatMessages)
+      .groupBy(chatMessages.sessionId)
+      .as("totals");
+  }
+
+  /** Sessions active since `since` (their last message), newest first. */
+  async page(agentId: string, since: Date, offset: number, limit: number) {
+    const where = and(eq(chatSessions.agentId, agentId), gte(chatSessions.updatedAt, since));
+    const list = await this.rows(where, offset, limit);
+    const [{ n }] = await this.db.select({ n: count() }).from(chatSessions).where(where);
+    return { list, total: n };
+  }
+
+  async one(agentId: string, sessionId: string) {
+    const [row] = await this.rows(and(eq(chatSessions.agentId, agentId), eq(chatSessions.id, sessionId)), 0, 1);
+    return row;
+  }
+
+  private rows(where: SQL | undefined, offset: number, limit: number) {
+    const totals = this.totals();
+    return this.db
+      .select({
+        session: chatSessions,
+        username: users.username,
+        nickname: users.nickname,
+        messages: sql<number>`coalesce(${totals.messages}, 0)::int`,
+        inputTokens: sql<number>`coalesce(${totals.inputTokens}, 0)::int`,
+        outputTokens: sql<number>`coalesce(${totals.outputTokens}, 0)::int`,
+        likes: sql<number>`coalesce(${totals.likes}, 0)::int`,
+        dislikes: sql<number>`coalesce(${totals.dislikes}, 0)::int`,
+      })
+      .from(chatSessions)
+      .innerJoin(users, eq(users.id, chatSessions.userId))
+      .leftJoin(totals, eq(totals.sessionId, chatSessions.id))
+      .where(where)
+      .orderBy(desc(chatSessions.updatedAt), desc(chatSessions.id))
+      .offset(offset)
+      .limit(limit);
+  }
+
+  async session(id: string) {
+    const [row] = await this.db.select().from(chatSessions).where(eq(chatSessions.id, id));
+    return row;
+  }
+
+  async messagesOf(sessionIds: string[]) {
+    if (!sessionIds.length) return [];
+    return this.db
+      .select()
+      .from(chatMessages)
+      .where(inArray(chatMessages.sessionId, sessionIds))
+      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.role));
+  }
+
+  async message(id: string) {
+    const [row] = await this.db.select().from(chatMessages).where(eq(chatMessages.id, id));
+    return row;
+  }
+
+  /** The question a reply answered: the user message just before it in its session. */
+  async questionBefore(sessionId: string, at: Date) {
+    const [row] = await this.db
+      .select({ content: chatMessages.content })
+      .from(chatMessages)
+      .where(and(eq(chatMessages.sessionId, sessionId), eq(chatMessages.role, "user"), sql`${chatMessages.createdAt} <= ${at}`))
+      .orderBy(desc(chatMessages.createdAt))
+      .limit(1);
+    return row?.content ?? "";
+  }
+
+  async setFeedback(id: string, feedback: string | null) {
+    await this.db.update(chatMessages).set({ feedback }).where(eq(chatMessages.id, id));
+  }
+
+  async tuningOfAgent(agentId: string) {
+    return this.db.select().from(chatTuning).where(eq(chatTuning.agentId, agentId)).orderBy(desc(chatTuning.updatedAt));
+  }
+
+  async tuningOfMessages(messageIds: string[]) {
+    if (!messageIds.length) return [];
+    return this.db.select().from(chatTuning).where(inArray(chatTuning.messageId, messageIds));
+  }
+
+  async tuning(id: string) {
+    const [row] = await this.db.select().from(chatTuning).where(eq(chatTuning.id, id));
+    return row;
+  }
+
+  /** One record per reply: a second save edits it. */
+  async saveTuning(row: typeof chatTuning.$inferInsert) {
+    const [saved] = await this.db
+      .insert(chatTuning)
+      .values(row)
+      .onConflictDoUpdate({
+        target: chatTuning.messageId,
+        set: { note: row.note, correctedAnswer: row.correctedAnswer, updatedAt: new Date() },
+      })
+      .returning();
+    return saved;
+  }
+
+  async updateTuning(id: string, values: Partial<typeof chatTuning.$inferInsert>) {
+    const [row] = await this.db.update(chatTuning).set(values).where(eq(chatTuning.id, id)).returning();
+    return row;
+  }
+
+  async removeTuning(id: string) {
+    await this.db.delete(chatTuning).where(eq(chatTuning.id, id));
+  }
+}

@@ -1,0 +1,218 @@
+import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { eq } from "drizzle-orm";
+import JSZip from "jszip";
+import { extractText } from "unpdf";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agents, insightReports } from "../../db/schema/index.ts";
+import { createUser, randomIp, TEST_PASSWORD, type TestUser } from "../../test/factories.ts";
+import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { seedInsight } from "./insight.seed.ts";
+import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
+
+/** Report agents: the chat starts a job, the poll follows it, reports stay their asker's. */
+let t: TestApp;
+let llm: LlmServer;
+let alice: TestUser;
+let stranger: TestUser;
+let agentId: string;
+let aliceReportToken: string;
+
+const R = "/agent/agent_runtime";
+const P = "/prod-api/dashboard/tReportBuilder";
+const get = (user: TestUser | null, url: string, token?: string) =>
+  t.app.inject({ method: "GET", url, headers: token ? { authorization: `Bearer ${token}` } : (user?.headers ?? {}) });
+
+async function ask(query: string) {
+  const res = await t.app.inject({
+    method: "POST",
+    url: `${R}/chat`,
+    payload: { token: alice.token, schema_id: agentId, release: false, query },
+  });
+  const evs = res.payload
+    .split("\n")
+    .map(parseChatEvent)
+    .filter((e): e is ChatEvent => !!e);
+  return { evs, sid: evs[0]?.type === "session" ? evs[0].session_id : "" };
+}
+
+/** Polls as the page does (but faster): until a url, or code 500. */
+async function poll(sid: string) {
+  for (let i = 0; i < 120; i++) {
+    const body = (await get(alice, `${R}/get_insight_url?session_id=${sid}`)).json();
+    if (body.code === 500 || body.data?.url) return body;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("the report never finished");
+}
+
+async function makeTable(user: TestUser, rows: { customer: string; amount: number; order_date?: string; paid?: boolean }[]) {
+  const created = await t.app.inject({
+    method: "POST",
+    url: "/aiagent_api/datatable",
+    headers: user.headers,
+    payload: {
+      name: "orders",
+      fields: [
+        { name: "customer", type: "text" },
+        { name: "amount", type: "number" },
+        { name: "order_date", type: "date" },
+        { name: "paid", type: "boolean" },
+      ],
+    },
+  });
+  const id = created.json().data.id;
+  for (const r of rows) await t.app.inject({ method: "POST", url: `/aiagent_api/datatable/${id}/rows`, headers: user.headers, payload: r });
+  return id as string;
+}
+
+beforeAll(async () => {
+  llm = await startLlmServer();
+  t = await createTestApp({ MODEL_BASE_URL: llm.url, MODEL_NAME: "test-model", MODEL_API_KEY: "k" });
+  await t.platform.jobs.start({ pollingIntervalSeconds: 0.5 });
+  alice = await createUser(t, { domain: "insacme", memberLevel: "PER_FLAGSHIP_MONTHLY" });
+  stranger = await createUser(t, { domain: "insother", memberLevel: "PER_FLAGSHIP_MONTHLY" });
+  const login = await t.app.inject({
+    method: "POST",
+    url: "/agent_api/api/auth/login",
+    payload: { username: alice.username, password: TEST_PASSWORD, domain: alice.domain },
+    remoteAddress: randomIp(),
+  });
+  aliceReportToken = login.json().data.reportToken;
+  await makeTable(alice, [
+    { customer: "张三", amount: 100, order_date: "2026-01-05", paid: true },
+    { customer: "李四", amount: 300, order_date: "2026-02-09", paid: false },
+    { customer: "张三", amount: 50, order_date: "2026-02-20", paid: true },
+  ]);
+  // The other tenant's table of the same name holds other customers: never in Alice's reports.
+  await makeTable(stranger, [{ customer: "外人", amount: 999 }]);
+  agentId = (await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: alice.headers, payload: {} })).json().data
+    .agentId;
+  await t.platform.db.update(agents).set({ agentType: "insight" }).where(eq(agents.id, agentId));
+}, 60_000);
+afterAll(async () => {
+  await t.close();
+  await llm.close();
+});
+
+describe("a report agent", () => {
+  let sid = "";
+  let reportId = "";
+  it("streams the first insight step, then the poll gives the report page once the job is done", async () => {
+    const { evs, sid: s } = await ask("各客户的消费额是多少？");
+    sid = s;
+    const step = evs.find((e) => e.type === "insight_step");
+    expect(step).toMatchObject({ insightStep: [{ title: "理解问题，规划分析步骤", isEnd: false, stepList: [] }] });
+    expect(evs.at(-1)).toMatchObject({ type: "stop", status: "done" });
+    const done = await poll(sid);
+    expect(done.code).toBe(200);
+    reportId = done.data.reportId;
+    expect(done.data.url).toContain(`projectId=${agentId}`);
+    expect(done.data.url).toContain("type=10");
+    expect(done.data.insightStep.every((s: { isEnd: boolean }) => s.isEnd)).toBe(true);
+    expect(done.data.insightStep[1].stepList[0].learning).toContain("张三");
+  });
+  it("builds the report from the asker's tenant's table only, read with the report token", async () => {
+    const res = await get(null, `${P}/report?id=${reportId}`, aliceReportToken);
+    expect(res.statusCode).toBe(200);
+    const report = res.json().data;
+    expect(report.status).toBe("DONE");
+    const chart = report.blocks.find((b: { kind: string }) => b.kind === "chart");
+    expect(chart).toMatchObject({ chartType: "bar", categories: ["李四", "张三"], series: [{ name: "total", data: [300, 150] }] });
+    expect(JSON.stringify(report)).not.toContain("外人");
+    expect(report.blocks[0]).toMatchObject({ kind: "text", title: "分析结论" });
+    const list = (await get(null, `${P}/findByAgentId?id=${agentId}`, aliceReportToken)).json().data;
+    expect(list.map((r: { id: string }) => r.id)).toEqual([reportId]);
+  });
+  it("keeps the report token off the other calls", async () => {
+    expect((await get(null, `${R}/get_insight_url?session_id=${sid}`, aliceReportToken)).statusCode).toBe(403);
+  });
+  it("hides reports from another tenant and from anonymous callers", async () => {
+    expect((await get(stranger, `${P}/report?id=${reportId}`)).statusCode).toBe(404);
+    expect((await get(stranger, `${R}/get_insight_url?session_id=${sid}`)).statusCode).toBe(404);
+    expect((await get(stranger, `${P}/findByAgentId?id=${agentId}`)).json().data).toEqual([]);
+    expect((await get(stranger, `${P}/export?id=${reportId}`)).statusCode).toBe(404);
+    expect((await get(null, `${P}/report?id=${reportId}`)).statusCode).toBe(403);
+    const share = await t.app.inject({ method: "POST", url: `${P}/share`, headers: stranger.headers, payload: { id: reportId } });
+    expect(share.statusCode).toBe(404);
+  });
+  it("opens read-only through a share link, and exports", async () => {
+    const share = await t.app.inject({ method: "POST", url: `${P}/share`, headers: alice.headers, payload: { id: reportId } });
+    const token = share.json().data.shareToken;
+    const shared = (await get(null, `${P}/shared?token=${token}`)).json().data;
+    expect(shared).toMatchObject({ id: reportId, status: "DONE", shareToken: null });
+    expect((await get(null, `${P}/shared?token=${"x".repeat(32)}`)).statusCode).toBe(404);
+    const html = await get(alice, `${P}/export?id=${reportId}&format=html`);
+    expect(html.headers["content-type"]).toContain("text/html");
+    expect(html.body).toContain("<td>李四</td>");
+    expect(html.body).not.toContain("<script");
+    const md = await get(alice, `${P}/export?id=${reportId}&format=markdown`);
+    expect(md.body).toContain("| 李四 | 300 |");
+  });
+  it("exports a Word document, a slide deck and a printed PDF that open and hold the findings and the data", async () => {
+    const docx = await get(alice, `${P}/export?id=${reportId}&format=docx`);
+    expect(docx.statusCode).toBe(200);
+    expect(docx.headers["content-disposition"]).toContain(".docx");
+    const doc = await (await JSZip.loadAsync(docx.rawPayload)).file("word/document.xml")?.async("string");
+    expect(doc).toContain("分析结论");
+    expect(doc).toContain("数据显示");
+    expect(doc).toContain("李四");
+    const pptx = await get(alice, `${P}/export?id=${reportId}&format=pptx`);
+    const deck = await JSZip.loadAsync(pptx.rawPayload);
+    const slides = Object.keys(deck.files).filter((f) => /^ppt\/slides\/slide\d+\.xml$/.test(f));
+    // Title, findings, the chart and the table.
+    expect(slides).toHaveLength(4);
+    const charts = Object.keys(deck.files).filter((f) => /^ppt\/charts\/chart\d+\.xml$/.test(f));
+    expect(charts).toHaveLength(1);
+    expect(await deck.file(charts[0])?.async("string")).toContain("李四");
+    const pdf = await get(alice, `${P}/export?id=${reportId}&format=pdf`);
+    expect(pdf.headers["content-type"]).toBe("application/pdf");
+    const { text } = await extractText(new Uint8Array(pdf.rawPayload), { mergePages: true });
+    expect(text).toContain("李四");
+    expect(text).toContain("分析结论");
+    expect((await get(stranger, `${P}/export?id=${reportId}&format=pdf`)).statusCode).toBe(404);
+    expect((await get(alice, `${P}/export?id=${reportId}&format=exe`)).statusCode).toBe(400);
+  }, 30_000);
+  it("runs only guarded SQL: a plan that writes fails the report (code 500 ends the poll) and changes nothing", async () => {
+    const { sid: s } = await ask("删除所有订单");
+    const failed = await poll(s);
+    expect(failed.code).toBe(500);
+    expect(failed.msg).toContain("报告生成失败");
+    const rows = await t.app.inject({
+      method: "POST",
+      url: "/aiagent_api/datatable/query",
+      headers: alice.headers,
+      payload: { sql: "SELECT count(*) AS n FROM orders" },
+    });
+    expect(rows.json().data.rows).toEqual([[3]]);
+  });
+});
+
+describe("the build job", () => {
+  it("fails a report whose tenant has no data tables, with the reason", async () => {
+    const lonely = await createUser(t, { domain: "inslonely" });
+    const [row] = await t.platform.db
+      .insert(insightReports)
+      .values({ tenantId: lonely.tenantId, ownerId: lonely.id, agentId, question: "销量如何？" })
+      .returning();
+    await t.services.insight.build(row.id);
+    const [after] = await t.platform.db.select().from(insightReports).where(eq(insightReports.id, row.id));
+    expect(after).toMatchObject({ status: "FAILED", error: "当前租户还没有数据表，请先在数据表中添加数据" });
+    // A finished report is never built again (a retried job is a no-op).
+    await t.services.insight.build(row.id);
+    expect((await t.platform.db.select().from(insightReports).where(eq(insightReports.id, row.id)))[0].updatedAt).toEqual(after.updatedAt);
+  });
+});
+
+describe("the demo seed", () => {
+  it("adds a released report agent and a finished report computed from the orders table", async () => {
+    await seedInsight(t.platform.db, { users: { member: alice.id } });
+    const [agent] = await t.platform.db.select().from(agents).where(eq(agents.agentName, "销售数据分析师"));
+    expect(agent).toMatchObject({ agentType: "insight", agentStatus: "C90_Released" });
+    const [item] = (await get(alice, `${P}/findByAgentId?id=${agent.id}`)).json().data;
+    const report = (await get(alice, `${P}/report?id=${item.id}`)).json().data;
+    expect(report.status).toBe("DONE");
+    expect(report.blocks.map((b: { kind: string }) => b.kind)).toEqual(["text", "chart", "chart", "chart"]);
+    expect(report.blocks[1]).toMatchObject({ categories: ["李四", "张三"], series: [{ data: [300, 150] }] });
+    expect(report.blocks[2]).toMatchObject({ chartType: "line", categories: ["2026-01", "2026-02"], series: [{ data: [100, 350] }] });
+  });
+});

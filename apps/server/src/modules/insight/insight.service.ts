@@ -1,0 +1,349 @@
+import { randomBytes } from "node:crypto";
+import {
+  type DataQueryResult,
+  INSIGHT_MAX_STEPS,
+  INSIGHT_QUESTION_MAX,
+  type InsightReport,
+  type InsightReportItem,
+  type InsightStatus,
+  type InsightStepItem,
+  type InsightUrlResult,
+  type Language,
+  type ReportBlock,
+  type ReportExportFormat,
+  reportPageUrl,
+} from "@agentfair/contracts";
+import { generateText } from "ai";
+import { and, count, desc, eq, gte, sql } from "drizzle-orm";
+import { insightReports } from "../../db/schema/index.ts";
+import type { InsightPlanStep } from "../../db/schema/insight.ts";
+import type { Caller } from "../../platform/auth.ts";
+import { AppError, notFound } from "../../platform/errors.ts";
+import { translate } from "../../platform/messages.ts";
+import type { Platform } from "../../platform/platform.ts";
+import type { Billing } from "../billing/billing.seam.ts";
+import { shanghaiDay } from "../billing/quotas.ts";
+import type { RuntimeAgent } from "../agents/runtime-agent.ts";
+import type { DatatablesService } from "../datatables/datatables.service.ts";
+import type { ModelsService } from "../models/models.service.ts";
+import { chatModelOf } from "../models/provider.ts";
+import { blockOf, parsePlan, reportHtml, reportMarkdown, rowsPreview } from "./report.ts";
+import { type ReportPrinter, reportDocx, reportPptx } from "./report-export.ts";
+
+/** Marks of the two model prompts; the local test model recognises them too. */
+export const INSIGHT_PLAN_MARK = "【数据分析规划】";
+export const INSIGHT_FINDINGS_MARK = "【数据分析结论】";
+export const BUILD_JOB = "insight.build";
+/** PDF, Word and slide exports per user and 10 minutes. */
+export const EXPORTS_PER_10_MINUTES = 30;
+
+type Row = typeof insightReports.$inferSelect;
+
+export interface InsightDeps {
+  datatables: DatatablesService;
+  models: () => ModelsService | undefined;
+  /** The member template's daily report limit. */
+  billing: () => Pick<Billing, "insightPerDay"> | undefined;
+  /** The chat keeps the steps with the reply, so a reopened session shows them. */
+  chat: () => { setInsightStep(messageId: string, steps: InsightStepItem[]): Promise<void> } | undefined;
+  printer: ReportPrinter;
+}
+
+/** Midnight of today in Asia/Shanghai (no daylight saving there), where the daily limits turn over. */
+const shanghaiMidnight = () => new Date(`${shanghaiDay()}T00:00:00+08:00`);
+
+/**
+ * Report agents: a question in the chat becomes a report row and an `insight.build` job that plans
+ * the analysis with the agent's model, runs each planned SELECT through the data tables' read-only
+ * guard (over the asker's tenant's tables only), and writes the report: charts, tables, findings.
+ */
+export class InsightService {
+  constructor(
+    private readonly platform: Platform,
+    private readonly deps: InsightDeps,
+  ) {
+    platform.jobs.define<{ reportId: string }>(BUILD_JOB, { retryLimit: 1, retryDelaySeconds: 5, expireInSeconds: 10 * 60 }, (job) =>
+      this.build(job.data.reportId),
+    );
+  }
+
+  private get db() {
+    return this.platform.db;
+  }
+
+  // ---- access -----------------------------------------------------------------------------------
+
+  /** The one check: a report is its asker's, in the asker's tenant; anything else is not found. */
+  private async own(caller: Caller, id: string): Promise<Row> {
+    const [row] = await this.db.select().from(insightReports).where(eq(insightReports.id, id));
+    if (!row || row.ownerId !== caller.userId || row.tenantId !== caller.tenantId) throw notFound();
+    return row;
+  }
+
+  private toWire(row: Row, owner: boolean): InsightReport {
+    return {
+      id: row.id,
+      agentId: row.agentId,
+      agentName: row.agentName,
+      title: row.title || row.question,
+      question: row.question,
+      status: row.status as InsightStatus,
+      blocks: row.blocks,
+      insightStep: row.steps,
+      createdTime: row.createdAt.toISOString(),
+      error: row.error,
+      shareToken: owner ? row.shareToken : null,
+    };
+  }
+
+  private item(row: Row): InsightReportItem {
+    const { id, agentId, agentName, title, question, status, createdTime } = this.toWire(row, false);
+    // (error and blocks stay out of lists)
+    return { id, agentId, agentName, title, question, status, createdTime };
+  }
+
+  // ---- from the chat ------------------------------------------------------------------------------
+
+  /** A question to a report agent: the report row and its job; the steps so far for the stream. */
+  async start(ctx: { caller: Caller; agent: RuntimeAgent; sessionId: string; messageId: string; query: string; lang: Language }) {
+    const steps: InsightStepItem[] = [{ title: translate("insightPlanning", ctx.lang), isEnd: false, stepList: [] }];
+    const limit = await this.deps.billing()?.insightPerDay(ctx.caller);
+    // The day's reports are the count: the asker's reports queue on a transaction lock, so parallel
+    // questions are counted one after another and no more than the limit get through.
+    const row = await this.db.transaction(async (tx) => {
+      if (limit != null) {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`insight-day:${ctx.caller.userId}`}))`);
+        const [{ n }] = await tx
+          .select({ n: count() })
+          .from(insightReports)
+          .where(and(eq(insightReports.ownerId, ctx.caller.userId), gte(insightReports.createdAt, shanghaiMidnight())));
+        if (n >= limit) throw new AppError("insightDailyLimit", 429, { count: limit });
+      }
+      const [inserted] = await tx
+        .insert(insightReports)
+        .values({
+          tenantId: ctx.caller.tenantId,
+          ownerId: ctx.caller.userId,
+          agentId: ctx.agent.agentId,
+          agentName: ctx.agent.agentName,
+          sessionId: ctx.sessionId,
+          messageId: ctx.messageId,
+          modelId: ctx.agent.model.modelId,
+          question: ctx.query.slice(0, INSIGHT_QUESTION_MAX),
+          lang: ctx.lang,
+          title: ctx.query.slice(0, 60),
+          steps,
+        })
+        .returning();
+      return inserted;
+    });
+    await this.platform.jobs.send(BUILD_JOB, { reportId: row.id });
+    return { reportId: row.id, insightStep: steps, content: translate("insightStarted", ctx.lang) };
+  }
+
+  private async save(row: Row, set: Partial<Row>) {
+    await this.db
+      .update(insightReports)
+      .set({ ...set, updatedAt: new Date() })
+      .where(eq(insightReports.id, row.id));
+    if (set.steps && row.messageId)
+      await this.deps
+        .chat()
+        ?.setInsightStep(row.messageId, set.steps)
+        .catch((err) => this.platform.log.warn({ err }, "keeping the reply's insight steps failed"));
+  }
+
+  /** The job: plan, query through the guard, write findings. A failure is the report's FAILED state. */
+  async build(reportId: string) {
+    const [row] = await this.db.select().from(insightReports).where(eq(insightReports.id, reportId));
+    if (!row || row.status === "DONE" || row.status === "FAILED") return;
+    const lang: Language = row.lang === "en" ? "en" : "zh";
+    const steps: InsightStepItem[] = [{ title: translate("insightPlanning", lang), isEnd: false, stepList: [] }];
+    await this.save(row, { status: "RUNNING", steps });
+    try {
+      const tables = await this.deps.datatables.tenantTables(row.tenantId);
+      if (!tables.length) throw new AppError("insightNoTables", 400);
+      const model = await this.deps.models()?.usable(row.tenantId, "LLM", row.modelId);
+      if (!model) throw new AppError("insightNoModel", 503);
+      const schema = tables
+        .map(
+          (t) =>
+            `TABLE ${t.name}: ${t.fields.map((f) => `${f.name} ${f.type}${f.label ? ` (${f.label})` : ""}`).join(", ")}\n-- ${t.introduction}`,
+        )
+        .join("\n");
+      const planned = await generateText({
+        model: chatModelOf(model),
+        maxRetries: 1,
+        maxOutputTokens: 1500,
+        temperature: 0.2,
+        abortSignal: AbortSignal.timeout(60_000),
+        system: `${INSIGHT_PLAN_MARK} 你是数据分析师。根据用户问题和下列数据表，规划 1 到 ${INSIGHT_MAX_STEPS} 个分析步骤，每步一条只读 SELECT（PostgreSQL 语法，只用这些表和列）。只输出 JSON：{"title":"报告标题","steps":[{"title":"步骤标题","sql":"SELECT ...","chart":"bar|line|pie|table"}]}。图表步骤的第一列是类别，其余列是数值。\n${schema}`,
+        prompt: row.question,
+      });
+      const plan = parsePlan(planned.text);
+      if (!plan) throw new AppError("insightPlanUnreadable", 502);
+      steps[0] = { ...steps[0], isEnd: true, stepList: plan.steps.map((s) => ({ url: "", learning: s.title })) };
+      const running: InsightStepItem = { title: translate("insightRunning", lang), isEnd: false, stepList: [] };
+      steps.push(running);
+      await this.save(row, { title: plan.title || row.title, plan: plan.steps, steps });
+      const blocks: ReportBlock[] = [];
+      const results: { step: InsightPlanStep; result: DataQueryResult }[] = [];
+      for (const step of plan.steps) {
+        let learning: string;
+        try {
+          const result = await this.deps.datatables.query(row.tenantId, step.sql);
+          results.push({ step, result });
+          blocks.push(blockOf(step, result));
+          learning = translate("insightRows", lang, { rows: result.rows.length, preview: rowsPreview(result) });
+        } catch (e) {
+          const detail = e instanceof AppError ? translate(e.key, lang, { ...e.params, detail: String(e.params.detail ?? "") }) : "error";
+          learning = translate("insightQueryFailed", lang, { detail: detail.slice(0, 200) });
+        }
+        running.stepList.push({ url: `#sql:${step.title}`, learning: `${step.title}：${learning}` });
+        await this.save(row, { steps });
+      }
+      running.isEnd = true;
+      if (!results.length)
+        throw new AppError("insightFailed", 400, {
+          detail: running.stepList
+            .map((s) => s.learning)
+            .join("；")
+            .slice(0, 300),
+        });
+      const writing: InsightStepItem = { title: translate("insightWriting", lang), isEnd: false, stepList: [] };
+      steps.push(writing);
+      await this.save(row, { steps });
+      const facts = results
+        .map(
+          ({ step, result }) =>
+            `## ${step.title}\n${result.columns.join(" | ")}\n${result.rows
+              .slice(0, 30)
+              .map((r) => r.join(" | "))
+              .join("\n")}`,
+        )
+        .join("\n\n");
+      const findings = await generateText({
+        model: chatModelOf(model),
+        maxRetries: 1,
+        maxOutputTokens: 1200,
+        temperature: 0.3,
+        abortSignal: AbortSignal.timeout(60_000),
+        system: `${INSIGHT_FINDINGS_MARK} 根据查询结果，用用户的语言写出 3 到 5 条简明的数据分析结论（Markdown 列表），只陈述数据支持的事实。`,
+        prompt: `问题：${row.question}\n\n${facts.slice(0, 8000)}`,
+      });
+      blocks.unshift({ kind: "text", title: translate("insightFindings", lang), content: findings.text.trim().slice(0, 6000) });
+      writing.isEnd = true;
+      writing.stepList.push({ url: "", learning: findings.text.trim().split("\n")[0]?.slice(0, 200) ?? "" });
+      const done: InsightStepItem = { title: plan.title || row.title, isEnd: true, stepList: [{ url: reportPageUrl(row), learning: "" }] };
+      steps.push(done);
+      await this.save(row, { status: "DONE", blocks, steps });
+    } catch (e) {
+      this.platform.log.warn({ err: e, reportId }, "insight report failed");
+      const msg =
+        e instanceof AppError
+          ? translate(e.key, lang, { ...e.params, detail: String(e.params.detail ?? "") })
+          : translate("insightFailed", lang, { detail: "model" });
+      for (const s of steps) s.isEnd = true;
+      await this.save(row, { status: "FAILED", error: msg.slice(0, 500), steps });
+    }
+  }
+
+  // ---- reading ---------------------------------------------------------------------------------------
+
+  /** The poll: the newest report of the caller's session (or of one reply), its steps and, when done, its page. */
+  async urlFor(caller: Caller, sessionId: string, messageId?: string): Promise<{ failed: string } | InsightUrlResult> {
+    const where = [
+      eq(insightReports.sessionId, sessionId),
+      eq(insightReports.ownerId, caller.userId),
+      eq(insightReports.tenantId, caller.tenantId),
+    ];
+    if (messageId) where.push(eq(insightReports.messageId, messageId));
+    const [row] = await this.db
+      .select()
+      .from(insightReports)
+      .where(and(...where))
+      .orderBy(desc(insightReports.createdAt))
+      .limit(1);
+    if (!row) throw notFound();
+    if (row.status === "FAILED") return { failed: row.error ?? translate("insightFailed", "zh", { detail: "" }) };
+    return {
+      reportId: row.id,
+      status: row.status as InsightStatus,
+      url: row.status === "DONE" ? reportPageUrl(row) : null,
+      insightStep: row.steps,
+    };
+  }
+
+  /** The spec's report lookup: the caller's reports of an agent, newest first. */
+  async findByAgentId(caller: Caller, agentId: string) {
+    const rows = await this.db
+      .select()
+      .from(insightReports)
+      .where(
+        and(eq(insightReports.agentId, agentId), eq(insightReports.ownerId, caller.userId), eq(insightReports.tenantId, caller.tenantId)),
+      )
+      .orderBy(desc(insightReports.createdAt))
+      .limit(100);
+    return rows.map((r) => this.item(r));
+  }
+
+  /** The caller's recent reports over every report agent (the /insight page). */
+  async recent(caller: Caller) {
+    const rows = await this.db
+      .select()
+      .from(insightReports)
+      .where(and(eq(insightReports.ownerId, caller.userId), eq(insightReports.tenantId, caller.tenantId)))
+      .orderBy(desc(insightReports.createdAt))
+      .limit(20);
+    return rows.map((r) => this.item(r));
+  }
+
+  async get(caller: Caller, id: string) {
+    return this.toWire(await this.own(caller, id), true);
+  }
+
+  /** A share link: a random token that opens this report read-only, without signing in. */
+  async share(caller: Caller, id: string) {
+    const row = await this.own(caller, id);
+    if (row.shareToken) return { shareToken: row.shareToken };
+    const shareToken = randomBytes(24).toString("base64url");
+    await this.save(row, { shareToken });
+    return { shareToken };
+  }
+
+  async shared(token: string) {
+    const [row] = await this.db.select().from(insightReports).where(eq(insightReports.shareToken, token));
+    if (row?.status !== "DONE") throw notFound();
+    return this.toWire(row, false);
+  }
+
+  /** A finished report as a file: a page, Markdown, a printed PDF, a Word document or a slide deck. */
+  async exportReport(caller: Caller, id: string, format: ReportExportFormat) {
+    const report = this.toWire(await this.own(caller, id), false);
+    if (report.status !== "DONE") throw notFound();
+    // The binary formats are heavy (Chromium prints the PDF): a user gets a fair share of them.
+    if (format === "pdf" || format === "docx" || format === "pptx")
+      await this.platform.rateLimiter.take(`insight-export:${caller.userId}`, EXPORTS_PER_10_MINUTES, 600);
+    const base = (report.title || "report").replace(/[\\/:*?"<>|\r\n]+/g, "_").slice(0, 60);
+    switch (format) {
+      case "html":
+        return { name: `${base}.html`, type: "text/html; charset=utf-8", body: reportHtml(report) };
+      case "markdown":
+        return { name: `${base}.md`, type: "text/markdown; charset=utf-8", body: reportMarkdown(report) };
+      case "pdf":
+        return { name: `${base}.pdf`, type: "application/pdf", body: await this.deps.printer.pdf(report) };
+      case "docx":
+        return {
+          name: `${base}.docx`,
+          type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+          body: await reportDocx(report),
+        };
+      case "pptx":
+        return {
+          name: `${base}.pptx`,
+          type: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+          body: await reportPptx(report),
+        };
+    }
+  }
+}

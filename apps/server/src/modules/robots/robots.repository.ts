@@ -1,0 +1,135 @@
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { agents, robotBindCodes, robotMessages, robotUsers, robots, tenants, users } from "../../db/schema/index.ts";
+
+export type RobotRow = typeof robots.$inferSelect;
+export type NewRobotRow = typeof robots.$inferInsert;
+export type RobotMessageRow = typeof robotMessages.$inferSelect;
+
+/** The only place that touches the robot tables. */
+export class RobotsRepository {
+  constructor(private readonly db: Db) {}
+
+  listOf(ownerId: string, tenantId: string) {
+    return this.db
+      .select({ robot: robots, agentName: agents.agentName })
+      .from(robots)
+      .leftJoin(agents, eq(agents.id, robots.agentId))
+      .where(and(eq(robots.ownerId, ownerId), eq(robots.tenantId, tenantId)))
+      .orderBy(desc(robots.createdAt));
+  }
+
+  async get(id: string) {
+    return (await this.db.select().from(robots).where(eq(robots.id, id)))[0];
+  }
+
+  async agentName(agentId: string) {
+    return (await this.db.select({ name: agents.agentName }).from(agents).where(eq(agents.id, agentId)))[0]?.name ?? "";
+  }
+
+  async insert(row: NewRobotRow) {
+    return (await this.db.insert(robots).values(row).returning())[0];
+  }
+
+  async update(id: string, patch: Partial<NewRobotRow>) {
+    return (await this.db.update(robots).set(patch).where(eq(robots.id, id)).returning())[0];
+  }
+
+  async remove(id: string) {
+    await this.db.delete(robots).where(eq(robots.id, id));
+  }
+
+  /** The message row, or undefined when this message id was seen before (a retried callback): one statement decides. */
+  async claimMessage(row: typeof robotMessages.$inferInsert) {
+    return (await this.db.insert(robotMessages).values(row).onConflictDoNothing().returning())[0];
+  }
+
+  async message(id: string) {
+    return (await this.db.select().from(robotMessages).where(eq(robotMessages.id, id)))[0];
+  }
+
+  /** A robot user's latest message (where a DingTalk robot can still reach them). */
+  async lastMessageOf(robotId: string, externalUserId: string) {
+    const [row] = await this.db
+      .select()
+      .from(robotMessages)
+      .where(and(eq(robotMessages.robotId, robotId), eq(robotMessages.externalUserId, externalUserId)))
+      .orderBy(desc(robotMessages.createdAt))
+      .limit(1);
+    return row;
+  }
+
+  async updateMessage(id: string, patch: Partial<typeof robotMessages.$inferInsert>) {
+    await this.db.update(robotMessages).set(patch).where(eq(robotMessages.id, id));
+  }
+
+  async robotUser(robotId: string, externalUserId: string) {
+    return (
+      await this.db
+        .select()
+        .from(robotUsers)
+        .where(and(eq(robotUsers.robotId, robotId), eq(robotUsers.externalUserId, externalUserId)))
+    )[0];
+  }
+
+  /** A robot user's guest account and mapping, created once (a concurrent first message finds the winner's). */
+  async createGuest(robot: RobotRow, externalUserId: string, username: string, nickname: string) {
+    return this.db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({ tenantId: robot.tenantId, username, nickname, passwordHash: "robot-guest:no-sign-in" })
+        .onConflictDoNothing()
+        .returning();
+      const userId =
+        user?.id ??
+        (
+          await tx
+            .select({ id: users.id })
+            .from(users)
+            .where(and(eq(users.tenantId, robot.tenantId), eq(users.username, username)))
+        )[0].id;
+      await tx.insert(robotUsers).values({ robotId: robot.id, externalUserId, userId }).onConflictDoNothing();
+    });
+  }
+
+  async setConversation(id: string, sessionId: string, sessionUserId: string) {
+    await this.db.update(robotUsers).set({ sessionId, sessionUserId }).where(eq(robotUsers.id, id));
+  }
+
+  /** What a caller needs of a user: the user with its tenant. */
+  async userWithTenant(userId: string) {
+    return (
+      await this.db
+        .select({ user: users, tenant: tenants })
+        .from(users)
+        .innerJoin(tenants, eq(tenants.id, users.tenantId))
+        .where(eq(users.id, userId))
+    )[0];
+  }
+
+  async insertBindCode(row: typeof robotBindCodes.$inferInsert) {
+    await this.db.insert(robotBindCodes).values(row);
+  }
+
+  /** Uses a code of the tenant once (one statement, so two robots cannot both take it). */
+  async consumeBindCode(codeHash: string, tenantId: string) {
+    const rows = await this.db
+      .update(robotBindCodes)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(robotBindCodes.codeHash, codeHash),
+          eq(robotBindCodes.tenantId, tenantId),
+          isNull(robotBindCodes.usedAt),
+          gt(robotBindCodes.expiresAt, new Date()),
+        ),
+      )
+      .returning();
+    return rows[0];
+  }
+
+  /** The robot user's messages are the platform user's from now on, in a new conversation. */
+  async bindUser(id: string, userId: string) {
+    await this.db.update(robotUsers).set({ userId, sessionId: null, sessionUserId: null }).where(eq(robotUsers.id, id));
+  }
+}

@@ -1,0 +1,403 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomBytes, randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { robotMessages, robotUsers, robots } from "../../db/schema/index.ts";
+import { createUser, type TestUser } from "../../test/factories.ts";
+import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
+import { dingtalkSignature, feishuEncrypt, feishuSignature, webhookSignature, wecomEncrypt, wecomSignature } from "./protocols.ts";
+
+/**
+ * Robots against one local server that plays WeCom, Feishu, DingTalk and a webhook receiver: it
+ * hands out access tokens and records what the platform sends. Keys are generated per run.
+ */
+const M = "/aiagent_api/robots";
+let t: TestApp;
+let llm: LlmServer;
+let alice: TestUser;
+let bob: TestUser;
+let agentId: string;
+let base: string;
+const sent: { path: string; body: Record<string, unknown>; headers: http.IncomingHttpHeaders }[] = [];
+const tokenCalls: string[] = [];
+let platformServer: http.Server;
+
+const AES_KEY = randomBytes(32).toString("base64").slice(0, 43);
+const CORP_ID = "ww1234567890abcdef";
+const WECOM_TOKEN = "wecomtoken";
+const FEISHU_ENCRYPT = "feishu-encrypt-key";
+const FEISHU_VERIFY = "feishu-verify";
+const DING_SECRET = "ding-app-secret";
+const HOOK_SECRET = "hook-secret";
+
+function startPlatform(): Promise<void> {
+  platformServer = http.createServer((req, res) => {
+    let raw = "";
+    req.on("data", (d) => (raw += d));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://x");
+      const reply = (body: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      if (url.pathname === "/cgi-bin/gettoken") {
+        tokenCalls.push("wecom");
+        if (url.searchParams.get("corpsecret") !== "corp-secret") return reply({ errcode: 40001, errmsg: "invalid credential" });
+        return reply({ errcode: 0, access_token: "WECOM_TOKEN", expires_in: 7200 });
+      }
+      if (url.pathname === "/open-apis/auth/v3/tenant_access_token/internal") {
+        tokenCalls.push("feishu");
+        return reply({ code: 0, tenant_access_token: "FEISHU_TOKEN", expire: 7200 });
+      }
+      const body = raw ? JSON.parse(raw) : {};
+      sent.push({ path: `${url.pathname}${url.search}`, body, headers: req.headers });
+      if (url.pathname === "/cgi-bin/message/send")
+        return reply(url.searchParams.get("access_token") === "WECOM_TOKEN" ? { errcode: 0 } : { errcode: 40014 });
+      if (url.pathname.startsWith("/open-apis/im/v1/messages/"))
+        return reply(req.headers.authorization === "Bearer FEISHU_TOKEN" ? { code: 0 } : { code: 99991663 });
+      reply({ errcode: 0 });
+    });
+  });
+  return new Promise((resolve) =>
+    platformServer.listen(0, "127.0.0.1", () => {
+      base = `http://127.0.0.1:${(platformServer.address() as AddressInfo).port}`;
+      resolve();
+    }),
+  );
+}
+
+async function waitFor<T>(find: () => T | undefined, ms = 8000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = find();
+    if (v) return v;
+    if (Date.now() > until) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function createRobot(user: TestUser, payload: Record<string, unknown>) {
+  const res = await t.app.inject({ method: "POST", url: M, headers: user.headers, payload: { agentId, enabled: true, ...payload } });
+  return res;
+}
+
+beforeAll(async () => {
+  llm = await startLlmServer();
+  await startPlatform();
+  t = await createTestApp({ MODEL_BASE_URL: llm.url, MODEL_NAME: "test-model", MODEL_API_KEY: "k", NET_ALLOW_HOSTS: "127.0.0.1" });
+  await t.platform.jobs.start({ pollingIntervalSeconds: 0.5 });
+  alice = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
+  bob = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
+  const added = await t.app.inject({
+    method: "POST",
+    url: "/aiagent_api/agent/quick/add",
+    headers: alice.headers,
+    payload: { agentName: "客服" },
+  });
+  agentId = added.json().data.agentId;
+  // A debug run first: an agent is released only after one succeeded.
+  await t.app.inject({
+    method: "POST",
+    url: "/agent/agent_runtime/chat",
+    payload: { token: alice.token, schema_id: agentId, release: false, query: "调试" },
+  });
+});
+afterAll(async () => {
+  await t.platform.jobs.stop();
+  await t.close();
+  await llm.close();
+  platformServer.close();
+});
+
+describe("robot management", () => {
+  it("needs a released agent and each platform's fields; secrets are never returned; others see nothing", async () => {
+    const wecom = {
+      name: "企业微信客服",
+      type: "wecom",
+      settings: { corpId: CORP_ID, appAgentId: "1000002", baseUrl: base },
+      secrets: { corpSecret: "corp-secret", token: WECOM_TOKEN, encodingAesKey: AES_KEY },
+    };
+    const unreleased = await createRobot(alice, wecom);
+    expect(unreleased.json().msg).toBe("智能体未发布");
+    const released = await t.app.inject({
+      method: "POST",
+      url: `/aiagent_api/agent/release/${agentId}`,
+      headers: alice.headers,
+      payload: { notes: "" },
+    });
+    expect(released.statusCode).toBe(200);
+    const missing = await createRobot(alice, { ...wecom, secrets: { corpSecret: "corp-secret" } });
+    expect(missing.statusCode).toBe(400);
+    const unknown = await createRobot(alice, { ...wecom, settings: { ...wecom.settings, evil: "x" } });
+    expect(unknown.statusCode).toBe(400);
+    const ok = await createRobot(alice, wecom);
+    expect(ok.statusCode).toBe(200);
+    const robot = ok.json().data;
+    expect(robot.secretsSet.sort()).toEqual(["corpSecret", "encodingAesKey", "token"]);
+    expect(JSON.stringify(robot)).not.toContain("corp-secret");
+    expect(robot.callbackPath).toBe(`/aiagent_api/robots/callback/${robot.id}`);
+    const [row] = await t.platform.db.select().from(robots).where(eq(robots.id, robot.id));
+    expect(row.secretsEnc).not.toContain("corp-secret");
+    // An empty secret on update keeps the stored one.
+    const edited = await t.app.inject({
+      method: "PUT",
+      url: `${M}/${robot.id}`,
+      headers: alice.headers,
+      payload: { ...wecom, agentId, name: "改名", secrets: {} },
+    });
+    expect(edited.json().data.secretsSet).toHaveLength(3);
+    expect((await t.app.inject({ url: M, headers: bob.headers })).json().data).toEqual([]);
+    for (const res of [
+      await t.app.inject({ method: "PUT", url: `${M}/${robot.id}`, headers: bob.headers, payload: { ...wecom, agentId } }),
+      await t.app.inject({ method: "DELETE", url: `${M}/${robot.id}`, headers: bob.headers }),
+      await t.app.inject({ method: "POST", url: `${M}/${robot.id}/enabled`, headers: bob.headers, payload: { enabled: false } }),
+    ])
+      expect(res.statusCode).toBe(404);
+    // Bob cannot connect Alice's agent (not listed): not found.
+    expect((await createRobot(bob, wecom)).statusCode).toBe(404);
+    await t.app.inject({ method: "DELETE", url: `${M}/${robot.id}`, headers: alice.headers });
+  });
+});
+
+describe("WeCom", () => {
+  let id: string;
+  const url = () => `${M}/callback/${id}`;
+  const post = (xml: string, q: Record<string, string>) =>
+    t.app.inject({ method: "POST", url: `${url()}?${new URLSearchParams(q)}`, headers: { "content-type": "text/xml" }, payload: xml });
+  const signed = (encrypted: string, forge = false) => {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const nonce = randomUUID().slice(0, 8);
+    return { msg_signature: forge ? "0".repeat(40) : wecomSignature(WECOM_TOKEN, timestamp, nonce, encrypted), timestamp, nonce };
+  };
+  const message = (msgId: string, content: string, corp = CORP_ID) => {
+    const inner = `<xml><ToUserName><![CDATA[${CORP_ID}]]></ToUserName><FromUserName><![CDATA[zhangsan]]></FromUserName><CreateTime>1700000000</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${content}]]></Content><MsgId>${msgId}</MsgId><AgentID>1000002</AgentID></xml>`;
+    const encrypted = wecomEncrypt(AES_KEY, corp, inner);
+    return {
+      encrypted,
+      xml: `<xml><ToUserName><![CDATA[${CORP_ID}]]></ToUserName><AgentID><![CDATA[1000002]]></AgentID><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>`,
+    };
+  };
+
+  beforeAll(async () => {
+    const res = await createRobot(alice, {
+      name: "企业微信",
+      type: "wecom",
+      settings: { corpId: CORP_ID, appAgentId: "1000002", baseUrl: base },
+      secrets: { corpSecret: "corp-secret", token: WECOM_TOKEN, encodingAesKey: AES_KEY },
+    });
+    id = res.json().data.id;
+  });
+
+  it("verifies the callback URL: the echostr decrypted under a valid signature, refused otherwise", async () => {
+    const echostr = wecomEncrypt(AES_KEY, CORP_ID, "echo-12345");
+    const good = await t.app.inject({ url: `${url()}?${new URLSearchParams({ ...signed(echostr), echostr })}` });
+    expect(good.statusCode).toBe(200);
+    expect(good.payload).toBe("echo-12345");
+    const forged = await t.app.inject({ url: `${url()}?${new URLSearchParams({ ...signed(echostr, true), echostr })}` });
+    expect(forged.statusCode).toBe(401);
+    const otherCorp = wecomEncrypt(AES_KEY, "wwOTHER", "echo");
+    const wrong = await t.app.inject({ url: `${url()}?${new URLSearchParams({ ...signed(otherCorp), echostr: otherCorp })}` });
+    expect(wrong.statusCode).toBe(400);
+  });
+
+  it("answers a signed message through message/send once, however often the callback is retried; the token is cached", async () => {
+    const m = message("msg-1", "你好企业微信");
+    const q = signed(m.encrypted);
+    const first = await post(m.xml, q);
+    expect(first.statusCode).toBe(200);
+    expect(first.payload).toBe("success");
+    expect((await post(m.xml, q)).payload).toBe("success");
+    const send = await waitFor(() => sent.find((s) => s.path.startsWith("/cgi-bin/message/send")));
+    expect(send.path).toContain("access_token=WECOM_TOKEN");
+    expect(send.body).toMatchObject({ touser: "zhangsan", msgtype: "text", agentid: 1000002 });
+    expect((send.body.text as { content: string }).content).toContain("你好企业微信");
+    const m2 = message("msg-2", "第二个问题");
+    await post(m2.xml, signed(m2.encrypted));
+    await waitFor(() => (sent.filter((s) => s.path.startsWith("/cgi-bin/message/send")).length === 2 ? true : undefined));
+    expect(sent.filter((s) => s.path.startsWith("/cgi-bin/message/send"))).toHaveLength(2);
+    expect(tokenCalls.filter((c) => c === "wecom")).toHaveLength(1);
+    const rows = await t.platform.db.select().from(robotMessages).where(eq(robotMessages.robotId, id));
+    expect(rows.map((r) => r.status)).toEqual(["answered", "answered"]);
+    // The robot user got a guest account of the robot; the conversation continues in one session.
+    const [mapping] = await t.platform.db.select().from(robotUsers).where(eq(robotUsers.robotId, id));
+    expect(mapping.externalUserId).toBe("zhangsan");
+    expect(mapping.sessionId).toBeTruthy();
+  });
+
+  it("refuses forged signatures, another corp's messages and a disabled robot", async () => {
+    const m = message("msg-forged", "伪造");
+    expect((await post(m.xml, signed(m.encrypted, true))).statusCode).toBe(401);
+    const other = message("msg-other", "别的企业", "wwOTHER");
+    expect((await post(other.xml, signed(other.encrypted))).statusCode).toBe(400);
+    const garbage = "A".repeat(64);
+    expect((await post(`<xml><Encrypt>${garbage}</Encrypt></xml>`, signed(garbage))).statusCode).toBe(400);
+    await t.app.inject({ method: "POST", url: `${M}/${id}/enabled`, headers: alice.headers, payload: { enabled: false } });
+    const m3 = message("msg-3", "关闭后");
+    expect((await post(m3.xml, signed(m3.encrypted))).statusCode).toBe(404);
+  });
+});
+
+describe("Feishu", () => {
+  let id: string;
+  const callback = (payload: unknown, opts: { forge?: boolean; encrypted?: boolean } = {}) => {
+    const body = JSON.stringify({ encrypt: feishuEncrypt(FEISHU_ENCRYPT, JSON.stringify(payload)) });
+    const ts = String(Math.floor(Date.now() / 1000));
+    const nonce = randomUUID();
+    return t.app.inject({
+      method: "POST",
+      url: `${M}/callback/${id}`,
+      headers: {
+        "content-type": "application/json",
+        "x-lark-request-timestamp": ts,
+        "x-lark-request-nonce": nonce,
+        "x-lark-signature": opts.forge ? "f".repeat(64) : feishuSignature(ts, nonce, FEISHU_ENCRYPT, body),
+      },
+      payload: opts.encrypted === false ? JSON.stringify(payload) : body,
+    });
+  };
+  const event = (messageId: string, text: string) => ({
+    schema: "2.0",
+    header: { event_id: `ev-${messageId}`, event_type: "im.message.receive_v1", token: FEISHU_VERIFY, app_id: "cli_x" },
+    event: {
+      sender: { sender_id: { open_id: "ou_lisi" } },
+      message: { message_id: messageId, chat_id: "oc_1", message_type: "text", content: JSON.stringify({ text: `@_user_1 ${text}` }) },
+    },
+  });
+
+  beforeAll(async () => {
+    const res = await createRobot(alice, {
+      name: "飞书",
+      type: "feishu",
+      settings: { appId: "cli_x", baseUrl: base },
+      secrets: { appSecret: "app-secret", verificationToken: FEISHU_VERIFY, encryptKey: FEISHU_ENCRYPT },
+    });
+    id = res.json().data.id;
+  });
+
+  it("answers the url_verification challenge with the verification token only", async () => {
+    const ok = await callback({ type: "url_verification", challenge: "ch-1", token: FEISHU_VERIFY });
+    expect(ok.json()).toEqual({ challenge: "ch-1" });
+    expect((await callback({ type: "url_verification", challenge: "ch-1", token: "wrong" })).statusCode).toBe(401);
+  });
+
+  it("replies to a signed, encrypted message once through the reply API; forged and plain ones are refused", async () => {
+    expect((await callback(event("om_1", "飞书你好"))).statusCode).toBe(200);
+    expect((await callback(event("om_1", "飞书你好"))).statusCode).toBe(200);
+    const reply = await waitFor(() => sent.find((s) => s.path === "/open-apis/im/v1/messages/om_1/reply"));
+    expect(reply.headers.authorization).toBe("Bearer FEISHU_TOKEN");
+    expect(JSON.parse(reply.body.content as string).text).toContain("飞书你好");
+    expect((await callback(event("om_2", "伪造"), { forge: true })).statusCode).toBe(401);
+    expect((await callback(event("om_3", "明文"), { encrypted: false })).statusCode).toBe(401);
+    // The retried callback queued nothing: one recorded message, one reply.
+    expect(await t.platform.db.select().from(robotMessages).where(eq(robotMessages.robotId, id))).toHaveLength(1);
+    expect(sent.filter((s) => s.path.includes("/open-apis/im/v1/messages/"))).toHaveLength(1);
+  });
+});
+
+describe("DingTalk and the generic webhook", () => {
+  it("a DingTalk outgoing message with a valid sign is answered on its session webhook; forged, stale or foreign ones are refused", async () => {
+    const id = (
+      await createRobot(alice, { name: "钉钉", type: "dingtalk", settings: { baseUrl: base }, secrets: { appSecret: DING_SECRET } })
+    ).json().data.id;
+    const send = (body: Record<string, unknown>, ts = String(Date.now()), sign = dingtalkSignature(DING_SECRET, ts)) =>
+      t.app.inject({
+        method: "POST",
+        url: `${M}/callback/${id}`,
+        headers: { "content-type": "application/json", timestamp: ts, sign },
+        payload: body,
+      });
+    const msg = {
+      msgtype: "text",
+      text: { content: " 钉钉你好 " },
+      msgId: "ding-1",
+      senderStaffId: "wangwu",
+      senderNick: "王五",
+      sessionWebhook: `${base}/robot/sendBySession?session=abc`,
+    };
+    expect((await send(msg)).json()).toEqual({ msgtype: "empty" });
+    await send(msg);
+    const reply = await waitFor(() => sent.find((s) => s.path.startsWith("/robot/sendBySession")));
+    expect((reply.body.text as { content: string }).content).toContain("钉钉你好");
+    expect((await send({ ...msg, msgId: "ding-2" }, String(Date.now()), "forged")).statusCode).toBe(401);
+    const old = String(Date.now() - 2 * 60 * 60 * 1000);
+    expect((await send({ ...msg, msgId: "ding-3" }, old)).statusCode).toBe(401);
+    expect((await send({ ...msg, msgId: "ding-4", sessionWebhook: "http://127.0.0.2:1/steal" })).statusCode).toBe(400);
+    expect(await t.platform.db.select().from(robotMessages).where(eq(robotMessages.robotId, id))).toHaveLength(1);
+    expect(sent.filter((s) => s.path.startsWith("/robot/sendBySession"))).toHaveLength(1);
+  });
+
+  it("a webhook robot takes signed messages and posts signed answers to its reply URL", async () => {
+    const id = (
+      await createRobot(alice, {
+        name: "网页钩子",
+        type: "webhook",
+        settings: { replyUrl: `${base}/hook/reply` },
+        secrets: { secret: HOOK_SECRET },
+      })
+    ).json().data.id;
+    const body = JSON.stringify({ messageId: "h-1", userId: "u-9", text: "钩子你好" });
+    const ts = String(Date.now());
+    const post = (sig: string) =>
+      t.app.inject({
+        method: "POST",
+        url: `${M}/callback/${id}`,
+        headers: { "content-type": "application/json", "x-agentfair-timestamp": ts, "x-agentfair-signature": sig },
+        payload: body,
+      });
+    expect((await post("bad")).statusCode).toBe(401);
+    expect((await post(webhookSignature(HOOK_SECRET, ts, body))).statusCode).toBe(200);
+    const reply = await waitFor(() => sent.find((s) => s.path === "/hook/reply"));
+    expect(reply.body).toMatchObject({ robotId: id, messageId: "h-1", userId: "u-9" });
+    const raw = JSON.stringify(reply.body);
+    const rts = String(reply.headers["x-agentfair-timestamp"]);
+    expect(reply.headers["x-agentfair-signature"]).toBe(webhookSignature(HOOK_SECRET, rts, raw));
+
+    // Bob binds his platform account with a one-time code; a second use of the code is refused.
+    const code = (await t.app.inject({ method: "POST", url: `${M}/bind-code`, headers: bob.headers })).json().data.code;
+    const say = async (messageId: string, userId: string, text: string) => {
+      const b = JSON.stringify({ messageId, userId, text });
+      const now = String(Date.now());
+      await t.app.inject({
+        method: "POST",
+        url: `${M}/callback/${id}`,
+        headers: {
+          "content-type": "application/json",
+          "x-agentfair-timestamp": now,
+          "x-agentfair-signature": webhookSignature(HOOK_SECRET, now, b),
+        },
+        payload: b,
+      });
+      return waitFor(() => sent.find((s) => s.path === "/hook/reply" && s.body.messageId === messageId));
+    };
+    expect((await say("h-2", "u-9", `绑定 ${code}`)).body.text).toContain("绑定成功");
+    const [mapping] = await t.platform.db.select().from(robotUsers).where(eq(robotUsers.robotId, id));
+    expect(mapping.userId).toBe(bob.id);
+    expect((await say("h-3", "u-10", `bind ${code}`)).body.text).toBe("绑定码无效或已过期");
+  });
+
+  it("an unknown robot id is not found", async () => {
+    expect((await t.app.inject({ method: "POST", url: `${M}/callback/${randomUUID()}`, payload: "{}" })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: "POST", url: `${M}/callback/not-an-id`, payload: "{}" })).statusCode).toBe(404);
+    // A robot whose keys were never entered (the demo's) answers nothing, even when enabled.
+    const [keyless] = await t.platform.db
+      .insert(robots)
+      .values({
+        tenantId: alice.tenantId,
+        ownerId: alice.id,
+        name: "无密钥",
+        type: "webhook",
+        agentId,
+        settings: { replyUrl: `${base}/hook/reply` },
+        secretsEnc: "",
+      })
+      .returning();
+    const body = JSON.stringify({ messageId: "k-1", userId: "u", text: "hi" });
+    const ts = String(Date.now());
+    const res = await t.app.inject({
+      method: "POST",
+      url: `${M}/callback/${keyless.id}`,
+      headers: { "content-type": "application/json", "x-agentfair-timestamp": ts, "x-agentfair-signature": webhookSignature("", ts, body) },
+      payload: body,
+    });
+    expect(res.statusCode).toBe(404);
+  });
+});

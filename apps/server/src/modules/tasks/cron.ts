@@ -1,0 +1,39 @@
+import { TASK_TIME_ZONE } from "@agentfair/contracts";
+import parser from "cron-parser";
+
+/** The shortest gap between two runs a task may ask for: each run is a billed chat. */
+export const MIN_GAP_MS = 5 * 60_000;
+
+/** What a daily, weekly or monthly cycle means, as a five-field cron expression. */
+export function cycleCron(cycle: "daily" | "weekly" | "monthly", time: string, weekday: number, monthday: number) {
+  const [h, m] = time.split(":").map(Number);
+  if (cycle === "weekly") return `${m} ${h} * * ${weekday}`;
+  if (cycle === "monthly") return `${m} ${h} ${monthday} * *`;
+  return `${m} ${h} * * *`;
+}
+
+/**
+ * Checks a user's cron expression: five fields (no seconds), parsable, and its runs at least
+ * MIN_GAP_MS apart over the next ten. Returns the reason it is refused, or null.
+ */
+export function cronProblem(expr: string): "invalid" | "tooOften" | null {
+  const fields = expr.trim().split(/\s+/);
+  if (fields.length !== 5) return "invalid";
+  try {
+    const times = nextRuns(expr, new Date(), 11);
+    for (let i = 1; i < times.length; i++) if (times[i].getTime() - times[i - 1].getTime() < MIN_GAP_MS) return "tooOften";
+    return times.length ? null : "invalid";
+  } catch {
+    return "invalid";
+  }
+}
+
+/** The next `count` run times after `from`, in the product's zone. */
+export function nextRuns(expr: string, from: Date, count: number): Date[] {
+  const it = parser.parseExpression(expr, { currentDate: from, tz: TASK_TIME_ZONE });
+  const out: Date[] = [];
+  for (let i = 0; i < count && it.hasNext(); i++) out.push(it.next().toDate());
+  return out;
+}
+
+export const nextRun = (expr: string, from: Date): Date => nextRuns(expr, from, 1)[0];

@@ -1,0 +1,85 @@
+import { TASK_MAIL_INPUT_MAX } from "@agentfair/contracts";
+import { ImapFlow } from "imapflow";
+import { simpleParser } from "mailparser";
+import { safeAddress } from "../../platform/net.ts";
+
+/** A mailbox an e-mail-triggered task reads (server address, port, protocol, account). */
+export interface Mailbox {
+  host: string;
+  port: number;
+  protocol: "imaps" | "imap";
+  account: string;
+  password: string;
+}
+
+/** Where the last look stopped: the INBOX's UIDVALIDITY and the last UID taken. */
+export interface MailMark {
+  uidValidity: string | null;
+  lastUid: number | null;
+}
+
+export interface NewMail {
+  uid: number;
+  /** Subject, sender and text, as the agent is asked. */
+  text: string;
+}
+
+/** One look never takes more mails than this; the rest wait for the next look. */
+const MAILS_PER_LOOK = 20;
+const CONNECT_TIMEOUT_MS = 15_000;
+
+/**
+ * The INBOX's mail after the mark. A first look (or a mailbox whose UIDVALIDITY changed, so old
+ * UIDs mean nothing) only sets the mark: mail already there does not start runs.
+ */
+export async function newMail(box: Mailbox, mark: MailMark, allowHosts: string[]): Promise<{ mark: MailMark; mails: NewMail[] }> {
+  // The user-given host is checked like a URL (no private networks) and the socket goes to that address.
+  const address = await safeAddress(box.host, box.port, { allowHosts });
+  const client = new ImapFlow({
+    host: address,
+    port: box.port,
+    secure: box.protocol === "imaps",
+    servername: box.host,
+    auth: { user: box.account, pass: box.password },
+    logger: false,
+    connectionTimeout: CONNECT_TIMEOUT_MS,
+    greetingTimeout: CONNECT_TIMEOUT_MS,
+    socketTimeout: 60_000,
+  });
+  // A dropped connection is reported through the call that was waiting on it.
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    const lock = await client.getMailboxLock("INBOX", { readOnly: true });
+    try {
+      const mailbox = client.mailbox;
+      if (!mailbox) return { mark, mails: [] };
+      const uidValidity = String(mailbox.uidValidity);
+      const top = Number(mailbox.uidNext) - 1;
+      if (mark.uidValidity !== uidValidity || mark.lastUid === null) return { mark: { uidValidity, lastUid: top }, mails: [] };
+      if (top <= mark.lastUid) return { mark, mails: [] };
+      const mails: NewMail[] = [];
+      // "n:*" names the newest mail even when its UID is below n: only UIDs past the mark count.
+      for await (const msg of client.fetch(`${mark.lastUid + 1}:*`, { uid: true, source: true }, { uid: true })) {
+        if (msg.uid <= mark.lastUid || !msg.source) continue;
+        mails.push({ uid: msg.uid, text: await mailText(msg.source) });
+      }
+      mails.sort((a, b) => a.uid - b.uid);
+      const taken = mails.slice(0, MAILS_PER_LOOK);
+      const lastUid = taken.length ? taken[taken.length - 1].uid : mark.lastUid;
+      return { mark: { uidValidity, lastUid }, mails: taken };
+    } finally {
+      lock.release();
+    }
+  } finally {
+    await client.logout().catch(() => client.close());
+  }
+}
+
+async function mailText(source: Buffer) {
+  const parsed = await simpleParser(source);
+  const from = parsed.from?.text ?? "";
+  const body = (parsed.text ?? "").trim();
+  // A NUL cannot be stored in a text column (a broken or binary part can carry one).
+  return [`From: ${from}`, `Subject: ${parsed.subject ?? ""}`, "", body].join("\n").replaceAll("\u0000", "").slice(0, TASK_MAIL_INPUT_MAX);
+}

@@ -1,0 +1,187 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { outbox } from "../../db/schema/index.ts";
+import { restoreClock } from "../../test/clock.ts";
+import { createUser, type TestUser } from "../../test/factories.ts";
+import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
+
+let t: TestApp;
+let llm: LlmServer;
+let alice: TestUser;
+let bob: TestUser;
+let agentId: string;
+let draftOnly: string;
+
+const call = async (user: TestUser | null, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown, lang = "zh") => {
+  const res = await t.app.inject({
+    method,
+    url: `/aiagent_api${url}`,
+    payload: payload as never,
+    headers: { ...(user?.headers ?? {}), lang },
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: route answers of many shapes, checked by the assertions
+  return { status: res.statusCode, ...(res.json() as { code: number; msg: string; data: any }) };
+};
+
+async function releasedAgent(user: TestUser, name: string, release = true) {
+  const id = (await call(user, "POST", "/agent/quick/add", { agentName: name })).data.agentId as string;
+  if (!release) return id;
+  // A debug reply first: release asks for a successful debug run.
+  await t.app.inject({
+    method: "POST",
+    url: "/agent/agent_runtime/chat",
+    payload: { token: user.token, schema_id: id, release: false, query: "调试" },
+  });
+  expect((await call(user, "POST", `/agent/release/${id}`, { notes: "" })).status).toBe(200);
+  return id;
+}
+
+const base = (over: Record<string, unknown> = {}) => ({
+  name: "每日简报",
+  targetType: "agent",
+  targetId: agentId,
+  prompt: "总结今天的新闻",
+  triggerType: "cycle",
+  cycle: "daily",
+  cycleTime: "09:00",
+  delivery: "in_app",
+  ...over,
+});
+
+/** 08:30 in Shanghai on Monday 2 March 2026. */
+const T0 = new Date("2026-03-02T00:30:00Z");
+
+beforeAll(async () => {
+  llm = await startLlmServer();
+  t = await createTestApp({ MODEL_BASE_URL: llm.url, MODEL_NAME: "test-model", MODEL_API_KEY: "k" });
+  alice = await createUser(t, { domain: "tasksacme", memberLevel: "PER_FLAGSHIP_MONTHLY", email: "alice-tasks@example.com" });
+  bob = await createUser(t, { domain: "tasksacme", memberLevel: "PER_FLAGSHIP_MONTHLY" });
+  agentId = await releasedAgent(alice, "简报助手");
+  draftOnly = await releasedAgent(alice, "草稿助手", false);
+  vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+  vi.setSystemTime(T0);
+}, 60_000);
+afterAll(async () => {
+  restoreClock();
+  await t.close();
+  await llm.close();
+});
+
+describe("scheduled tasks", () => {
+  it("checks the form with the spec's required-field messages", async () => {
+    expect((await call(alice, "POST", "/task", base({ name: "" }))).msg).toBe("请输入任务名称");
+    expect((await call(alice, "POST", "/task", base({ targetId: "" }))).msg).toBe("请选择智能体或工作流");
+    expect((await call(alice, "POST", "/task", base({ targetId: draftOnly }))).msg).toBe("智能体未发布");
+    expect((await call(alice, "POST", "/task", base({ prompt: " " }))).msg).toBe("请输入提示词");
+    expect((await call(alice, "POST", "/task", base({ prompt: "长".repeat(600) }))).msg).toBe("输入内容不能超过1500字节");
+    expect((await call(alice, "POST", "/task", base({ triggerType: "cron", cron: "" }))).msg).toBe("请输入cron表达式");
+    expect((await call(alice, "POST", "/task", base({ triggerType: "cron", cron: "" }), "en")).msg).toBe(
+      "please enter the cron expression",
+    );
+    expect((await call(alice, "POST", "/task", base({ triggerType: "cron", cron: "61 * * * *" }))).msg).toBe("cron表达式不正确");
+    expect((await call(alice, "POST", "/task", base({ triggerType: "cron", cron: "* * * * * *" }))).msg).toBe("cron表达式不正确");
+    expect((await call(alice, "POST", "/task", base({ triggerType: "cron", cron: "* * * * *" }))).msg).toBe("两次运行至少间隔5分钟");
+    expect((await call(alice, "POST", "/task", base({ delivery: "email", email: "not-mail" }))).msg).toBe("请输入正确的邮箱");
+    // A stranger's agent is not a target either.
+    expect((await call(bob, "POST", "/task", base())).msg).toBe("智能体未发布");
+    const preview = await call(alice, "GET", `/task/cron-preview?expr=${encodeURIComponent("0 9 * * 1")}`);
+    expect(preview.data.valid).toBe(true);
+    expect(preview.data.next[0]).toBe("2026-03-02T01:00:00.000Z");
+  });
+
+  it("cycles become cron expressions in Shanghai time, and the tick runs a due time exactly once", async () => {
+    const daily = (await call(alice, "POST", "/task", base())).data;
+    expect(daily).toMatchObject({ cron: "0 9 * * *", enabled: true, nextRunAt: "2026-03-02T01:00:00.000Z", targetName: "简报助手" });
+    const weekly = (await call(alice, "POST", "/task", base({ name: "周报", cycle: "weekly", cycleWeekday: 5, cycleTime: "18:30" }))).data;
+    expect(weekly).toMatchObject({ cron: "30 18 * * 5", nextRunAt: "2026-03-06T10:30:00.000Z" });
+    const monthly = (await call(alice, "POST", "/task", base({ name: "月报", cycle: "monthly", cycleMonthday: 1 }))).data;
+    expect(monthly.nextRunAt).toBe("2026-04-01T01:00:00.000Z");
+    const cron = (await call(alice, "POST", "/task", base({ name: "半点", triggerType: "cron", cron: "30 */2 * * *" }))).data;
+    // 08:30 now: the next even hour's half past is 10:30 in Shanghai.
+    expect(cron.nextRunAt).toBe("2026-03-02T02:30:00.000Z");
+
+    expect(await t.services.tasks.tick(new Date("2026-03-02T00:59:00Z"))).toHaveLength(0);
+    const at = new Date("2026-03-02T01:00:20Z");
+    // Two processes tick at the same moment: one run per due time.
+    const [a, b] = await Promise.all([t.services.tasks.tick(at), t.services.tasks.tick(at)]);
+    expect(a.length + b.length).toBe(1);
+    const after = (await call(alice, "GET", `/task/${daily.id}`)).data;
+    expect(after.nextRunAt).toBe("2026-03-03T01:00:00.000Z");
+    const runs = (await call(alice, "GET", `/task/${daily.id}/runs`)).data;
+    expect(runs.list).toHaveLength(1);
+    expect(runs.list[0]).toMatchObject({ trigger: "schedule", status: "QUEUED", dueAt: "2026-03-02T01:00:00.000Z" });
+
+    // The run: a chat with the released agent, in the owner's history, and a notice.
+    await t.services.tasks.execute(runs.list[0].id);
+    const done = (await call(alice, "GET", `/task/${daily.id}/runs`)).data.list[0];
+    expect(done.status).toBe("SUCCEEDED");
+    expect(done.output).toContain("总结今天的新闻");
+    const session = await t.app.inject({ url: `/agent/agent_runtime/session/${done.sessionId}`, headers: alice.headers });
+    expect(session.statusCode).toBe(200);
+    // A job delivered twice does not run twice.
+    await t.services.tasks.execute(runs.list[0].id);
+    expect((await call(alice, "GET", `/task/${daily.id}/runs`)).data.list[0].attempts).toBe(1);
+    const notices = (await call(alice, "GET", "/task/notices")).data;
+    expect(notices.unread).toBeGreaterThanOrEqual(1);
+    expect(notices.list[0]).toMatchObject({ kind: "succeeded", title: "每日简报", read: false });
+    await call(alice, "POST", "/task/notices/read");
+    expect((await call(alice, "GET", "/task/notices")).data.unread).toBe(0);
+    const page = (await call(alice, "POST", "/task/page", {})).data;
+    expect(page.total).toBe(4);
+    expect(page.list.find((x: { id: string }) => x.id === daily.id).lastStatus).toBe("SUCCEEDED");
+  });
+
+  it("retries a failed run, then records the failure, notices it and mails it", async () => {
+    const task = (await call(alice, "POST", "/task", base({ name: "邮件任务", delivery: "email", email: "" }))).data;
+    const run = (await call(alice, "POST", `/task/${task.id}/run`)).data;
+    expect(run).toMatchObject({ trigger: "manual", status: "QUEUED" });
+    llm.script({ status: 500, error: "down" }, { status: 500, error: "down" });
+    await expect(t.services.tasks.execute(run.id, { retryCount: 0, retryLimit: 1 })).rejects.toThrow();
+    let row = (await call(alice, "GET", `/task/${task.id}/runs`)).data.list[0];
+    expect(row).toMatchObject({ status: "QUEUED", attempts: 1 });
+    await t.services.tasks.execute(run.id, { retryCount: 1, retryLimit: 1 });
+    row = (await call(alice, "GET", `/task/${task.id}/runs`)).data.list[0];
+    expect(row).toMatchObject({ status: "FAILED", attempts: 2 });
+    expect(row.error).toBeTruthy();
+    expect((await call(alice, "GET", "/task/notices")).data.list[0]).toMatchObject({ kind: "failed", title: "邮件任务" });
+    const mails = await t.platform.db.select().from(outbox).where(eq(outbox.recipient, "alice-tasks@example.com"));
+    expect(mails.map((m) => m.subject)).toContain("定时任务「邮件任务」运行失败");
+
+    // The next run succeeds and mails the answer.
+    const again = (await call(alice, "POST", `/task/${task.id}/run`)).data;
+    await t.services.tasks.execute(again.id);
+    const sent = await t.platform.db.select().from(outbox).where(eq(outbox.recipient, "alice-tasks@example.com"));
+    expect(sent.find((m) => m.subject === "定时任务「邮件任务」的结果")?.body).toContain("总结今天的新闻");
+  });
+
+  it("pauses and resumes: a paused task is not run and resumes from now", async () => {
+    const task = (await call(alice, "POST", "/task", base({ name: "暂停我" }))).data;
+    const paused = (await call(alice, "POST", `/task/${task.id}/pause`)).data;
+    expect(paused).toMatchObject({ enabled: false, nextRunAt: null });
+    await t.services.tasks.tick(new Date("2026-03-09T01:00:30Z"));
+    expect((await call(alice, "GET", `/task/${task.id}/runs`)).data.total).toBe(0);
+    const resumed = (await call(alice, "POST", `/task/${task.id}/resume`)).data;
+    expect(resumed.enabled).toBe(true);
+    expect(resumed.nextRunAt).toBeTruthy();
+  });
+
+  it("another user's task is not found anywhere", async () => {
+    const task = (await call(alice, "POST", "/task", base({ name: "别人的" }))).data;
+    for (const [method, url, body] of [
+      ["GET", `/task/${task.id}`],
+      ["PUT", `/task/${task.id}`, base()],
+      ["DELETE", `/task/${task.id}`],
+      ["POST", `/task/${task.id}/run`],
+      ["POST", `/task/${task.id}/pause`],
+      ["GET", `/task/${task.id}/runs`],
+    ] as const) {
+      expect((await call(bob, method, url, body)).status, `${method} ${url}`).toBe(404);
+    }
+    expect((await call(bob, "POST", "/task/page", {})).data.total).toBe(0);
+    expect((await call(bob, "GET", "/task/notices")).data.list).toHaveLength(0);
+    expect((await call(null, "POST", "/task/page", {})).status).toBe(403);
+    expect((await call(alice, "DELETE", `/task/${task.id}`)).status).toBe(200);
+    expect((await call(alice, "GET", `/task/${task.id}`)).status).toBe(404);
+  });
+});

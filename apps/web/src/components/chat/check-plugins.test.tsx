@@ -1,0 +1,50 @@
+import { type CheckPluginItem, checkPluginsOf } from "@agentfair/contracts";
+import { cleanup, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import i18n from "../../i18n";
+import { CheckPlugins } from "./tool-calls";
+
+afterEach(async () => {
+  cleanup();
+  await i18n.changeLanguage("zh");
+});
+
+describe("checkPluginsList (doc 2 §3 Message)", () => {
+  it("lists each called plugin once, in call order, from the calls that name one", () => {
+    const call = (id: string, plugin?: CheckPluginItem) => ({
+      id,
+      function: { name: "f", arguments: "{}" },
+      metaInfo: { name: "F" },
+      plugin,
+    });
+    expect(
+      checkPluginsOf([
+        call("1", { id: "a", pluginName: "天气" }),
+        call("2"),
+        call("3", { id: "m", externalPluginName: "echo" }),
+        call("4", { id: "a", pluginName: "天气" }),
+      ]),
+    ).toEqual([
+      { id: "a", pluginName: "天气" },
+      { id: "m", externalPluginName: "echo" },
+    ]);
+  });
+
+  it("shows items by pluginName, externalPluginName or workflowName, in zh and en", async () => {
+    const items = [
+      { id: "a", pluginName: "天气查询" },
+      { id: "m", externalPluginName: "echo" },
+      { id: "w", workflowName: "请假审批" },
+    ];
+    const { unmount } = render(<CheckPlugins items={items} />);
+    const box = screen.getByTestId("chat-check-plugins");
+    expect(box.textContent).toBe("使用的插件：天气查询echo请假审批");
+    unmount();
+    await i18n.changeLanguage("en");
+    render(<CheckPlugins items={items} />);
+    expect(screen.getByTestId("chat-check-plugins").textContent).toContain("Plugins used:");
+    cleanup();
+    render(<CheckPlugins items={[]} />);
+    expect(screen.queryByTestId("chat-check-plugins")).toBeNull();
+  });
+});

@@ -1,0 +1,182 @@
+// Load through the balancer: N concurrent streaming chats (nginx in front of two platform
+// processes on one PostgreSQL, files on S3) against a slow local test model, with uploads and
+// marketplace browsing mixed in. Prints first-token p50/p95, the processes' event-loop delay,
+// RSS per stream and errors for each N, and the RSS per stream of a bare SSE server (bare-sse.ts)
+// streaming the same answer in the same run. Run: npm run bench:load (LEVELS=100,300,1000 to
+// choose; needs nginx and PostgreSQL, TEST_DATABASE_URL defaults to 127.0.0.1).
+import { fork } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import { insertUser, randomIp, TEST_PASSWORD } from "../../apps/server/src/test/factories.ts";
+import { clusterUnavailable, slowAnswers, startCluster } from "../../apps/server/src/test/cluster.ts";
+import { startLlmServer } from "../../apps/server/src/test/llm-server.ts";
+import { ownAgent, pct, streamChat } from "./client.ts";
+
+process.env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
+const LEVELS = (process.env.LEVELS ?? "1,100,300").split(",").map(Number);
+const CHUNKS = 20;
+const DELAY_MS = 100;
+const USERS = 50;
+const BROWSERS = 5;
+const why = await clusterUnavailable();
+if (why) {
+  console.error(why);
+  process.exit(1);
+}
+
+const rssOf = (pid: number) => {
+  const m = fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+  return Number(m?.[1] ?? 0) * 1024;
+};
+/** Samples the processes' RSS until stopped; returns the peak of their sum. */
+const peakRss = (pids: number[]) => {
+  let peak = 0;
+  const sample = () => {
+    peak = Math.max(
+      peak,
+      pids.reduce((s, p) => s + rssOf(p), 0),
+    );
+  };
+  const timer = setInterval(sample, 100);
+  return () => {
+    clearInterval(timer);
+    sample();
+    return peak;
+  };
+};
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+const ms = (x: number) => `${x.toFixed(0)} ms`;
+
+const llm = await startLlmServer();
+const c = await startCluster({
+  env: {
+    MODEL_BASE_URL: llm.url,
+    MODEL_NAME: "test-model",
+    MODEL_API_KEY: "k",
+    CHAT_PER_MINUTE: "100000",
+    CHAT_PER_MINUTE_PER_IP: "100000",
+    CHAT_STREAMS_PER_USER: "100000",
+  },
+});
+const bare = fork(new URL("./bare-sse.ts", import.meta.url), {
+  execArgv: ["--import", "tsx"],
+  env: { ...process.env, CHUNKS: String(CHUNKS), DELAY_MS: String(DELAY_MS) },
+});
+const bareReady = await new Promise<{ port: number; pid: number }>((resolve) => bare.once("message", resolve as (m: unknown) => void));
+
+const login = async (username: string) =>
+  (
+    (await (
+      await fetch(`${c.url}/agent_api/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": randomIp() },
+        body: JSON.stringify({ username, password: TEST_PASSWORD, domain: "" }),
+      })
+    ).json()) as { data: { token: string } }
+  ).data.token;
+
+try {
+  const people = await Promise.all(Array.from({ length: USERS }, () => insertUser(c.admin, { memberLevel: "PER_FLAGSHIP_MONTHLY" })));
+  const tokens = await Promise.all(people.map((p) => login(p.user.username)));
+  const agents = await Promise.all(tokens.map((t, i) => ownAgent(c.upstreams[i % 2]!, t)));
+  slowAnswers(llm, { chunks: Array.from({ length: CHUNKS }, (_, i) => `第${i + 1}句。`), delayMs: DELAY_MS }, 100_000);
+  const pids = c.nodes.map((n) => n.pid);
+
+  const upload = async (token: string) => {
+    const form = new FormData();
+    form.append("file", new Blob([`负载测试文件 ${"内容".repeat(2000)}`], { type: "text/plain" }), "load.txt");
+    const res = await fetch(`${c.url}/agent_api/api/files`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+    await res.arrayBuffer();
+    return res.status === 200 ? 0 : 1;
+  };
+  const browse = async (token: string, until: () => boolean) => {
+    let n = 0;
+    let errors = 0;
+    while (!until()) {
+      const res = await fetch(`${c.url}/agent_api/api/agent/launch/page`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({}),
+      });
+      await res.arrayBuffer();
+      n += 1;
+      if (res.status !== 200) errors += 1;
+      // People browse: a page every quarter second each, not a tight loop that starves the chats.
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return { n, errors };
+  };
+  // Warm both processes (caches, JIT) before measuring.
+  await Promise.all(c.upstreams.map((u, i) => streamChat(u, { token: tokens[i]!, schema_id: agents[i], release: false, query: "热身" })));
+
+  const rows: string[] = [];
+  console.log(
+    `host: ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} before the run`,
+  );
+  for (const n of LEVELS) {
+    await new Promise((r) => setTimeout(r, 1000));
+    await Promise.all(c.nodes.map((x) => x.stats()));
+    const idle = pids.reduce((s, p) => s + rssOf(p), 0);
+    const stopPeak = peakRss(pids);
+    let streaming = true;
+    const browsing = Array.from({ length: BROWSERS }, (_, i) => browse(tokens[i]!, () => !streaming));
+    const started = performance.now();
+    const runs = await Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        const token = tokens[i % USERS]!;
+        const up = i % 20 === 0 ? upload(token) : Promise.resolve(0);
+        const [run, upErrors] = await Promise.all([
+          streamChat(c.url, { token, schema_id: agents[i % USERS], release: false, query: `第${i}个问题` }),
+          up,
+        ]);
+        return { run, upErrors };
+      }),
+    );
+    const wall = performance.now() - started;
+    streaming = false;
+    const peak = stopPeak();
+    const browsed = await Promise.all(browsing);
+    const stats = await Promise.all(c.nodes.map((x) => x.stats()));
+    const first = runs.map((r) => r.run.firstTokenMs);
+    const failed = runs.filter((r) => r.run.status !== 200 || (r.run.events.at(-1) as { status?: string } | undefined)?.status !== "done");
+    const errors = failed.length + runs.reduce((s, r) => s + r.upErrors, 0) + browsed.reduce((s, b) => s + b.errors, 0);
+
+    // The bare SSE server: the same number of streams, same answer and pace.
+    const bareIdle = rssOf(bareReady.pid);
+    const stopBare = peakRss([bareReady.pid]);
+    await Promise.all(
+      Array.from(
+        { length: n },
+        () =>
+          new Promise<void>((resolve) => {
+            http
+              .get({ host: "127.0.0.1", port: bareReady.port, path: "/", agent: false }, (res) => {
+                res.resume();
+                res.on("end", resolve);
+              })
+              .on("error", () => resolve());
+          }),
+      ),
+    );
+    const barePeak = stopBare();
+    const line = [
+      `N=${String(n).padStart(4)}`,
+      `first token p50 ${ms(pct(first, 50))} p95 ${ms(pct(first, 95))} (model's own first chunk after ${DELAY_MS} ms)`,
+      `event-loop delay p99 ${stats.map((s) => ms(s.lagP99Ms)).join("/")} max ${stats.map((s) => ms(s.lagMaxMs)).join("/")}`,
+      `RSS ${kb((peak - idle) / n)}/stream (idle ${(idle / 2 ** 20).toFixed(0)} MB, peak ${(peak / 2 ** 20).toFixed(0)} MB for 2 processes); bare SSE ${kb((barePeak - bareIdle) / n)}/stream`,
+      `errors ${errors} (${failed.length} chats not completed${failed[0] ? `, e.g. ${failed[0].run.status} ${failed[0].run.failure ?? JSON.stringify(failed[0].run.events.at(-1))}` : ""}); ${browsed.reduce((s, b) => s + b.n, 0)} marketplace pages, ${Math.ceil(n / 20)} uploads; ${(wall / 1000).toFixed(1)} s`,
+    ].join("\n  ");
+    console.log(line);
+    console.log(`  load average ${os.loadavg()[0]!.toFixed(1)}`);
+    rows.push(line);
+  }
+} finally {
+  bare.disconnect();
+  await c.close();
+  await llm.close();
+}
+process.exit(0);

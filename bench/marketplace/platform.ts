@@ -1,0 +1,64 @@
+// The platform under test, in its own process as in production (bench.ts drives it over HTTP):
+// grows the catalogue on request and measures the raw SQL the route runs, in this process,
+// since PGlite's database cannot be opened by a second process.
+import type { AddressInfo } from "node:net";
+import { sql } from "drizzle-orm";
+import { nameGrams } from "../../apps/server/src/modules/agents/agents.repository.ts";
+import { createUser } from "../../apps/server/src/test/factories.ts";
+import { createTestApp } from "../../apps/server/src/test/harness.ts";
+import { load, PAGE_SIZE } from "./load.ts";
+
+const t = await createTestApp({ LOG_LEVEL: "silent" });
+await t.app.listen({ port: 0, host: "127.0.0.1" });
+const user = await createUser(t);
+const db = t.platform.db;
+const tenantId = user.tenantId;
+
+const listedWhere = sql`deleted_at is null and launch_version is not null and launch_version_disabled = false and tenant_id in (${tenantId})`;
+const columns = sql.raw(`id, owner_id, agent_name, agent_description, agent_icon, agent_icon_background, price_cents,
+  agent_type, agent_status, launch_version, launch_version_disabled, listing, copy_by_me, use_count, last_modified_at,
+  config->'launchTags', config->>'labelId'`);
+const order = sql.raw(`order by use_count desc, last_modified_at desc, id limit ${PAGE_SIZE} offset 0`);
+
+/** The two statements the route runs (total and page), as the database sees them. */
+const raw = (name?: string) => async () => {
+  if (name) {
+    const grams = sql.join(
+      nameGrams(name).map((g) => sql`${g}`),
+      sql`, `,
+    );
+    const where = sql`${listedWhere} and agent_name_grams(listing->>'agentName') @> array[${grams}]::text[] and listing->>'agentName' ilike ${`%${name}%`}`;
+    await db.execute(sql`select count(*) from agents where ${where}`);
+    await db.execute(sql`select ${columns} from agents where ${where} ${order}`);
+  } else {
+    await db.execute(sql`select coalesce(sum(listed), 0) from agent_market_counts where tenant_id in (${tenantId})`);
+    await db.execute(sql`select ${columns} from agents where ${listedWhere} ${order}`);
+  }
+};
+
+/** Adds listed agents up to `size`, each with a ~1 KB config like a real one; 1 in 100 is a 客服. */
+async function grow(size: number) {
+  const filler = "x".repeat(900);
+  await db.execute(sql`insert into agents (id, tenant_id, owner_id, agent_name, config, launch_version, listing, use_count, agent_status)
+    select gen_random_uuid()::text, ${tenantId}, ${user.id}, '智能体' || g,
+      jsonb_build_object('persona', ${filler}::text, 'launchTags', jsonb_build_array('办公')),
+      1, jsonb_build_object('agentName', '智能体' || g || case when g % 100 = 0 then '客服' else '' end, 'agentDescription', '',
+        'agentIcon', '1', 'agentIconBackground', '#e8f3ff', 'priceCents', 0, 'copyable', false, 'skillNum', 0),
+      (g * 7919) % 1000, 'C90_Released'
+    from generate_series((select count(*) from agents) + 1, ${size}) g`);
+  await db.execute(sql`analyze agents`);
+}
+
+process.on("message", async (m: { grow?: number; raw?: { name?: string; clients: number; seconds: number } }) => {
+  if (m.grow) {
+    await grow(m.grow);
+    process.send?.({ grown: m.grow });
+  }
+  if (m.raw) process.send?.({ raw: await load(raw(m.raw.name), m.raw.clients, m.raw.seconds) });
+});
+process.send?.({
+  port: (t.app.server.address() as AddressInfo).port,
+  token: user.token,
+  driver: t.platform.database.driver,
+});
+process.on("disconnect", () => void t.close().finally(() => process.exit(0)));
