@@ -56,7 +56,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   workers: 2,
   fullyParallel: false,
-  retries: process.env.CI ? 1 : 0,
+  // Two retries in CI: a serial file retries from its first test, which also proves each spec is retry-safe.
+  retries: process.env.CI ? 2 : 0,
   reporter: [["list"], ["json", { outputFile: path.join(root, ".tmp/e2e-report.json") }]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { apiToken, loginAs, registerTestModel, removeTestModels, snap, unique } from "./helpers";
+import { apiToken, clickUntilClosed, loginAs, registerTestModel, removeTestModels, snap, unique } from "./helpers";
 
 /**
  * Agents end to end: marketplace, copy, my agents (rename, delete, list), the studio (create,
@@ -35,6 +35,15 @@ async function clickRelease(page: Page) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.mouse.move(10, 400);
   await page.getByTestId("studio-release").click();
+}
+
+/** Deletes the user's copies of marketplace agents. */
+async function removeCopies(request: APIRequestContext, username: string) {
+  const headers = { authorization: `Bearer ${await apiToken(request, username)}` };
+  const res = await request.post("/agent_api/api/agent/page-created-by-me", { headers, data: { copyByMe: true } });
+  for (const a of (await res.json()).data.list as { id: string }[]) {
+    expect((await request.delete(`/agent_api/api/agent/${a.id}`, { headers })).ok()).toBe(true);
+  }
 }
 
 /** One debug run of the studio's current draft through the chat runtime API (release: false). */
@@ -97,7 +106,9 @@ test("agent detail shows what a hirer needs; start opens the execute page", asyn
   await expect(page).toHaveURL(/\/agent-execute\?id=.+&source=0/);
 });
 
-test("copy an agent and find it in My agents; copying again asks first", async ({ page }) => {
+test("copy an agent and find it in My agents; copying again asks first", async ({ page, request }) => {
+  // A first try may have copied already: start from no copies.
+  await removeCopies(request, "member");
   await loginAs(page, "member");
   await page.goto("/index");
   await cards(page).filter({ hasText: "公文写作助手" }).getByTestId("copy-agent").click();
@@ -240,10 +251,7 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await expect(page.getByTestId("studio-debug-ok")).toBeVisible({ timeout: 20_000 });
   await clickRelease(page);
   await page.getByTestId("release-notes").fill("首个版本");
-  await page
-    .locator(".ant-modal")
-    .getByRole("button", { name: /发\s*布/ })
-    .click();
+  await clickUntilClosed(page.locator(".ant-modal").filter({ has: page.getByTestId("release-notes") }), /发\s*布/);
   await expect(page.getByText("已发布 v1").first()).toBeVisible();
 
   // Second version with a changed persona, then the diff between v1 and v2.
@@ -254,10 +262,7 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await page.reload();
   await clickRelease(page);
   await page.getByTestId("release-notes").fill("侧重亲子游");
-  await page
-    .locator(".ant-modal")
-    .getByRole("button", { name: /发\s*布/ })
-    .click();
+  await clickUntilClosed(page.locator(".ant-modal").filter({ has: page.getByTestId("release-notes") }), /发\s*布/);
   await expect(page.getByText("已发布 v2").first()).toBeVisible();
   await page.getByTestId("studio-versions").click();
   await expect(page.getByTestId("version-diff")).toContainText("人设与回复逻辑");
@@ -273,7 +278,7 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await page.getByRole("menuitem", { name: "上架" }).click();
   const dialog = page.locator(".ant-modal").filter({ hasText: "确认上架" });
   await expect(dialog).toContainText("不允许复制");
-  await dialog.getByTestId("list-copyable").click();
+  await dialog.getByRole("checkbox").check();
   await expect(dialog).toContainText("复制品包含人设与回复逻辑");
   await snap(page, "agents-list-dialog");
   await dialog.getByRole("button", { name: ok }).click();

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { apiToken, chooseLanguage, loginAs, snap } from "./helpers";
+import { apiToken, chooseLanguage, escapeUntilClosed, loginAs, snap } from "./helpers";
 
 /** A mistyped first path segment is this app's page not found, never a tenant of that name. */
 async function expectNotFound(page: Page, path: string) {
@@ -118,8 +118,7 @@ test("the models table keeps every header and cell on one line at 1280 and 1440 
       ).toBeVisible();
       await page.waitForTimeout(500); // the dialog's opening animation, for the screenshot
       await snap(page, `models-add${lang === "English" ? "-en" : ""}`);
-      await page.keyboard.press("Escape");
-      await expect(dialog).toBeHidden();
+      await escapeUntilClosed(page, dialog);
     }
     await chooseLanguage(page, "中文");
   } finally {

@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { apiToken, chooseLanguage, clickUntilClosed, loginAs, snap } from "./helpers";
+import { apiToken, chooseLanguage, clickUntilClosed, escapeUntilClosed, loginAs, snap } from "./helpers";
 
 /**
  * Commerce end to end with the sandbox payment provider: the membership gate, buying a plan
@@ -39,7 +39,7 @@ test("signed out: /recharge shows the plans; a plan button leads to /login; the 
   await expect(page.getByRole("dialog", { name: "私有化部署" })).toBeVisible();
   await page.waitForTimeout(500);
   await snap(page, "billing-enterprise-contact");
-  await page.keyboard.press("Escape");
+  await escapeUntilClosed(page, page.getByRole("dialog", { name: "私有化部署" }));
   await page.getByRole("tab", { name: "个人版" }).click();
   await page.getByTestId("plan-button-MONTHLY").click();
   await expect(page).toHaveURL(/\/login/);
@@ -92,8 +92,7 @@ test("closing the buy dialog stops polling", async ({ page }) => {
   await page.getByTestId("plan-button-PER_FLAGSHIP_MONTHLY").click();
   const dialog = page.getByRole("dialog", { name: "开通或升级会员" });
   await expect(dialog.getByTestId("pay-url")).toBeVisible();
-  await page.keyboard.press("Escape");
-  await expect(dialog).toBeHidden();
+  await escapeUntilClosed(page, dialog);
   let polls = 0;
   page.on("request", (r) => {
     if (/\/api\/order\/[^/]+\/status/.test(r.url())) polls++;
@@ -195,8 +194,7 @@ test("'继续支付' continues a top-up in the top-up QR dialog (160 px) and a m
     await page.getByTestId("plan-button-PER_FLAGSHIP_MONTHLY").click();
     const buy = page.getByRole("dialog", { name: "开通或升级会员" });
     await expect(buy.getByTestId("pay-url")).toBeVisible();
-    await page.keyboard.press("Escape");
-    await expect(buy).toBeHidden();
+    await escapeUntilClosed(page, buy);
   }
   await page.goto("/user-order");
   const topUpRows = page.getByRole("row").filter({ hasText: "¥100.00" }).filter({ hasText: "待支付" });
@@ -214,7 +212,7 @@ test("'继续支付' continues a top-up in the top-up QR dialog (160 px) and a m
   await page.getByRole("row").filter({ hasText: "个人旗舰版" }).getByRole("button", { name: "继续支付" }).click();
   const buy = page.getByRole("dialog", { name: "开通或升级会员" });
   await expect(buy.locator("svg[data-testid=pay-qr]")).toHaveAttribute("width", "112");
-  await page.keyboard.press("Escape");
+  await escapeUntilClosed(page, buy);
 });
 
 test("consumption charts, orders and the wallet log on /user-order", async ({ page, request }) => {
@@ -238,7 +236,7 @@ test("consumption charts, orders and the wallet log on /user-order", async ({ pa
   await snap(page, "billing-user-order-orders");
   await page.getByRole("button", { name: "继续支付" }).first().click();
   await expect(page.getByTestId("pay-qr")).toBeVisible();
-  await page.keyboard.press("Escape");
+  await escapeUntilClosed(page, page.getByRole("dialog").filter({ has: page.getByTestId("pay-qr") }));
   await page.getByRole("button", { name: "取消订单" }).first().click();
   await page.getByRole("button", { name: /确\s*定|OK/ }).click();
   await expect(page.getByText("订单已取消")).toBeVisible();
@@ -271,7 +269,7 @@ test("administrator billing screens: plans, durations, top-ups, benefit codes, o
   await expect(page.getByRole("dialog", { name: "新增" })).toBeVisible();
   await page.waitForTimeout(400);
   await snap(page, "billing-admin-plan-form");
-  await page.keyboard.press("Escape");
+  await escapeUntilClosed(page, page.getByRole("dialog", { name: "新增" }));
   await page.getByRole("tab", { name: "购买时长" }).click();
   await snap(page, "billing-admin-durations");
   await page.getByRole("tab", { name: "充值金额" }).click();
@@ -320,8 +318,7 @@ test("in English every money screen speaks English: plan names, '20% off', plura
   expect(await visibleText()).not.toMatch(chinese);
   await page.waitForTimeout(400);
   await snap(page, "billing-en-buy-dialog");
-  await page.keyboard.press("Escape");
-  await expect(buy).toBeHidden();
+  await escapeUntilClosed(page, buy);
   await page.getByTestId("recharge-button").click();
   await page.getByTestId("recharge-tile-100").click();
   await page.waitForTimeout(400);

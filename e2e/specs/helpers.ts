@@ -116,6 +116,17 @@ export async function clickUntilClosed(dialog: Locator, button: RegExp) {
 }
 
 /**
+ * Presses Escape until a dialog closes: antd closes on Escape only once focus has moved into the
+ * dialog, which a loaded machine may not have done yet when the key is pressed.
+ */
+export async function escapeUntilClosed(page: Page, dialog: Locator) {
+  await expect(async () => {
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden({ timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
+}
+
+/**
  * Picks an option of a searchable select whose list grows while specs run (the shared demo users'
  * plugins, knowledge bases, workflows): antd renders only the options in view, so the text is searched first.
  */

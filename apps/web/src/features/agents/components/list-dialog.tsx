@@ -1,6 +1,6 @@
 import type { AgentCard } from "@agentfair/contracts";
 import { Alert, App, Checkbox, Modal, Space, Typography } from "antd";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { saveApply } from "../api/save-apply";
 
@@ -14,9 +14,13 @@ export function ListDialog({ agent, onClose, onListed }: { agent: AgentCard | nu
   const { message } = App.useApp();
   const [copyable, setCopyable] = useState(false);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
+  // The choice starts from the listing's setting once per opened agent (adjusted during render, so a
+  // re-render with the same agent never resets what the owner just ticked).
+  const [shownFor, setShownFor] = useState<string | null>(null);
+  if ((agent?.id ?? null) !== shownFor) {
+    setShownFor(agent?.id ?? null);
     if (agent) setCopyable(agent.copyable);
-  }, [agent]);
+  }
 
   const submit = async () => {
     if (!agent) return;
