@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test } from "@playwright/test";
-import { apiToken, loginAs, snap } from "./helpers";
+import { apiToken, clickUntilClosed, loginAs, snap } from "./helpers";
 
 /**
  * An agent as an MCP server: the owner makes a key on the MCP access page, and an MCP client (the
@@ -53,7 +53,7 @@ test("create a key on the MCP access page, then ask the agent from an MCP client
   await page.getByTestId("mcp-edit-key").click();
   const edit = page.getByRole("dialog", { name: "编辑密钥" });
   await edit.getByRole("spinbutton").first().fill("30");
-  await edit.getByRole("button", { name: /确\s*定/ }).click();
+  await clickUntilClosed(edit, /确\s*定/);
   await expect(page.getByRole("cell", { name: "30 / 不限 / 不限" })).toBeVisible();
   await expect(edit).toBeHidden();
   await snap(page, "channels-mcp-access");
