@@ -2,8 +2,7 @@ import type { AgentDraft, AgentSnapshot } from "@agentfair/contracts";
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from "drizzle-orm/pg-core";
 import { createdAt, id } from "./columns.ts";
-import { tenants } from "./tenants.ts";
-import { users } from "./users.ts";
+import { ownedColumns } from "./owned.ts";
 
 /** Editable config of the studio; identity (name, description, icon, price) lives in columns. */
 export type AgentConfig = Omit<AgentDraft, "agentName" | "agentDescription" | "agentIcon" | "agentIconBackground">;
@@ -28,12 +27,7 @@ export const agents = pgTable(
   "agents",
   {
     id: id(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id),
+    ...ownedColumns(),
     agentName: text("agent_name").notNull(),
     agentDescription: text("agent_description").notNull().default(""),
     agentIcon: text("agent_icon").notNull().default("1"),

@@ -1,21 +1,15 @@
 import type { CardTemplateConfig } from "@agentfair/contracts";
 import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./columns.ts";
-import { tenants } from "./tenants.ts";
+import { ownedColumns } from "./owned.ts";
 import { plugins } from "./tools.ts";
-import { users } from "./users.ts";
 
 /** Card templates (doc 2 §3 Card template; dictionary: card name, group, template, data source), per owner and tenant. */
 export const cardTemplates = pgTable(
   "card_templates",
   {
     id: id(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id),
+    ...ownedColumns(),
     name: text("name").notNull(),
     group: text("group_name").notNull().default(""),
     config: jsonb("config").$type<CardTemplateConfig>().notNull(),

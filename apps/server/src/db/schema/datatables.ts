@@ -2,8 +2,7 @@ import type { DataField } from "@agentfair/contracts";
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id } from "./columns.ts";
-import { tenants } from "./tenants.ts";
-import { users } from "./users.ts";
+import { ownedColumns } from "./owned.ts";
 
 /**
  * Data tables: the description of each table. Its rows live in a table of its own in the
@@ -13,12 +12,7 @@ export const dataTables = pgTable(
   "data_tables",
   {
     id: id(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id),
+    ...ownedColumns(),
     /** The name SQL uses: unique in the tenant, mapped to the physical table by the query guard. */
     name: text("name").notNull(),
     introduction: text("introduction").notNull().default(""),

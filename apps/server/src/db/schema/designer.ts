@@ -1,21 +1,15 @@
 import type { Widget } from "@agentfair/contracts";
 import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./columns.ts";
-import { tenants } from "./tenants.ts";
+import { ownedColumns } from "./owned.ts";
 import { plugins } from "./tools.ts";
-import { users } from "./users.ts";
 
 /** Designer forms and pages (doc 2 §3 Widget): one tree of widgets per design, owned by one user. */
 export const designs = pgTable(
   "designs",
   {
     id: id(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ...ownedColumns({ ownerOnDelete: "cascade" }),
     name: text("name").notNull(),
     widgetList: jsonb("widget_list").$type<Widget[]>().notNull().default([]),
     sampleResult: text("sample_result").notNull().default(""),

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id } from "./columns.ts";
-import { tenants } from "./tenants.ts";
+import { ownedColumns } from "./owned.ts";
 import { users } from "./users.ts";
 
 export interface RuleParamRow {
@@ -21,12 +21,7 @@ export const ruleProjects = pgTable(
   "rule_projects",
   {
     id: id(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id),
+    ...ownedColumns(),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     fieldConfig: jsonb("field_config").$type<RuleFieldConfig[]>().notNull().default([]),
@@ -57,12 +52,7 @@ export const rules = pgTable(
       .notNull()
       .references(() => ruleProjects.id, { onDelete: "cascade" }),
     dirId: text("dir_id").references(() => ruleDirs.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id),
+    ...ownedColumns(),
     name: text("name").notNull(),
     ruleKey: text("rule_key").notNull(),
     description: text("description").notNull().default(""),
@@ -107,12 +97,7 @@ export const ruleProposals = pgTable(
   "rule_proposals",
   {
     id: id(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ...ownedColumns({ ownerOnDelete: "cascade" }),
     sessionId: text("session_id").notNull(),
     payload: jsonb("payload").$type<RuleProposalPayload>().notNull(),
     createdAt: createdAt(),

@@ -2,8 +2,7 @@ import type { ParameterRow, PluginAuth } from "@agentfair/contracts";
 import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id } from "./columns.ts";
-import { tenants } from "./tenants.ts";
-import { users } from "./users.ts";
+import { ownedColumns } from "./owned.ts";
 
 /** What a plugin does when called: every field that a successful test vouches for. */
 export interface PluginDefinition {
@@ -29,12 +28,7 @@ export const plugins = pgTable(
   "plugins",
   {
     id: id(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id),
+    ...ownedColumns(),
     pluginName: text("plugin_name").notNull(),
     pluginDescription: text("plugin_description").notNull().default(""),
     pluginIcon: text("plugin_icon").notNull().default("1"),

@@ -1,7 +1,7 @@
 import type { AgentSnapshot, LaunchTag } from "@agentfair/contracts";
 import { inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { agentLabels, agents, agentVersions, users } from "../../db/schema/index.ts";
+import { type AgentConfig, agentLabels, agents, agentVersions, users } from "../../db/schema/index.ts";
 import type { DemoSeed } from "../../seed/demo-seed.ts";
 import { defaultConfig } from "./agents.mappers.ts";
 
@@ -193,6 +193,41 @@ const DEMO_AGENTS: DemoAgent[] = [
   },
 ];
 
+/** The name, description and icon of an agent: its columns, and the head of its released snapshot. */
+export type AgentCard = Pick<AgentSnapshot, "agentName" | "agentDescription" | "agentIcon" | "agentIconBackground">;
+
+/**
+ * A demo agent as a release leaves it: status released, debug passed, and version 1 holding the
+ * snapshot hirers run. `price` in yuan (the snapshot's unit); `extra` sets further columns (listing, uses).
+ */
+export async function insertReleasedAgent(
+  db: Db,
+  owner: { id: string; tenantId: string },
+  card: AgentCard,
+  config: AgentConfig,
+  { price = 0, ...extra }: { price?: number } & Partial<typeof agents.$inferInsert> = {},
+) {
+  const [agent] = await db
+    .insert(agents)
+    .values({
+      tenantId: owner.tenantId,
+      ownerId: owner.id,
+      ...card,
+      priceCents: Math.round(price * 100),
+      agentStatus: "C90_Released",
+      config,
+      debugSucceededRevision: 1,
+      latestVersionNo: 1,
+      ...extra,
+    })
+    .returning();
+  const snapshot: AgentSnapshot = { ...card, price, ...config };
+  await db
+    .insert(agentVersions)
+    .values({ agentId: agent.id, versionNo: 1, notes: "首次发布", snapshot, draftRevision: 1, createdBy: owner.id });
+  return agent;
+}
+
 /** Demo seed: labels and listed agents with real personas across the default tags. */
 export const seedAgents: DemoSeed = async (db: Db, ctx) => {
   const labelRows = await db
@@ -217,44 +252,13 @@ export const seedAgents: DemoSeed = async (db: Db, ctx) => {
       launchTags: [a.tag],
       labelId: labelId[a.label] ?? null,
     };
-    const [row] = await db
-      .insert(agents)
-      .values({
-        tenantId: owner.tenantId,
-        ownerId: owner.id,
-        agentName: a.name,
-        agentDescription: a.desc,
-        agentIcon: a.icon,
-        agentIconBackground: a.bg,
-        priceCents: Math.round(a.price * 100),
-        agentStatus: "C90_Released",
-        config,
-        debugSucceededRevision: 1,
-        latestVersionNo: 1,
-        launchVersion: 1,
-        // The demo's free agents may be copied (so the copy flow can be tried); priced ones not.
-        listing: {
-          agentName: a.name,
-          agentDescription: a.desc,
-          agentIcon: a.icon,
-          agentIconBackground: a.bg,
-          priceCents: Math.round(a.price * 100),
-          copyable: a.price === 0,
-          skillNum: 0,
-        },
-        useCount: a.uses,
-      })
-      .returning();
-    const snapshot: AgentSnapshot = {
-      agentName: a.name,
-      agentDescription: a.desc,
-      agentIcon: a.icon,
-      agentIconBackground: a.bg,
+    // The demo's free agents may be copied (so the copy flow can be tried); priced ones not.
+    const card = { agentName: a.name, agentDescription: a.desc, agentIcon: a.icon, agentIconBackground: a.bg };
+    await insertReleasedAgent(db, owner, card, config, {
       price: a.price,
-      ...config,
-    };
-    await db
-      .insert(agentVersions)
-      .values({ agentId: row.id, versionNo: 1, notes: "首次发布", snapshot, draftRevision: 1, createdBy: owner.id });
+      launchVersion: 1,
+      listing: { ...card, priceCents: Math.round(a.price * 100), copyable: a.price === 0, skillNum: 0 },
+      useCount: a.uses,
+    });
   }
 };

@@ -1,9 +1,10 @@
-import { type AgentSnapshot, type CardTemplateConfig, defaultKnowledgeSettings, emptyBindings, pluginInput } from "@agentfair/contracts";
+import { type CardTemplateConfig, defaultKnowledgeSettings, emptyBindings, pluginInput } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { agents, agentVersions, cardBindings, cardTemplates, plugins, users } from "../../db/schema/index.ts";
+import { cardBindings, cardTemplates, plugins, users } from "../../db/schema/index.ts";
 import type { DemoSeed } from "../../seed/demo-seed.ts";
 import { defaultConfig } from "../agents/agents.mappers.ts";
+import { insertReleasedAgent } from "../agents/agents.seed.ts";
 import { definitionOf, hashOf } from "../tools/tools.service.ts";
 
 /** A weather forecast that works offline: five days from today, the same every time for a city. */
@@ -170,30 +171,6 @@ export const seedCards: DemoSeed = async (db: Db, ctx) => {
     knowledge: defaultKnowledgeSettings(),
     launchTags: ["general" as const],
   };
-  const [agent] = await db
-    .insert(agents)
-    .values({
-      tenantId: member.tenantId,
-      ownerId: member.id,
-      agentName: name,
-      agentDescription: desc,
-      agentIcon: "7",
-      agentIconBackground: "#e8fffb",
-      agentStatus: "C90_Released",
-      config,
-      debugSucceededRevision: 1,
-      latestVersionNo: 1,
-    })
-    .returning();
-  const snapshot: AgentSnapshot = {
-    agentName: name,
-    agentDescription: desc,
-    agentIcon: "7",
-    agentIconBackground: "#e8fffb",
-    price: 0,
-    ...config,
-  };
-  await db
-    .insert(agentVersions)
-    .values({ agentId: agent.id, versionNo: 1, notes: "首次发布", snapshot, draftRevision: 1, createdBy: member.id });
+  const card = { agentName: name, agentDescription: desc, agentIcon: "7", agentIconBackground: "#e8fffb" };
+  await insertReleasedAgent(db, member, card, config);
 };

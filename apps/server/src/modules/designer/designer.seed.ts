@@ -1,8 +1,9 @@
-import { type AgentSnapshot, DATE_LINK_FORM, defaultKnowledgeSettings, type Widget } from "@agentfair/contracts";
+import { DATE_LINK_FORM, defaultKnowledgeSettings, type Widget } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { agents, agentVersions, designs, users } from "../../db/schema/index.ts";
+import { designs, users } from "../../db/schema/index.ts";
 import { defaultConfig } from "../agents/agents.mappers.ts";
+import { insertReleasedAgent } from "../agents/agents.seed.ts";
 
 const col = (id: string, widgets: Widget[]): Widget => ({
   type: "col",
@@ -136,22 +137,7 @@ export async function seedDesigner(db: Db, ctx: { users: Record<string, string> 
     knowledge: defaultKnowledgeSettings(),
     designId: travel.id,
   };
-  const [agent] = await db
-    .insert(agents)
-    .values({
-      tenantId: owner.tenantId,
-      ownerId,
-      ...card,
-      agentStatus: "C90_Released",
-      config,
-      debugSucceededRevision: 1,
-      latestVersionNo: 1,
-    })
-    .returning();
-  const snapshot: AgentSnapshot = { ...card, price: 0, ...config };
-  await db
-    .insert(agentVersions)
-    .values({ agentId: agent.id, versionNo: 1, notes: "首次发布", snapshot, draftRevision: 1, createdBy: ownerId });
+  await insertReleasedAgent(db, { id: ownerId, tenantId: owner.tenantId }, card, config);
   await db.insert(designs).values({
     id: DATE_LINK_FORM.formId,
     tenantId: owner.tenantId,

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { type AgentSnapshot, emptyBindings } from "@agentfair/contracts";
+import { emptyBindings } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { agents, agentVersions, dataTables, ruleDirs, ruleProjects, rules, users } from "../../db/schema/index.ts";
+import { dataTables, ruleDirs, ruleProjects, rules, users } from "../../db/schema/index.ts";
 import type { RuleParamRow } from "../../db/schema/rules.ts";
 import type { DemoSeed } from "../../seed/demo-seed.ts";
 import { defaultConfig } from "../agents/agents.mappers.ts";
+import { insertReleasedAgent } from "../agents/agents.seed.ts";
 import { createPhysical, insertPhysical } from "../datatables/datatables.service.ts";
 import { compile } from "./formula/evaluate.ts";
 
@@ -143,30 +144,6 @@ export const seedRules: DemoSeed = async (db: Db, ctx) => {
     },
     bindings: { ...emptyBindings(), rules: [dir.id] },
   };
-  const [agent] = await db
-    .insert(agents)
-    .values({
-      tenantId: member.tenantId,
-      ownerId,
-      agentName: name,
-      agentDescription: desc,
-      agentIcon: "8",
-      agentIconBackground: "#fff7e8",
-      agentStatus: "C90_Released",
-      config,
-      debugSucceededRevision: 1,
-      latestVersionNo: 1,
-    })
-    .returning();
-  const snapshot: AgentSnapshot = {
-    agentName: name,
-    agentDescription: desc,
-    agentIcon: "8",
-    agentIconBackground: "#fff7e8",
-    price: 0,
-    ...config,
-  };
-  await db
-    .insert(agentVersions)
-    .values({ agentId: agent.id, versionNo: 1, notes: "首次发布", snapshot, draftRevision: 1, createdBy: ownerId });
+  const card = { agentName: name, agentDescription: desc, agentIcon: "8", agentIconBackground: "#fff7e8" };
+  await insertReleasedAgent(db, member, card, config);
 };

@@ -128,6 +128,29 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 /** A finished row that a resumed run keeps: succeeded, skipped, or failed with its failure handled. */
 const keeps = (r: NodeRunRow) => r.status === "SUCCEEDED" || r.status === "SKIPPED" || (r.status === "FAILED" && r.handle !== null);
 
+/** A new row of a node's run, next in the run's order: a skipped node never started, a running one has its first attempt. */
+function nodeRow(exec: Exec, node: GraphNode, scope: string, key: string, status: "SKIPPED" | "RUNNING"): NodeRunRow {
+  const running = status === "RUNNING";
+  return {
+    runId: exec.run.id,
+    key,
+    nodeId: node.id,
+    scope,
+    type: node.type,
+    title: titleOf(node),
+    status,
+    input: null,
+    output: null,
+    handle: null,
+    error: null,
+    attempts: running ? 1 : 0,
+    tokens: 0,
+    seq: ++exec.seq,
+    startedAt: running ? new Date() : null,
+    finishedAt: null,
+  };
+}
+
 /** Whether an edge carries the branch its source took. */
 function edgeTaken(edge: GraphEdge, row: NodeRunRow): boolean {
   if (row.status === "SKIPPED") return false;
@@ -397,24 +420,7 @@ export class WorkflowEngine {
   }
 
   private async skip(exec: Exec, node: GraphNode, scope: string, key: string) {
-    const row: NodeRunRow = {
-      runId: exec.run.id,
-      key,
-      nodeId: node.id,
-      scope,
-      type: node.type,
-      title: titleOf(node),
-      status: "SKIPPED",
-      input: null,
-      output: null,
-      handle: null,
-      error: null,
-      attempts: 0,
-      tokens: 0,
-      seq: ++exec.seq,
-      startedAt: null,
-      finishedAt: null,
-    };
+    const row = nodeRow(exec, node, scope, key, "SKIPPED");
     exec.done.set(key, row);
     this.write(exec, row);
   }
@@ -437,24 +443,7 @@ export class WorkflowEngine {
     } catch (err) {
       throw new NodeFailure(node.id, `the settings of node ${node.id} are invalid: ${(err as Error).message.slice(0, 300)}`);
     }
-    const row: NodeRunRow = {
-      runId: exec.run.id,
-      key,
-      nodeId: node.id,
-      scope,
-      type: node.type,
-      title: titleOf(node),
-      status: "RUNNING",
-      input: null,
-      output: null,
-      handle: null,
-      error: null,
-      attempts: 1,
-      tokens: 0,
-      seq: ++exec.seq,
-      startedAt: new Date(),
-      finishedAt: null,
-    };
+    const row = nodeRow(exec, node, scope, key, "RUNNING");
     // A node that reaches outside the run starts once every row before it is written (see CheckpointWriter).
     if (!PURE.has(node.type)) await exec.writer.flushed();
     // The start row is queued only for a node still running after START_ROW_DELAY_MS (rows are written in

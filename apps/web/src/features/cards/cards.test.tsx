@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { App as AntApp } from "antd";
 import dayjs from "dayjs";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type ChatBusEvents, createBus } from "../../components/chat/event-bus";
 import { MessageBody } from "../../components/chat/message-body";
 import type { UiMessage } from "../../components/chat/use-chat";
@@ -14,13 +14,6 @@ import { itemsOf, mapItem } from "./lib/items";
 import { cityOfStation, STATIONS, stationCode } from "./lib/stations";
 import { dayLabel, parseDate, weatherIcon } from "./lib/weather";
 
-beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-});
 afterEach(async () => {
   cleanup();
   await i18n.changeLanguage("zh");

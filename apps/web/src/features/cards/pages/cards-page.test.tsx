@@ -22,14 +22,6 @@ const card = {
 };
 
 beforeEach(async () => {
-  vi.stubGlobal(
-    "ResizeObserver",
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
   await i18n.changeLanguage("zh");
   setTokens({ token: "t", reportToken: "r" });
   requests.length = 0;

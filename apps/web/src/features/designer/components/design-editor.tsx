@@ -15,9 +15,10 @@ import {
 import { DESIGNER, type Design } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Input, Segmented, Select, Space, Tag, Tooltip, Typography } from "antd";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { useWarnOnLeave } from "../../../lib/unsaved";
 import { bindDesign, designKey, designsKey, updateDesign } from "../api/designs";
 import { useMyPlugins } from "../api/my-plugins";
 import { routeFormId } from "../model/date-linking";
@@ -79,13 +80,7 @@ export function DesignEditor({ design }: { design: Design }) {
   const plugins = useMyPlugins();
   const [savedState, setSavedState] = useState(() => JSON.stringify([design.name, design.widgetList, design.sampleResult]));
   const dirty = JSON.stringify([name, widgets, sample]) !== savedState;
-  // Closing or reloading the tab with unsaved changes asks first.
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty]);
+  useWarnOnLeave(dirty);
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }));
 
   const act = (action: WidgetAction, id: string) => {

@@ -211,6 +211,46 @@ export function PropertyPanel({ widget, design, onChange }: { widget: Widget | n
   );
 }
 
+/** A labelled list of rows (options, table columns): each row's inputs and a delete button, then the add button. */
+function RowList<T>({
+  label,
+  value,
+  onChange,
+  row,
+  newRow,
+  addLabel,
+}: {
+  label: string;
+  value: T[];
+  onChange: (v: T[]) => void;
+  /** The inputs of one row, given how to change it. */
+  row: (item: T, update: (change: Partial<T>) => void) => ReactNode;
+  /** The row added as number n. */
+  newRow: (n: number) => T;
+  addLabel: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Form.Item label={label}>
+      <Space direction="vertical" style={{ width: "100%" }}>
+        {value.map((item, i) => (
+          <Space.Compact key={i} style={{ width: "100%" }}>
+            {row(item, (change) => onChange(value.map((v, k) => (k === i ? { ...v, ...change } : v))))}
+            <Button
+              icon={<DeleteOutlined />}
+              onClick={() => onChange(value.filter((_, k) => k !== i))}
+              aria-label={t("designer.actions.delete")}
+            />
+          </Space.Compact>
+        ))}
+        <Button size="small" icon={<PlusOutlined />} onClick={() => onChange([...value, newRow(value.length + 1)])}>
+          {addLabel}
+        </Button>
+      </Space>
+    </Form.Item>
+  );
+}
+
 function OptionItems({
   value,
   onChange,
@@ -220,36 +260,23 @@ function OptionItems({
 }) {
   const { t } = useTranslation();
   return (
-    <Form.Item label={t("designer.props.optionItems")}>
-      <Space direction="vertical" style={{ width: "100%" }}>
-        {value.map((item, i) => (
-          <Space.Compact key={i} style={{ width: "100%" }}>
-            <Input
-              value={item.label}
-              placeholder={t("designer.props.optionLabel")}
-              onChange={(e) => onChange(value.map((v, k) => (k === i ? { ...v, label: e.target.value } : v)))}
-            />
-            <Input
-              value={String(item.value)}
-              placeholder={t("designer.props.optionValue")}
-              onChange={(e) => onChange(value.map((v, k) => (k === i ? { ...v, value: e.target.value } : v)))}
-            />
-            <Button
-              icon={<DeleteOutlined />}
-              onClick={() => onChange(value.filter((_, k) => k !== i))}
-              aria-label={t("designer.actions.delete")}
-            />
-          </Space.Compact>
-        ))}
-        <Button
-          size="small"
-          icon={<PlusOutlined />}
-          onClick={() => onChange([...value, { label: `选项${value.length + 1}`, value: String(value.length + 1) }])}
-        >
-          {t("designer.props.addOption")}
-        </Button>
-      </Space>
-    </Form.Item>
+    <RowList
+      label={t("designer.props.optionItems")}
+      value={value}
+      onChange={onChange}
+      row={(item, update) => (
+        <>
+          <Input value={item.label} placeholder={t("designer.props.optionLabel")} onChange={(e) => update({ label: e.target.value })} />
+          <Input
+            value={String(item.value)}
+            placeholder={t("designer.props.optionValue")}
+            onChange={(e) => update({ value: e.target.value })}
+          />
+        </>
+      )}
+      newRow={(n) => ({ label: `选项${n}`, value: String(n) })}
+      addLabel={t("designer.props.addOption")}
+    />
   );
 }
 
@@ -262,32 +289,23 @@ interface Column {
 function TableColumns({ value, onChange }: { value: Column[]; onChange: (v: Column[]) => void }) {
   const { t } = useTranslation();
   return (
-    <Form.Item label={t("designer.props.th")}>
-      <Space direction="vertical" style={{ width: "100%" }}>
-        {value.map((c, i) => (
-          <Space.Compact key={i} style={{ width: "100%" }}>
-            <Checkbox
-              checked={c.checked !== false}
-              onChange={(e) => onChange(value.map((v, k) => (k === i ? { ...v, checked: e.target.checked } : v)))}
-              style={{ padding: "0 6px", alignSelf: "center" }}
-            />
-            <Input value={c.label} onChange={(e) => onChange(value.map((v, k) => (k === i ? { ...v, label: e.target.value } : v)))} />
-            <Input value={c.prop} onChange={(e) => onChange(value.map((v, k) => (k === i ? { ...v, prop: e.target.value } : v)))} />
-            <Button
-              icon={<DeleteOutlined />}
-              onClick={() => onChange(value.filter((_, k) => k !== i))}
-              aria-label={t("designer.actions.delete")}
-            />
-          </Space.Compact>
-        ))}
-        <Button
-          size="small"
-          icon={<PlusOutlined />}
-          onClick={() => onChange([...value, { label: `列${value.length + 1}`, prop: `col${value.length + 1}`, checked: true }])}
-        >
-          {t("designer.props.addColumn")}
-        </Button>
-      </Space>
-    </Form.Item>
+    <RowList
+      label={t("designer.props.th")}
+      value={value}
+      onChange={onChange}
+      row={(c, update) => (
+        <>
+          <Checkbox
+            checked={c.checked !== false}
+            onChange={(e) => update({ checked: e.target.checked })}
+            style={{ padding: "0 6px", alignSelf: "center" }}
+          />
+          <Input value={c.label} onChange={(e) => update({ label: e.target.value })} />
+          <Input value={c.prop} onChange={(e) => update({ prop: e.target.value })} />
+        </>
+      )}
+      newRow={(n) => ({ label: `列${n}`, prop: `col${n}`, checked: true })}
+      addLabel={t("designer.props.addColumn")}
+    />
   );
 }

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { App as AntApp } from "antd";
 import { MemoryRouter } from "react-router";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type ChatBusEvents, createBus } from "../../../components/chat/event-bus";
 import i18n from "../../../i18n";
 import { LINKED_FORM_ID } from "../model/date-linking";
@@ -15,13 +15,6 @@ import { DesignRenderer } from "./design-renderer";
 // MapLibre needs WebGL, which jsdom lacks: the map widget's own box is what is checked here.
 vi.mock("./map-view", () => ({ default: () => <div data-testid="map-view" /> }));
 
-beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-});
 afterEach(async () => {
   cleanup();
   await i18n.changeLanguage("zh");

@@ -29,16 +29,18 @@ function childrenOf(w: Widget) {
   return w.widgetList;
 }
 
+/** The list a container holds (null: the top level); undefined when the container is gone or holds none. */
+function listIn(tree: Widget[], containerId: string | null): Widget[] | undefined {
+  if (!containerId) return tree;
+  const container = findWidget(tree, containerId);
+  return container ? childrenOf(container) : undefined;
+}
+
 /** Inserts a widget at index of a container (null: top level). Returns a new tree. */
 export function insertWidget(design: Widget[], w: Widget, containerId: string | null, index?: number): Widget[] {
   const next = structuredClone(design);
-  let list = next;
-  if (containerId) {
-    const container = findWidget(next, containerId);
-    const children = container && childrenOf(container);
-    if (!children) return design;
-    list = children;
-  }
+  const list = listIn(next, containerId);
+  if (!list) return design;
   list.splice(index ?? list.length, 0, w);
   return next;
 }
@@ -53,13 +55,8 @@ export function moveWidget(design: Widget[], id: string, containerId: string | n
   const from = locate(next, id);
   if (!from) return design;
   const [w] = from.list.splice(from.index, 1);
-  let list = next;
-  if (containerId) {
-    const container = findWidget(next, containerId);
-    const children = container && childrenOf(container);
-    if (!children) return design;
-    list = children;
-  }
+  const list = listIn(next, containerId);
+  if (!list) return design;
   const at = index === undefined ? list.length : Math.min(index, list.length);
   list.splice(at, 0, w);
   return next;

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { useState } from "react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import i18n from "../../../i18n";
 import { FormulaEditor, formulaProblem } from "./formula-editor";
 
@@ -17,15 +17,6 @@ function Harness({ start = "" }: { start?: string }) {
 }
 
 beforeEach(async () => {
-  // antd's Typography measures itself; jsdom has no ResizeObserver
-  vi.stubGlobal(
-    "ResizeObserver",
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
   await i18n.changeLanguage("zh");
 });
 afterEach(cleanup);

@@ -5,6 +5,7 @@ import { Alert, App, Button, Card, Col, Form, Input, Row, Select, Space, Spin, S
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
+import { CodeEditor } from "../../../components/code-editor";
 import { IconPickerButton } from "../../../components/icon-picker/icon-picker";
 import { toolsKey } from "../api/plugin-page";
 import { pluginKey, usePlugin } from "../api/plugin";
@@ -241,23 +242,7 @@ export function PluginEditorPage({ cardSlot }: { cardSlot?: (pluginId: string, r
                 <>
                   <Typography.Title level={5}>{t("tools.editor.code")}</Typography.Title>
                   <Typography.Paragraph type="secondary">{t("tools.editor.codeHint")}</Typography.Paragraph>
-                  <Input.TextArea
-                    data-testid="plugin-code"
-                    value={draft.code}
-                    onChange={(e) => edit({ code: e.target.value })}
-                    autoSize={{ minRows: 12, maxRows: 30 }}
-                    spellCheck={false}
-                    style={{ fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace", fontSize: 13, tabSize: 2 }}
-                    onKeyDown={(e) => {
-                      // Tab indents instead of leaving the editor.
-                      if (e.key !== "Tab") return;
-                      e.preventDefault();
-                      const el = e.currentTarget;
-                      const { selectionStart: s, selectionEnd: end } = el;
-                      edit({ code: `${draft.code.slice(0, s)}  ${draft.code.slice(end)}` });
-                      requestAnimationFrame(() => el.setSelectionRange(s + 2, s + 2));
-                    }}
-                  />
+                  <CodeEditor value={draft.code} onChange={(code) => edit({ code })} testId="plugin-code" minRows={12} />
                   <Typography.Title level={5} style={{ marginTop: 16 }}>
                     {t("tools.editor.parameters")}
                   </Typography.Title>

@@ -5,7 +5,7 @@ import { createContext, memo, useContext } from "react";
 import { useTranslation } from "react-i18next";
 import { sourceHandles } from "../model/nodes";
 import { type ClassifierClass, ELSE_HANDLE, LOOP_TYPES, type NodeData, type NodeType } from "../model/types";
-import { nodeMeta, STATUS_COLOR } from "./node-meta";
+import { NodeIcon, nodeMeta, STATUS_COLOR } from "./node-meta";
 
 /** What the canvas paints over the graph: the last run's node states and the validation marks. */
 export interface CanvasMarks {
@@ -48,28 +48,6 @@ function summary(type: NodeType, data: NodeData): string {
     default:
       return "";
   }
-}
-
-/** The node type's coloured icon, as both node shapes show it. */
-function NodeIcon({ type }: { type: NodeType }) {
-  const meta = nodeMeta(type);
-  return (
-    <span
-      style={{
-        width: 24,
-        height: 24,
-        borderRadius: 6,
-        background: meta.color,
-        color: "#fff",
-        display: "inline-flex",
-        alignItems: "center",
-        justifyContent: "center",
-        flex: "none",
-      }}
-    >
-      {meta.icon}
-    </span>
-  );
 }
 
 /** A node's validation mark and run state, at the end of its header. */

@@ -6,12 +6,6 @@ import "../../../i18n";
 import type { NodeData } from "../model/types";
 import { AssignProps, CodeOutputs, IterationProps } from "./more-props";
 
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
-
 function Harness({ initial, Panel }: { initial: NodeData; Panel: typeof CodeOutputs }) {
   const [data, setData] = useState(initial);
   return (

@@ -1,16 +1,25 @@
-import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { CONDITION_OPERATORS, ITERATION_PARALLELISM_MAX } from "@agentfair/contracts";
 import { Button, Checkbox, Form, Input, InputNumber, Radio, Select, Space, Typography } from "antd";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { codeReturnFields } from "../model/nodes";
 import type { Assignment, ClassifierClass, CodeOutput, ConditionRule, ExtractorParam, NodeData, VarType } from "../model/types";
-import { VAR_TYPES } from "../model/types";
-import { type FieldProps, ModelField, TextField } from "./fields";
+import {
+  AddButton,
+  ConditionRow,
+  type FieldProps,
+  ModelField,
+  RemoveButton,
+  removeAt,
+  TextField,
+  updateAt,
+  VarField,
+  VariableRows,
+} from "./fields";
 import { VarInput, VarSelect } from "./var-input";
 
 type Props = FieldProps;
 
-const typeOptions = VAR_TYPES.map((v) => ({ value: v, label: v }));
 const str = (d: NodeData, k: string) => String(d[k] ?? "");
 
 /** A fresh name not in the list: `${base}${n}`. */
@@ -23,57 +32,52 @@ export function CodeOutputs({ data, patch }: Props) {
   const { t } = useTranslation();
   const outputs = (data.outputs as CodeOutput[] | undefined) ?? [];
   const set = (next: CodeOutput[]) => patch({ outputs: next });
-  const names = outputs.map((o) => o.name.trim());
   return (
     <Form.Item label={t("workflows.props.returns")} extra={t("workflows.props.returnsHint")}>
-      <div data-testid="code-outputs">
-        {outputs.map((o, i) => {
-          const dup = !!o.name.trim() && names.indexOf(o.name.trim()) !== i;
-          return (
-            <Space.Compact key={i} style={{ width: "100%", marginBottom: 6 }}>
-              <Input
-                status={dup || !o.name.trim() ? "error" : undefined}
-                value={o.name}
-                placeholder={t("workflows.props.outputName")}
-                data-testid={`code-output-name-${i}`}
-                onChange={(e) => set(outputs.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
-              />
-              <Select
-                style={{ width: 110 }}
-                value={o.type}
-                options={typeOptions}
-                onChange={(type: VarType) => set(outputs.map((x, j) => (j === i ? { ...x, type } : x)))}
-              />
-              <Button
-                icon={<DeleteOutlined />}
-                aria-label={t("workflows.props.remove")}
-                onClick={() => set(outputs.filter((_, j) => j !== i))}
-              />
-            </Space.Compact>
-          );
-        })}
-        <Space>
-          <Button
-            size="small"
-            icon={<PlusOutlined />}
-            data-testid="code-output-add"
-            onClick={() => set([...outputs, { name: freshName("field", names), type: "string" }])}
-          >
-            {t("workflows.props.addOutput")}
-          </Button>
+      <VariableRows
+        rows={outputs}
+        onChange={set}
+        placeholder={t("workflows.props.outputName")}
+        testId="code-outputs"
+        nameTestId={(i) => `code-output-name-${i}`}
+        newRow={(names) => ({ name: freshName("field", names), type: "string" })}
+        addLabel={t("workflows.props.addOutput")}
+        addTestId="code-output-add"
+        actions={
           <Button
             size="small"
             data-testid="code-output-detect"
             onClick={() => {
+              const names = outputs.map((o) => o.name.trim());
               const found = codeReturnFields(str(data, "code"));
               set([...outputs, ...found.filter((f) => !names.includes(f)).map((name) => ({ name, type: "string" as VarType }))]);
             }}
           >
             {t("workflows.props.detectOutputs")}
           </Button>
-        </Space>
-      </div>
+        }
+      />
     </Form.Item>
+  );
+}
+
+/** A node that asks the model about a query (classifier, extractor): the model, the query, its own fields, the instruction. */
+function ModelTaskFields({ data, patch, testId, children }: Props & { testId: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <ModelField data={data} patch={patch} />
+      <TextField data={data} patch={patch} field="query" label={t("workflows.props.query")} testId={`${testId}-query`} />
+      {children}
+      <TextField
+        multiline
+        data={data}
+        patch={patch}
+        field="instruction"
+        label={t("workflows.props.instruction")}
+        testId={`${testId}-instruction`}
+      />
+    </>
   );
 }
 
@@ -82,9 +86,7 @@ export function ClassifierProps({ data, patch }: Props) {
   const classes = (data.classes as ClassifierClass[] | undefined) ?? [];
   const set = (next: ClassifierClass[]) => patch({ classes: next });
   return (
-    <>
-      <ModelField data={data} patch={patch} />
-      <TextField data={data} patch={patch} field="query" label={t("workflows.props.query")} testId="classifier-query" />
+    <ModelTaskFields data={data} patch={patch} testId="classifier">
       <Form.Item label={t("workflows.props.classes")} extra={t("workflows.props.classesHint")}>
         <div data-testid="classifier-classes">
           {classes.map((c, i) => (
@@ -94,18 +96,12 @@ export function ClassifierProps({ data, patch }: Props) {
                 value={c.name}
                 placeholder={t("workflows.props.className")}
                 data-testid={`classifier-class-${i}`}
-                onChange={(e) => set(classes.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
+                onChange={(e) => set(updateAt(classes, i, { name: e.target.value }))}
               />
-              <Button
-                icon={<DeleteOutlined />}
-                aria-label={t("workflows.props.remove")}
-                onClick={() => set(classes.filter((_, j) => j !== i))}
-              />
+              <RemoveButton onClick={() => set(removeAt(classes, i))} />
             </Space.Compact>
           ))}
-          <Button
-            size="small"
-            icon={<PlusOutlined />}
+          <AddButton
             onClick={() =>
               set([
                 ...classes,
@@ -120,137 +116,67 @@ export function ClassifierProps({ data, patch }: Props) {
             }
           >
             {t("workflows.props.addClass")}
-          </Button>
+          </AddButton>
         </div>
       </Form.Item>
-      <TextField
-        multiline
-        data={data}
-        patch={patch}
-        field="instruction"
-        label={t("workflows.props.instruction")}
-        testId="classifier-instruction"
-      />
-    </>
+    </ModelTaskFields>
   );
 }
 
 export function ExtractorProps({ data, patch }: Props) {
   const { t } = useTranslation();
-  const params = (data.parameters as ExtractorParam[] | undefined) ?? [];
-  const set = (next: ExtractorParam[]) => patch({ parameters: next });
-  const names = params.map((p) => p.name.trim());
   return (
-    <>
-      <ModelField data={data} patch={patch} />
-      <TextField data={data} patch={patch} field="query" label={t("workflows.props.query")} testId="extractor-query" />
+    <ModelTaskFields data={data} patch={patch} testId="extractor">
       <Form.Item label={t("workflows.props.parameters")}>
-        <div data-testid="extractor-params">
-          {params.map((p, i) => {
-            const dup = !!p.name.trim() && names.indexOf(p.name.trim()) !== i;
-            const up = (v: Partial<ExtractorParam>) => set(params.map((x, j) => (j === i ? { ...x, ...v } : x)));
-            return (
-              <div key={i} style={{ marginBottom: 8 }}>
-                <Space.Compact style={{ width: "100%" }}>
-                  <Input
-                    status={dup || !p.name.trim() ? "error" : undefined}
-                    value={p.name}
-                    placeholder={t("workflows.props.inputName")}
-                    onChange={(e) => up({ name: e.target.value })}
-                  />
-                  <Select style={{ width: 110 }} value={p.type} options={typeOptions} onChange={(type: VarType) => up({ type })} />
-                  <Button
-                    icon={<DeleteOutlined />}
-                    aria-label={t("workflows.props.remove")}
-                    onClick={() => set(params.filter((_, j) => j !== i))}
-                  />
-                </Space.Compact>
-                <Input
-                  style={{ marginTop: 4 }}
-                  value={p.description}
-                  placeholder={t("workflows.props.description")}
-                  onChange={(e) => up({ description: e.target.value })}
-                />
-                <Checkbox checked={p.required} onChange={(e) => up({ required: e.target.checked })}>
-                  {t("workflows.props.required")}
-                </Checkbox>
-                {dup && (
-                  <Typography.Text type="danger">{t("workflows.validation.duplicateVariable", { name: p.name.trim() })}</Typography.Text>
-                )}
-              </div>
-            );
-          })}
-          <Button
-            size="small"
-            icon={<PlusOutlined />}
-            onClick={() => set([...params, { name: freshName("param", names), type: "string", description: "", required: false }])}
-          >
-            {t("workflows.props.addParam")}
-          </Button>
-        </div>
+        <VariableRows
+          rows={(data.parameters as ExtractorParam[] | undefined) ?? []}
+          onChange={(parameters) => patch({ parameters })}
+          placeholder={t("workflows.props.inputName")}
+          testId="extractor-params"
+          below={(p, up) => (
+            <>
+              <Input
+                style={{ marginTop: 4 }}
+                value={p.description}
+                placeholder={t("workflows.props.description")}
+                onChange={(e) => up({ description: e.target.value })}
+              />
+              <Checkbox checked={p.required} onChange={(e) => up({ required: e.target.checked })}>
+                {t("workflows.props.required")}
+              </Checkbox>
+            </>
+          )}
+          newRow={(names) => ({ name: freshName("param", names), type: "string", description: "", required: false })}
+          addLabel={t("workflows.props.addParam")}
+        />
       </Form.Item>
-      <TextField
-        multiline
-        data={data}
-        patch={patch}
-        field="instruction"
-        label={t("workflows.props.instruction")}
-        testId="extractor-instruction"
-      />
-    </>
+    </ModelTaskFields>
   );
 }
 
 export function AssignProps({ data, patch }: Props) {
   const { t } = useTranslation();
-  const rows = (data.assignments as Assignment[] | undefined) ?? [];
-  const set = (next: Assignment[]) => patch({ assignments: next });
-  const names = rows.map((r) => r.name.trim());
   return (
     <Form.Item label={t("workflows.props.assignments")}>
-      <div data-testid="assign-rows">
-        {rows.map((r, i) => {
-          const dup = !!r.name.trim() && names.indexOf(r.name.trim()) !== i;
-          const up = (v: Partial<Assignment>) => set(rows.map((x, j) => (j === i ? { ...x, ...v } : x)));
-          return (
-            <div key={i} style={{ marginBottom: 8 }}>
-              <Space.Compact style={{ width: "100%" }}>
-                <Input
-                  status={dup || !r.name.trim() ? "error" : undefined}
-                  value={r.name}
-                  placeholder={t("workflows.props.inputName")}
-                  data-testid={`assign-name-${i}`}
-                  onChange={(e) => up({ name: e.target.value })}
-                />
-                <Select style={{ width: 110 }} value={r.type} options={typeOptions} onChange={(type: VarType) => up({ type })} />
-                <Button
-                  icon={<DeleteOutlined />}
-                  aria-label={t("workflows.props.remove")}
-                  onClick={() => set(rows.filter((_, j) => j !== i))}
-                />
-              </Space.Compact>
-              <div style={{ marginTop: 4 }}>
-                <VarInput
-                  value={r.value}
-                  onChange={(value) => up({ value })}
-                  testId={`assign-value-${i}`}
-                  placeholder={t("workflows.props.outputValue")}
-                />
-              </div>
-              {dup && (
-                <Typography.Text type="danger">{t("workflows.validation.duplicateVariable", { name: r.name.trim() })}</Typography.Text>
-              )}
-            </div>
-          );
-        })}
-        <Button
-          size="small"
-          icon={<PlusOutlined />}
-          onClick={() => set([...rows, { name: freshName("var", names), type: "string", value: "" }])}
-        >
-          {t("workflows.props.addInput")}
-        </Button>
-      </div>
+      <VariableRows
+        rows={(data.assignments as Assignment[] | undefined) ?? []}
+        onChange={(assignments) => patch({ assignments })}
+        placeholder={t("workflows.props.inputName")}
+        testId="assign-rows"
+        nameTestId={(i) => `assign-name-${i}`}
+        below={(r, up, i) => (
+          <div style={{ marginTop: 4 }}>
+            <VarInput
+              value={r.value}
+              onChange={(value) => up({ value })}
+              testId={`assign-value-${i}`}
+              placeholder={t("workflows.props.outputValue")}
+            />
+          </div>
+        )}
+        newRow={(names) => ({ name: freshName("var", names), type: "string", value: "" })}
+        addLabel={t("workflows.props.addInput")}
+      />
     </Form.Item>
   );
 }
@@ -278,16 +204,12 @@ export function AggregateProps({ data, patch }: Props) {
           {vars.map((v, i) => (
             <Space.Compact key={i} style={{ width: "100%", marginBottom: 6 }}>
               <VarSelect value={v} onChange={(nv) => set(vars.map((x, j) => (j === i ? nv : x)))} testId={`aggregate-var-${i}`} />
-              <Button
-                icon={<DeleteOutlined />}
-                aria-label={t("workflows.props.remove")}
-                onClick={() => set(vars.filter((_, j) => j !== i))}
-              />
+              <RemoveButton onClick={() => set(removeAt(vars, i))} />
             </Space.Compact>
           ))}
-          <Button size="small" icon={<PlusOutlined />} data-testid="aggregate-add" onClick={() => set([...vars, ""])}>
+          <AddButton testId="aggregate-add" onClick={() => set([...vars, ""])}>
             {t("workflows.props.addVariable")}
-          </Button>
+          </AddButton>
         </div>
       </Form.Item>
     </>
@@ -302,9 +224,7 @@ export function ListProps({ data, patch }: Props) {
   const filter = (data.filter as ConditionRule | undefined) ?? { variable: "", operator: "equals", value: "" };
   return (
     <>
-      <Form.Item label={t("workflows.props.listInput")}>
-        <VarSelect value={str(data, "input")} onChange={(input) => patch({ input })} testId="list-input" />
-      </Form.Item>
+      <VarField data={data} patch={patch} field="input" label={t("workflows.props.listInput")} testId="list-input" />
       <Form.Item label={t("workflows.props.listOperation")}>
         <Select
           value={op}
@@ -390,36 +310,19 @@ function BreakConditions({ data, patch }: Props) {
           style={{ marginBottom: 6 }}
         />
       )}
-      {rules.map((c, k) => {
-        const up = (r: Partial<ConditionRule>) => set(rules.map((x, j) => (j === k ? { ...x, ...r } : x)));
-        return (
-          <div key={k} style={{ marginBottom: 6 }}>
-            <VarSelect value={c.variable} onChange={(variable) => up({ variable })} testId={`loop-break-${k}-left`} />
-            <Space.Compact style={{ width: "100%", marginTop: 4 }}>
-              <Select
-                style={{ width: 120 }}
-                value={c.operator}
-                onChange={(operator) => up({ operator })}
-                options={CONDITION_OPERATORS.map((op) => ({ value: op, label: t(`workflows.props.ops.${op}`) }))}
-              />
-              <Input value={c.value} placeholder={t("workflows.props.right")} onChange={(e) => up({ value: e.target.value })} />
-              <Button
-                icon={<DeleteOutlined />}
-                aria-label={t("workflows.props.remove")}
-                onClick={() => set(rules.filter((_, j) => j !== k))}
-              />
-            </Space.Compact>
-          </div>
-        );
-      })}
-      <Button
-        size="small"
-        type="link"
-        icon={<PlusOutlined />}
-        onClick={() => set([...rules, { variable: "", operator: "equals", value: "" }])}
-      >
+      {rules.map((c, k) => (
+        <ConditionRow
+          key={k}
+          rule={c}
+          onChange={(r) => set(updateAt(rules, k, r))}
+          onRemove={() => set(removeAt(rules, k))}
+          testId={`loop-break-${k}`}
+          style={{ marginBottom: 6 }}
+        />
+      ))}
+      <AddButton link onClick={() => set([...rules, { variable: "", operator: "equals", value: "" }])}>
         {t("workflows.props.addCondition")}
-      </Button>
+      </AddButton>
     </div>
   );
 }
@@ -443,10 +346,23 @@ export function LoopProps({ data, patch }: Props) {
       <Form.Item label={t("workflows.props.breakConditions")}>
         <BreakConditions data={data} patch={patch} />
       </Form.Item>
-      <Form.Item label={t("workflows.props.passOutput")} extra={t("workflows.props.passOutputHint")}>
-        <VarSelect value={str(data, "output")} onChange={(output) => patch({ output })} testId="loop-output" />
-      </Form.Item>
+      <PassOutputField data={data} patch={patch} testId="loop-output" />
     </>
+  );
+}
+
+/** What a loop or an iteration hands on from each pass. */
+function PassOutputField({ data, patch, testId }: Props & { testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <VarField
+      data={data}
+      patch={patch}
+      field="output"
+      label={t("workflows.props.passOutput")}
+      extra={t("workflows.props.passOutputHint")}
+      testId={testId}
+    />
   );
 }
 
@@ -457,9 +373,7 @@ export function IterationProps({ data, patch }: Props) {
       <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
         {t("workflows.props.iterationHint")}
       </Typography.Paragraph>
-      <Form.Item label={t("workflows.props.items")}>
-        <VarSelect value={str(data, "items")} onChange={(items) => patch({ items })} testId="iteration-items" />
-      </Form.Item>
+      <VarField data={data} patch={patch} field="items" label={t("workflows.props.items")} testId="iteration-items" />
       <Form.Item label={t("workflows.props.parallelism")} extra={t("workflows.props.parallelismHint", { max: ITERATION_PARALLELISM_MAX })}>
         <InputNumber
           min={1}
@@ -469,9 +383,7 @@ export function IterationProps({ data, patch }: Props) {
           data-testid="iteration-parallelism"
         />
       </Form.Item>
-      <Form.Item label={t("workflows.props.passOutput")} extra={t("workflows.props.passOutputHint")}>
-        <VarSelect value={str(data, "output")} onChange={(output) => patch({ output })} testId="iteration-output" />
-      </Form.Item>
+      <PassOutputField data={data} patch={patch} testId="iteration-output" />
     </>
   );
 }

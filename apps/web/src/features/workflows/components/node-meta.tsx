@@ -51,6 +51,28 @@ const META: Partial<Record<NodeType, { icon: ReactNode; color: string }>> = {
 /** Types the palette does not offer (made elsewhere) share one look. */
 export const nodeMeta = (type: NodeType) => META[type] ?? { icon: <AppstoreOutlined />, color: "#595959" };
 
+/** The node type's coloured icon, as the palette and both node shapes show it. */
+export function NodeIcon({ type, size = 24 }: { type: NodeType; size?: number }) {
+  const meta = nodeMeta(type);
+  return (
+    <span
+      style={{
+        width: size,
+        height: size,
+        borderRadius: 6,
+        background: meta.color,
+        color: "#fff",
+        display: "inline-flex",
+        alignItems: "center",
+        justifyContent: "center",
+        flex: "none",
+      }}
+    >
+      {meta.icon}
+    </span>
+  );
+}
+
 /** Border colours of a node's last run state. */
 export const STATUS_COLOR: Record<string, string> = {
   RUNNING: "#1677ff",

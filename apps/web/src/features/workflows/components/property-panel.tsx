@@ -1,5 +1,4 @@
-import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
-import { CONDITION_OPERATORS } from "@agentfair/contracts";
+import { DeleteOutlined } from "@ant-design/icons";
 import { Button, Checkbox, Divider, Empty, Form, Input, InputNumber, Radio, Select, Space, Switch, Tag, Typography } from "antd";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
@@ -18,17 +17,19 @@ import {
   ListProps,
   LoopProps,
 } from "./more-props";
+import type { ConditionCase, HumanField, KeyValue, NodeData, StartInput, WfNode } from "../model/types";
 import {
-  type ConditionCase,
-  type ConditionRule,
-  type HumanField,
-  type KeyValue,
-  type NodeData,
-  type StartInput,
-  VAR_TYPES,
-  type WfNode,
-} from "../model/types";
-import { ModelField, TextField } from "./fields";
+  AddButton,
+  ConditionRow,
+  type FieldProps,
+  ModelField,
+  RemoveButton,
+  removeAt,
+  TextField,
+  typeOptions,
+  updateAt,
+  VariableRows,
+} from "./fields";
 import { VarInput, VariablesContext, VarSelect } from "./var-input";
 
 type Patch = (data: Partial<NodeData>) => void;
@@ -69,13 +70,11 @@ function MapEditor({
               <VarSelect value={v} onChange={(nv) => set(rows.map((r, j) => (j === i ? [r[0], nv] : r)))} testId={`${testId}-value-${i}`} />
             )}
           </div>
-          <Button icon={<DeleteOutlined />} aria-label={t("workflows.props.remove")} onClick={() => set(rows.filter((_, j) => j !== i))} />
+          <RemoveButton onClick={() => set(removeAt(rows, i))} />
         </Space.Compact>
       ))}
-      <Button
-        size="small"
-        icon={<PlusOutlined />}
-        data-testid={`${testId}-add`}
+      <AddButton
+        testId={`${testId}-add`}
         onClick={() => {
           let n = rows.length + 1;
           while (value?.[`param${n}`] !== undefined) n++;
@@ -83,67 +82,58 @@ function MapEditor({
         }}
       >
         {addLabel}
-      </Button>
+      </AddButton>
     </div>
   );
 }
 
-function StartProps({ data, patch }: { data: NodeData; patch: Patch }) {
+/** A labelled name → value editor bound to one key of the node's data. */
+function MapField({
+  data,
+  patch,
+  field,
+  label,
+  testId,
+  free,
+  addLabel,
+}: FieldProps & { field: string; label: string; testId: string; free?: boolean; addLabel?: string }) {
   const { t } = useTranslation();
-  const inputs = (data.inputs as StartInput[]) ?? [];
-  const set = (next: StartInput[]) => patch({ inputs: next });
-  const names = inputs.map((i) => i.name.trim());
   return (
-    <Form.Item label={t("workflows.props.inputs")}>
-      {inputs.map((inp, i) => {
-        const dup = inp.name.trim() && names.indexOf(inp.name.trim()) !== i;
-        return (
-          <div key={i} style={{ marginBottom: 6 }}>
-            <Space.Compact style={{ width: "100%" }}>
-              <Input
-                status={dup || !inp.name.trim() ? "error" : undefined}
-                value={inp.name}
-                placeholder={t("workflows.props.inputName")}
-                data-testid={`start-input-name-${i}`}
-                onChange={(e) => set(inputs.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
-              />
-              <Select
-                style={{ width: 110 }}
-                value={inp.type}
-                options={VAR_TYPES.map((v) => ({ value: v, label: v }))}
-                onChange={(type) => set(inputs.map((x, j) => (j === i ? { ...x, type } : x)))}
-              />
-              <Button
-                icon={<DeleteOutlined />}
-                aria-label={t("workflows.props.remove")}
-                onClick={() => set(inputs.filter((_, j) => j !== i))}
-              />
-            </Space.Compact>
-            <Checkbox
-              checked={!!inp.required}
-              onChange={(e) => set(inputs.map((x, j) => (j === i ? { ...x, required: e.target.checked } : x)))}
-            >
-              {t("workflows.props.required")}
-            </Checkbox>
-            {dup && (
-              <Typography.Text type="danger">{t("workflows.validation.duplicateVariable", { name: inp.name.trim() })}</Typography.Text>
-            )}
-          </div>
-        );
-      })}
-      <Button
-        size="small"
-        icon={<PlusOutlined />}
-        data-testid="start-input-add"
-        onClick={() => set([...inputs, { name: `input${inputs.length + 1}`, type: "string", required: false }])}
-      >
-        {t("workflows.props.addInput")}
-      </Button>
+    <Form.Item label={label}>
+      <MapEditor
+        free={free}
+        value={(data[field] as Record<string, string>) ?? {}}
+        onChange={(v) => patch({ [field]: v })}
+        testId={testId}
+        addLabel={addLabel ?? t("workflows.props.addParam")}
+      />
     </Form.Item>
   );
 }
 
-function CodeProps({ data, patch }: { data: NodeData; patch: Patch }) {
+function StartProps({ data, patch }: FieldProps) {
+  const { t } = useTranslation();
+  return (
+    <Form.Item label={t("workflows.props.inputs")}>
+      <VariableRows
+        rows={(data.inputs as StartInput[]) ?? []}
+        onChange={(inputs) => patch({ inputs })}
+        placeholder={t("workflows.props.inputName")}
+        nameTestId={(i) => `start-input-name-${i}`}
+        below={(inp, up) => (
+          <Checkbox checked={!!inp.required} onChange={(e) => up({ required: e.target.checked })}>
+            {t("workflows.props.required")}
+          </Checkbox>
+        )}
+        newRow={(names) => ({ name: `input${names.length + 1}`, type: "string", required: false })}
+        addLabel={t("workflows.props.addInput")}
+        addTestId="start-input-add"
+      />
+    </Form.Item>
+  );
+}
+
+function CodeProps({ data, patch }: FieldProps) {
   const { t } = useTranslation();
   return (
     <>
@@ -166,14 +156,7 @@ function CodeProps({ data, patch }: { data: NodeData; patch: Patch }) {
           ]}
         />
       </Form.Item>
-      <Form.Item label={t("workflows.props.params")}>
-        <MapEditor
-          value={(data.params as Record<string, string>) ?? {}}
-          onChange={(params) => patch({ params })}
-          testId="code-params"
-          addLabel={t("workflows.props.addParam")}
-        />
-      </Form.Item>
+      <MapField data={data} patch={patch} field="params" label={t("workflows.props.params")} testId="code-params" />
       <Form.Item label={t("workflows.props.code")} extra={t("workflows.props.codeHint")}>
         <CodeEditor value={String(data.code ?? "")} onChange={(code) => patch({ code })} testId="code-editor" />
       </Form.Item>
@@ -197,7 +180,7 @@ function PairsEditor({ value, onChange, testId }: { value: KeyValue[]; onChange:
   );
 }
 
-function HumanProps({ data, patch }: { data: NodeData; patch: Patch }) {
+function HumanProps({ data, patch }: FieldProps) {
   const { t } = useTranslation();
   const fields = (data.fields as HumanField[]) ?? [];
   const set = (next: HumanField[]) => patch({ fields: next });
@@ -210,43 +193,30 @@ function HumanProps({ data, patch }: { data: NodeData; patch: Patch }) {
             <Input
               value={f.name}
               placeholder={t("workflows.props.inputName")}
-              onChange={(e) => set(fields.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
+              onChange={(e) => set(updateAt(fields, i, { name: e.target.value }))}
             />
             <Input
               value={f.label}
               placeholder={t("workflows.props.fieldLabel")}
-              onChange={(e) => set(fields.map((x, j) => (j === i ? { ...x, label: e.target.value } : x)))}
+              onChange={(e) => set(updateAt(fields, i, { label: e.target.value }))}
             />
-            <Select
-              style={{ width: 110 }}
-              value={f.type}
-              options={VAR_TYPES.map((v) => ({ value: v, label: v }))}
-              onChange={(type) => set(fields.map((x, j) => (j === i ? { ...x, type } : x)))}
-            />
-            <Button
-              icon={<DeleteOutlined />}
-              aria-label={t("workflows.props.remove")}
-              onClick={() => set(fields.filter((_, j) => j !== i))}
-            />
+            <Select style={{ width: 110 }} value={f.type} options={typeOptions} onChange={(type) => set(updateAt(fields, i, { type }))} />
+            <RemoveButton onClick={() => set(removeAt(fields, i))} />
           </Space.Compact>
         ))}
-        <Button
-          size="small"
-          icon={<PlusOutlined />}
-          onClick={() => set([...fields, { name: `field${fields.length + 1}`, type: "string", label: "", required: true }])}
-        >
+        <AddButton onClick={() => set([...fields, { name: `field${fields.length + 1}`, type: "string", label: "", required: true }])}>
           {t("workflows.props.addInput")}
-        </Button>
+        </AddButton>
       </Form.Item>
     </>
   );
 }
 
-function ConditionProps({ data, patch }: { data: NodeData; patch: Patch }) {
+function ConditionProps({ data, patch }: FieldProps) {
   const { t } = useTranslation();
   const branches = (data.cases as ConditionCase[]) ?? [];
   const set = (next: ConditionCase[]) => patch({ cases: next });
-  const setBranch = (i: number, b: Partial<ConditionCase>) => set(branches.map((x, j) => (j === i ? { ...x, ...b } : x)));
+  const setBranch = (i: number, b: Partial<ConditionCase>) => set(updateAt(branches, i, b));
   return (
     <div data-testid="condition-branches">
       {branches.map((b, i) => (
@@ -266,58 +236,25 @@ function ConditionProps({ data, patch }: { data: NodeData; patch: Patch }) {
                   { value: "or", label: t("workflows.props.or") },
                 ]}
               />
-              <Button
-                size="small"
-                icon={<DeleteOutlined />}
-                aria-label={t("workflows.props.remove")}
-                onClick={() => set(branches.filter((_, j) => j !== i))}
-              />
+              <RemoveButton size="small" onClick={() => set(removeAt(branches, i))} />
             </Space>
           </Space>
-          {b.conditions.map((c, k) => {
-            const setRule = (r: Partial<ConditionRule>) =>
-              setBranch(i, { conditions: b.conditions.map((x, j) => (j === k ? { ...x, ...r } : x)) });
-            return (
-              <div key={k} style={{ marginTop: 6 }}>
-                <VarSelect value={c.variable} onChange={(variable) => setRule({ variable })} testId={`cond-${i}-${k}-left`} />
-                <Space.Compact style={{ width: "100%", marginTop: 4 }}>
-                  <Select
-                    style={{ width: 120 }}
-                    value={c.operator}
-                    onChange={(operator) => setRule({ operator })}
-                    options={CONDITION_OPERATORS.map((op) => ({ value: op, label: t(`workflows.props.ops.${op}`) }))}
-                    data-testid={`cond-${i}-${k}-op`}
-                  />
-                  {c.operator !== "isEmpty" && c.operator !== "isNotEmpty" && (
-                    <Input
-                      value={c.value}
-                      placeholder={t("workflows.props.right")}
-                      onChange={(e) => setRule({ value: e.target.value })}
-                      data-testid={`cond-${i}-${k}-right`}
-                    />
-                  )}
-                  <Button
-                    icon={<DeleteOutlined />}
-                    aria-label={t("workflows.props.remove")}
-                    onClick={() => setBranch(i, { conditions: b.conditions.filter((_, j) => j !== k) })}
-                  />
-                </Space.Compact>
-              </div>
-            );
-          })}
-          <Button
-            size="small"
-            type="link"
-            icon={<PlusOutlined />}
-            onClick={() => setBranch(i, { conditions: [...b.conditions, { variable: "", operator: "equals", value: "" }] })}
-          >
+          {b.conditions.map((c, k) => (
+            <ConditionRow
+              key={k}
+              rule={c}
+              onChange={(r) => setBranch(i, { conditions: updateAt(b.conditions, k, r) })}
+              onRemove={() => setBranch(i, { conditions: removeAt(b.conditions, k) })}
+              testId={`cond-${i}-${k}`}
+              style={{ marginTop: 6 }}
+            />
+          ))}
+          <AddButton link onClick={() => setBranch(i, { conditions: [...b.conditions, { variable: "", operator: "equals", value: "" }] })}>
             {t("workflows.props.addCondition")}
-          </Button>
+          </AddButton>
         </div>
       ))}
-      <Button
-        size="small"
-        icon={<PlusOutlined />}
+      <AddButton
         onClick={() => {
           let n = branches.length + 1;
           while (branches.some((b) => b.id === `case_${n}`)) n++;
@@ -325,7 +262,7 @@ function ConditionProps({ data, patch }: { data: NodeData; patch: Patch }) {
         }}
       >
         {t("workflows.props.addBranch")}
-      </Button>
+      </AddButton>
       <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
         {t("workflows.props.else")}
       </Typography.Paragraph>
@@ -337,7 +274,7 @@ function ConditionProps({ data, patch }: { data: NodeData; patch: Patch }) {
  * Runs another of the owner's released workflows; its inputs are filled like a tool's parameters, and its
  * released end-node outputs become this node's (what later nodes pick), kept in step with its latest release.
  */
-function SubworkflowProps({ data, patch, selfId }: { data: NodeData; patch: Patch; selfId?: string }) {
+function SubworkflowProps({ data, patch, selfId }: FieldProps & { selfId?: string }) {
   const { t } = useTranslation();
   const list = useWorkflowOptions();
   const picked = useWorkflow(String(data.workflowId ?? ""));
@@ -373,15 +310,7 @@ function SubworkflowProps({ data, patch, selfId }: { data: NodeData; patch: Patc
           )}
         </div>
       </Form.Item>
-      <Form.Item label={t("workflows.props.inputs")}>
-        <MapEditor
-          free
-          value={(data.inputs as Record<string, string>) ?? {}}
-          onChange={(inputs) => patch({ inputs })}
-          testId="subworkflow-inputs"
-          addLabel={t("workflows.props.addParam")}
-        />
-      </Form.Item>
+      <MapField free data={data} patch={patch} field="inputs" label={t("workflows.props.inputs")} testId="subworkflow-inputs" />
     </>
   );
 }
@@ -398,14 +327,14 @@ function TypeProps({ node, patch, workflowId }: { node: WfNode; patch: Patch; wo
       return <StartProps data={d} patch={patch} />;
     case "end":
       return (
-        <Form.Item label={t("workflows.props.outputs")}>
-          <MapEditor
-            value={(d.outputs as Record<string, string>) ?? {}}
-            onChange={(outputs) => patch({ outputs })}
-            testId="end-outputs"
-            addLabel={t("workflows.props.addOutput")}
-          />
-        </Form.Item>
+        <MapField
+          data={d}
+          patch={patch}
+          field="outputs"
+          label={t("workflows.props.outputs")}
+          testId="end-outputs"
+          addLabel={t("workflows.props.addOutput")}
+        />
       );
     case "code":
       return <CodeProps data={d} patch={patch} />;
@@ -475,15 +404,7 @@ function TypeProps({ node, patch, workflowId }: { node: WfNode; patch: Patch; wo
               data-testid="tool-plugin"
             />
           </Form.Item>
-          <Form.Item label={t("workflows.props.params")}>
-            <MapEditor
-              free
-              value={(d.params as Record<string, string>) ?? {}}
-              onChange={(params) => patch({ params })}
-              testId="tool-params"
-              addLabel={t("workflows.props.addParam")}
-            />
-          </Form.Item>
+          <MapField free data={d} patch={patch} field="params" label={t("workflows.props.params")} testId="tool-params" />
         </>
       );
     case "http":

@@ -7,13 +7,6 @@ import { fromWire } from "../model/graph";
 import { codeReturnFields } from "../model/nodes";
 import { VarInput, VariablesContext } from "./var-input";
 
-// antd's dropdown measures itself; jsdom has no ResizeObserver.
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
-
 function Harness({ initial }: { initial: string }) {
   const [value, setValue] = useState(initial);
   const g = fromWire({

@@ -31,6 +31,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import { AgentIcon } from "../../../components/icon-picker/agent-icon";
 import { HttpError } from "../../../lib/http";
+import { useWarnOnLeave } from "../../../lib/unsaved";
 import { releaseWorkflow } from "../api/release";
 import { saveGraph } from "../api/save-graph";
 import { useWorkflow, workflowKey } from "../api/workflow";
@@ -225,12 +226,7 @@ function Editor({ id }: { id: string }) {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   });
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty]);
+  useWarnOnLeave(dirty);
 
   const onRun = useCallback((r: WorkflowRun | null) => setRun(r), []);
 
