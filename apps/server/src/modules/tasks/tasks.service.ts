@@ -509,10 +509,21 @@ export class TasksService {
       const owner = await callerOfUser(this.platform.db, this.platform.config, task.ownerId);
       // The robot's own owner check: a robot the owner no longer has sends nothing.
       if (!owner || owner.tenantId !== task.tenantId) return;
-      await this.deps
-        .robots()
-        .deliver(owner, task.robotId, task.robotRecipient ?? "", body)
-        .catch((err) => this.platform.log.error({ err, taskId: task.id }, "task robot delivery failed"));
+      try {
+        await this.deps.robots().deliver(owner, task.robotId, task.robotRecipient ?? "", body);
+      } catch (err) {
+        // The run's answer stays; the owner learns in a notice that the robot did not carry it.
+        this.platform.log.warn({ err, taskId: task.id }, "task robot delivery failed");
+        await this.repo.insertNotice({
+          ownerId: task.ownerId,
+          tenantId: task.tenantId,
+          taskId: task.id,
+          runId: run.id,
+          kind: "failed",
+          title: task.name,
+          body: translate("taskRobotDeliveryFailed", "zh", { reason: errorText(err) }).slice(0, NOTICE_BODY_MAX),
+        });
+      }
       return;
     }
     if (task.delivery !== "email") return;
