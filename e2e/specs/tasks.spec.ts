@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { chooseLanguage, loginAs, snap } from "./helpers";
+import { chooseLanguage, loginAs, snap, unique } from "./helpers";
 
 /**
  * Scheduled tasks (issue 16): the form's required-field messages, a task made with a cron
@@ -52,4 +52,84 @@ test("create a cron task, run it now and see its history and notice", async ({ p
   await page.locator(".ant-modal:visible").getByTestId("task-save").click();
   await expect(page.locator(".ant-modal:visible").getByText("please enter the task name")).toBeVisible();
   await snap(page, "tasks-editor-en");
+});
+
+/**
+ * An API-triggered task (the spec's apikey): the key is shown once with a call to copy; a caller
+ * with it starts a run over HTTP (its input beside the prompt), a wrong key is refused; a new key
+ * replaces the old one.
+ */
+test("an API-triggered task: its apikey starts a run over HTTP, a new key replaces the old one", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const name = `e2e接口${unique()}`;
+  await loginAs(page, "member");
+  await page.goto("/tasks");
+  await page.getByTestId("task-create").click();
+  const dialog = page.locator(".ant-modal:visible");
+  await dialog.getByTestId("task-name").fill(name);
+  await dialog.getByTestId("task-target").click();
+  await page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: "平台客服小助手" }).click();
+  await dialog.getByTestId("task-prompt").fill("回答调用方的问题");
+  await dialog.getByText("API 调用", { exact: true }).click();
+  await dialog.getByTestId("task-api-limit").fill("5");
+  await snap(page, "tasks-api-editor-zh");
+  await dialog.getByTestId("task-save").click();
+
+  const shown = page.locator(".ant-modal:visible", { hasText: "任务密钥（apikey）" });
+  const key = (await shown.getByTestId("task-api-key").innerText()).trim();
+  expect(key).toMatch(/^aft_/);
+  await expect(shown.getByTestId("task-api-snippet")).toContainText(`Bearer ${key}`);
+  const url = (await shown.getByTestId("task-api-snippet").innerText()).match(/'(http[^']+\/trigger)'/)?.[1] as string;
+  await snap(page, "tasks-api-key-zh");
+  await shown.getByRole("button", { name: /OK|确\s*定/ }).click();
+  await expect(shown).toBeHidden();
+  const row = page.locator("tr", { hasText: name });
+  await expect(row).toContainText(key.slice(0, 10));
+
+  // The caller: no session, only the key.
+  expect((await request.post(url, { headers: { authorization: "Bearer aft_wrong" }, data: { input: "x" } })).status()).toBe(401);
+  const started = await request.post(url, { headers: { authorization: `Bearer ${key}` }, data: { input: "营业时间是几点？" } });
+  expect(started.ok()).toBe(true);
+  const runId = (await started.json()).data.id as string;
+  await expect
+    .poll(
+      async () =>
+        (await (await request.get(`${url}/${runId}`, { headers: { authorization: `Bearer ${key}` } })).json()).data.status as string,
+      { timeout: 30_000 },
+    )
+    .toBe("SUCCEEDED");
+  await row.getByTestId("task-history").click();
+  const drawer = page.locator(".ant-drawer:visible");
+  await expect(drawer.getByText("API", { exact: true }).first()).toBeVisible();
+  await expect(drawer.getByTestId("task-run-status").first()).toHaveText("成功");
+  await drawer.locator(".ant-drawer-close").click();
+  await expect(drawer).toBeHidden();
+
+  // A new key: shown once, and the old one stops working.
+  await row.getByRole("button", { name: "编辑任务" }).click();
+  await expect(dialog.getByTestId("task-api-prefix")).toBeVisible();
+  await dialog.getByTestId("task-api-new-key").click();
+  await page
+    .locator(".ant-popconfirm:visible")
+    .getByRole("button", { name: /OK|确\s*定/ })
+    .click();
+  const renewed = page.locator(".ant-modal:visible", { hasText: "任务密钥（apikey）" });
+  const fresh = (await renewed.getByTestId("task-api-key").innerText()).trim();
+  expect(fresh).not.toBe(key);
+  expect((await request.post(url, { headers: { authorization: `Bearer ${key}` } })).status()).toBe(401);
+  expect((await request.post(url, { headers: { authorization: `Bearer ${fresh}` } })).ok()).toBe(true);
+  await renewed.getByRole("button", { name: /OK|确\s*定/ }).click();
+
+  await chooseLanguage(page, "English");
+  await page.locator("tr", { hasText: name }).getByRole("button", { name: "Edit task" }).click();
+  await expect(page.locator(".ant-modal:visible").getByText("Calls per minute")).toBeVisible();
+  await snap(page, "tasks-api-editor-en");
+  await page
+    .locator(".ant-modal:visible")
+    .getByRole("button", { name: /Cancel/ })
+    .click();
+  // Tidy up: the member's tasks are limited in number.
+  await page.locator("tr", { hasText: name }).getByRole("button", { name: "delete" }).click();
+  await page.locator(".ant-popconfirm:visible").getByRole("button", { name: /OK/ }).click();
+  await expect(page.locator("tr", { hasText: name })).toHaveCount(0);
 });

@@ -3,12 +3,20 @@ import { pageOf } from "./common.ts";
 
 /**
  * Task schedule and task management (doc 2 §1, §3 scheduled task: type, trigger by time or email,
- * cron expression, cycle daily / weekly / monthly, server address, port, email account, protocol;
+ * cron expression, cycle daily / weekly / monthly, server address, port, apikey, email account, protocol;
  * §5 the cron expression is required). The spec leaves the calls out; ours are under
  * /aiagent_api/task (beyond the spec).
  */
 export const TASK_TARGET_TYPES = ["agent", "workflow"] as const;
-export const TASK_TRIGGER_TYPES = ["cron", "cycle", "email"] as const;
+/** api: a caller holding the task's apikey starts a run over HTTP (POST /aiagent_api/task/{id}/trigger). */
+export const TASK_TRIGGER_TYPES = ["cron", "cycle", "email", "api"] as const;
+export const TASK_RUN_TRIGGERS = ["schedule", "manual", "email", "api"] as const;
+/** A task's apikey starts with this, so a leaked one is recognisable. */
+export const TASK_API_KEY_PREFIX = "aft_";
+/** Runs an apikey may start per minute unless the owner says otherwise (0 disables the limit, doc 2 §9). */
+export const TASK_API_DEFAULT_PER_MINUTE = 10;
+/** What an API call may add to the prompt (the same room as a triggering mail). */
+export const TASK_API_INPUT_MAX = 8000;
 export const TASK_CYCLES = ["daily", "weekly", "monthly"] as const;
 export const TASK_DELIVERIES = ["in_app", "email", "robot"] as const;
 /** How an e-mail trigger reaches its mailbox: IMAP over TLS, or IMAP upgraded by STARTTLS when offered. */
@@ -54,6 +62,8 @@ export const taskInput = z.object({
   mailProtocol: z.enum(TASK_MAIL_PROTOCOLS).default("imaps"),
   mailAccount: z.string().trim().max(200).default(""),
   mailPassword: z.string().max(500).default(""),
+  /** For an API trigger: runs per minute one apikey may start (0 disables the limit). */
+  apiRequestsPerMinute: z.number().int().min(0).max(600).default(TASK_API_DEFAULT_PER_MINUTE),
 });
 export type TaskInput = z.input<typeof taskInput>;
 
@@ -83,6 +93,11 @@ export const task = z.object({
   mailPasswordSet: z.boolean(),
   /** Why the last look into the mailbox failed; null when it worked. */
   mailError: z.string().nullable(),
+  /** For an API trigger: the start of its apikey (the key itself is shown once), and its limit per minute. */
+  apiKeyPrefix: z.string(),
+  apiRequestsPerMinute: z.number(),
+  /** The whole apikey: only in the answer that made it (creating an API task, or a new key). */
+  apiKey: z.string().optional(),
   enabled: z.boolean(),
   nextRunAt: z.string().nullable(),
   lastRunAt: z.string().nullable(),
@@ -101,8 +116,8 @@ export const taskPage = pageOf(task);
 export const taskRun = z.object({
   id: z.string(),
   taskId: z.string(),
-  trigger: z.enum(["schedule", "manual", "email"]),
-  /** The mail that triggered the run (subject, sender, text); empty for other runs. */
+  trigger: z.enum(TASK_RUN_TRIGGERS),
+  /** The mail that triggered the run (subject, sender, text), or the input an API call sent; empty for other runs. */
   input: z.string(),
   status: z.enum(TASK_RUN_STATUSES),
   attempts: z.number(),
@@ -134,3 +149,8 @@ export const taskTarget = z.object({ id: z.string(), name: z.string(), type: z.e
 /** Where a task may deliver by robot: the caller's chat robots. */
 export const taskRobot = z.object({ id: z.string(), name: z.string(), type: z.string() });
 export const taskCronPreview = z.object({ valid: z.boolean(), next: z.array(z.string()) });
+
+/** An API call's run: the caller's text is added to the task's prompt. */
+export const taskTriggerRequest = z.object({ input: z.string().max(TASK_API_INPUT_MAX).default("") });
+/** A new apikey of an API-triggered task (shown this once). */
+export const taskApiKey = z.object({ apiKey: z.string(), apiKeyPrefix: z.string() });

@@ -400,6 +400,14 @@ export const messages = {
     zh: "该接收人还没有在钉钉里和机器人对话过，无法主动发送",
     en: "this recipient has not talked to the robot on DingTalk yet, so it cannot send to them",
   },
+  taskRobotDeliveryFailed: { zh: "结果未能通过机器人送达：{reason}", en: "the robot could not deliver the result: {reason}" },
+  taskApiKeyInvalid: { zh: "任务密钥无效", en: "the task's apikey is invalid" },
+  taskNotApiTriggered: { zh: "该任务不是 API 触发的任务", en: "the task is not triggered by API" },
+  taskPaused: { zh: "任务已暂停", en: "the task is paused" },
+  taskApiLimited: {
+    zh: "任务调用过于频繁（每分钟{limit}次），请{seconds}秒后再试",
+    en: "too many task calls ({limit} per minute), try again in {seconds} s",
+  },
   taskMailSubject: { zh: "定时任务「{name}」的结果", en: 'Result of the scheduled task "{name}"' },
   taskMailFailedSubject: { zh: "定时任务「{name}」运行失败", en: 'The scheduled task "{name}" failed' },
   // conversation details and tuning records

@@ -24,7 +24,7 @@ export const scheduledTasks = pgTable(
     targetType: text("target_type").notNull(),
     targetId: text("target_id").notNull(),
     prompt: text("prompt").notNull(),
-    /** cron | cycle */
+    /** cron | cycle | email | api */
     triggerType: text("trigger_type").notNull(),
     cron: text("cron").notNull(),
     /** daily | weekly | monthly, for a cycle trigger */
@@ -50,6 +50,10 @@ export const scheduledTasks = pgTable(
     mailLastUid: integer("mail_last_uid"),
     /** Why the last poll of the mailbox failed; null after a good one. */
     mailError: text("mail_error"),
+    /** For an API trigger: the apikey's HMAC (the key is shown once), its first characters, and its runs per minute. */
+    apiKeyHash: text("api_key_hash"),
+    apiKeyPrefix: text("api_key_prefix"),
+    apiRequestsPerMinute: integer("api_requests_per_minute").notNull().default(10),
     enabled: boolean("enabled").notNull().default(true),
     /** When the scheduler runs it next; null while paused. */
     nextRunAt: timestamp("next_run_at", { withTimezone: true }),
@@ -68,7 +72,7 @@ export const taskRuns = pgTable(
     taskId: text("task_id")
       .notNull()
       .references(() => scheduledTasks.id, { onDelete: "cascade" }),
-    /** schedule | manual | email */
+    /** schedule | manual | email | api */
     trigger: text("trigger").notNull(),
     /** What the run asks besides the task's prompt: the mail that triggered it. */
     input: text("input").notNull().default(""),

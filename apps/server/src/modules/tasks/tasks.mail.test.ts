@@ -3,16 +3,16 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import hoodiecrow from "hoodiecrow-imap";
 import MailComposer from "nodemailer/lib/mail-composer/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { scheduledTasks } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
-import { webhookSignature } from "../robots/protocols.ts";
+import { dingtalkSignature, webhookSignature } from "../robots/protocols.ts";
 
 /**
  * E-mail-triggered tasks against a local IMAP server (hoodiecrow, in memory), and task results
- * delivered by chat robots to a local server that plays WeCom and a webhook receiver.
+ * delivered by chat robots to a local server that plays WeCom, Feishu, DingTalk and a webhook receiver.
  */
 let t: TestApp;
 let llm: LlmServer;
@@ -25,6 +25,10 @@ let platform: http.Server;
 let base: string;
 const sent: { path: string; body: Record<string, unknown>; headers: http.IncomingHttpHeaders }[] = [];
 const HOOK_SECRET = "task-hook-secret";
+const DING_SECRET = "task-ding-secret";
+/** The Feishu tenant token the local server accepts now (it rotates to show a refused token is fetched again). */
+let feishuToken = "FS_TOKEN_1";
+const feishuTokenCalls: Record<string, unknown>[] = [];
 
 const call = async (user: TestUser, method: "GET" | "POST" | "PUT", url: string, payload?: unknown) => {
   const res = await t.app.inject({ method, url: `/aiagent_api${url}`, payload: payload as never, headers: user.headers });
@@ -78,7 +82,16 @@ beforeAll(async () => {
       const url = new URL(req.url ?? "/", "http://x");
       const reply = (body: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
       if (url.pathname === "/cgi-bin/gettoken") return reply({ errcode: 0, access_token: "WECOM_TOKEN", expires_in: 7200 });
-      sent.push({ path: url.pathname, body: raw ? JSON.parse(raw) : {}, headers: req.headers });
+      if (url.pathname === "/open-apis/auth/v3/tenant_access_token/internal") {
+        const asked = JSON.parse(raw);
+        feishuTokenCalls.push(asked);
+        if (asked.app_id !== "cli_task" || asked.app_secret !== "fs-app-secret") return reply({ code: 10014, msg: "app secret invalid" });
+        return reply({ code: 0, tenant_access_token: feishuToken, expire: 7200 });
+      }
+      // Feishu refuses a stale tenant token with 99991663 (as the real API does).
+      if (url.pathname === "/open-apis/im/v1/messages" && req.headers.authorization !== `Bearer ${feishuToken}`)
+        return reply({ code: 99991663, msg: "invalid access token" });
+      sent.push({ path: url.pathname + url.search, body: raw ? JSON.parse(raw) : {}, headers: req.headers });
       reply({ errcode: 0 });
     });
   });
@@ -190,7 +203,7 @@ describe("task delivery by robot", () => {
       .data;
     expect(byWecom).toMatchObject({ delivery: "robot", robotName: "任务企业微信", robotRecipient: "zhangsan" });
     await t.services.tasks.execute((await call(alice, "POST", `/task/${byWecom.id}/run`)).data.id);
-    const wecomSent = sent.find((s) => s.path === "/cgi-bin/message/send");
+    const wecomSent = sent.find((s) => s.path.startsWith("/cgi-bin/message/send?"));
     expect(wecomSent?.body).toMatchObject({ touser: "zhangsan", msgtype: "text", agentid: 1000002 });
     expect(JSON.stringify(wecomSent?.body)).toContain("今日要点");
 
@@ -200,5 +213,96 @@ describe("task delivery by robot", () => {
     expect(String(hookSent?.body.text)).toContain("今日要点");
     const ts = String(hookSent?.headers["x-agentfair-timestamp"]);
     expect(hookSent?.headers["x-agentfair-signature"]).toBe(webhookSignature(HOOK_SECRET, ts, JSON.stringify(hookSent?.body)));
+  });
+});
+
+describe("task delivery by Feishu and DingTalk robots", () => {
+  const cron = () => ({ targetType: "agent", targetId: agentId, prompt: "飞书要点", triggerType: "cron", cron: "0 9 * * *" });
+  const notices = async () => (await call(alice, "GET", "/task/notices")).data.list as { kind: string; title: string; body: string }[];
+
+  it("Feishu: a new message to a user (open_id) or a chat (chat_id) with the tenant token, fetched again when refused", async () => {
+    const robot = (
+      await call(alice, "POST", "/robots", {
+        name: "任务飞书",
+        type: "feishu",
+        agentId,
+        settings: { appId: "cli_task", baseUrl: base },
+        secrets: { appSecret: "fs-app-secret", verificationToken: "fs-verify" },
+      })
+    ).data;
+    expect((await call(alice, "POST", "/task", { ...cron(), name: "飞书送达", delivery: "robot", robotId: robot.id })).msg).toBe(
+      "请输入接收人",
+    );
+    const toUser = (
+      await call(alice, "POST", "/task", { ...cron(), name: "飞书送人", delivery: "robot", robotId: robot.id, robotRecipient: "ou_lisi" })
+    ).data;
+    await t.services.tasks.execute((await call(alice, "POST", `/task/${toUser.id}/run`)).data.id);
+    const first = sent.find((s) => s.path === "/open-apis/im/v1/messages?receive_id_type=open_id");
+    expect(first?.headers.authorization).toBe("Bearer FS_TOKEN_1");
+    expect(first?.body).toMatchObject({ receive_id: "ou_lisi", msg_type: "text" });
+    expect(JSON.parse(String(first?.body.content)).text).toContain("飞书要点");
+    expect(feishuTokenCalls).toEqual([{ app_id: "cli_task", app_secret: "fs-app-secret" }]);
+
+    // The platform moved to a new token: the cached one is refused, fetched again once, and the message goes out.
+    feishuToken = "FS_TOKEN_2";
+    const toChat = (
+      await call(alice, "POST", "/task", { ...cron(), name: "飞书送群", delivery: "robot", robotId: robot.id, robotRecipient: "oc_group1" })
+    ).data;
+    await t.services.tasks.execute((await call(alice, "POST", `/task/${toChat.id}/run`)).data.id);
+    const second = sent.find((s) => s.path === "/open-apis/im/v1/messages?receive_id_type=chat_id");
+    expect(second?.headers.authorization).toBe("Bearer FS_TOKEN_2");
+    expect(second?.body).toMatchObject({ receive_id: "oc_group1" });
+    expect(feishuTokenCalls).toHaveLength(2);
+    expect((await notices()).filter((n) => n.title.startsWith("飞书") && n.kind === "failed")).toEqual([]);
+  });
+
+  it("DingTalk: sent on the session webhook of the recipient's last signed message; without one the owner gets a notice", async () => {
+    const robot = (
+      await call(alice, "POST", "/robots", {
+        name: "任务钉钉",
+        type: "dingtalk",
+        agentId,
+        settings: { baseUrl: base },
+        secrets: { appSecret: DING_SECRET },
+      })
+    ).data;
+    const task = (
+      await call(alice, "POST", "/task", { ...cron(), name: "钉钉送达", delivery: "robot", robotId: robot.id, robotRecipient: "zhaoliu" })
+    ).data;
+    // Nobody called zhaoliu has written to the robot yet: nothing is sent, and the owner is told why.
+    const lonely = (await call(alice, "POST", `/task/${task.id}/run`)).data;
+    await t.services.tasks.execute(lonely.id);
+    expect((await call(alice, "GET", `/task/${task.id}/runs?pageNo=1`)).data.list[0].status).toBe("SUCCEEDED");
+    expect((await notices()).find((n) => n.title === "钉钉送达" && n.kind === "failed")?.body).toBe(
+      "结果未能通过机器人送达：该接收人还没有在钉钉里和机器人对话过，无法主动发送",
+    );
+
+    const callback = (body: Record<string, unknown>, sign?: string) => {
+      const ts = String(Date.now());
+      return t.app.inject({
+        method: "POST",
+        url: `/aiagent_api/robots/callback/${robot.id}`,
+        headers: { "content-type": "application/json", timestamp: ts, sign: sign ?? dingtalkSignature(DING_SECRET, ts) },
+        payload: body,
+      });
+    };
+    const message = (msgId: string, session: string) => ({
+      msgtype: "text",
+      text: { content: "你好" },
+      msgId,
+      senderStaffId: "zhaoliu",
+      senderNick: "赵六",
+      sessionWebhook: `${base}/robot/sendBySession?session=${session}`,
+    });
+    // The robot's own answer to the message is not this test's business: its job is not run here.
+    const queued = vi.spyOn(t.platform.jobs, "send").mockResolvedValue(null);
+    // A forged message does not make an address to send to.
+    expect((await callback(message("task-ding-0", "forged"), "forged")).statusCode).toBe(401);
+    expect((await callback(message("task-ding-1", "real"))).statusCode).toBe(200);
+    queued.mockRestore();
+    await t.services.tasks.execute((await call(alice, "POST", `/task/${task.id}/run`)).data.id);
+    const delivered = sent.filter((s) => s.path.startsWith("/robot/sendBySession") && JSON.stringify(s.body).includes("飞书要点"));
+    expect(delivered.map((s) => s.path)).toEqual(["/robot/sendBySession?session=real"]);
+    expect(delivered[0].body).toMatchObject({ msgtype: "text" });
   });
 });

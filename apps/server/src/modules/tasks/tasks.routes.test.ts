@@ -185,3 +185,109 @@ describe("scheduled tasks", () => {
     expect((await call(alice, "GET", `/task/${task.id}`)).status).toBe(404);
   });
 });
+
+describe("API-triggered tasks", () => {
+  const trigger = async (id: string, key: string | null, payload?: unknown) => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: `/aiagent_api/task/${id}/trigger`,
+      payload: payload as never,
+      headers: key === null ? {} : { authorization: `Bearer ${key}` },
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: checked by the assertions
+    return { status: res.statusCode, ...(res.json() as { code: number; msg: string; data: any }) };
+  };
+  const poll = async (id: string, runId: string, key: string) => {
+    const res = await t.app.inject({ url: `/aiagent_api/task/${id}/trigger/${runId}`, headers: { authorization: `Bearer ${key}` } });
+    // biome-ignore lint/suspicious/noExplicitAny: checked by the assertions
+    return { status: res.statusCode, ...(res.json() as { code: number; msg: string; data: any }) };
+  };
+
+  it("a caller with the apikey starts a run with its input and polls the answer; the key is shown once", async () => {
+    const created = (await call(alice, "POST", "/task", base({ name: "接口任务", triggerType: "api" }))).data;
+    expect(created).toMatchObject({ triggerType: "api", cron: "", nextRunAt: null, apiRequestsPerMinute: 10 });
+    expect(created.apiKey).toMatch(/^aft_/);
+    expect(created.apiKey.startsWith(created.apiKeyPrefix)).toBe(true);
+    // Never again in full: not in the task, not in the list.
+    const read = (await call(alice, "GET", `/task/${created.id}`)).data;
+    expect(read.apiKey).toBeUndefined();
+    expect(read.apiKeyPrefix).toBe(created.apiKeyPrefix);
+    expect(JSON.stringify((await call(alice, "POST", "/task/page", {})).data)).not.toContain(created.apiKey);
+    // The clock never runs it.
+    expect(await t.services.tasks.tick(new Date("2026-03-20T01:00:20Z"))).not.toContain(created.id);
+
+    const run = await trigger(created.id, created.apiKey, { input: "今天的股市怎么样" });
+    expect(run.status).toBe(200);
+    expect(run.data).toMatchObject({ trigger: "api", status: "QUEUED", input: "今天的股市怎么样" });
+    await t.services.tasks.execute(run.data.id);
+    const done = (await poll(created.id, run.data.id, created.apiKey)).data;
+    expect(done.status).toBe("SUCCEEDED");
+    expect(done.output).toContain("总结今天的新闻");
+    expect(done.output).toContain("今天的股市怎么样");
+    // A call without a body asks the prompt alone.
+    const bare = await trigger(created.id, created.apiKey);
+    expect(bare.data).toMatchObject({ trigger: "api", input: "" });
+    // The owner sees the runs in the history.
+    const runs = (await call(alice, "GET", `/task/${created.id}/runs`)).data;
+    expect(runs.list.map((r: { trigger: string }) => r.trigger)).toEqual(["api", "api"]);
+  });
+
+  it("a wrong, missing, revoked or another task's key is refused alike (401); a paused task is not run", async () => {
+    const a = (await call(alice, "POST", "/task", base({ name: "接口A", triggerType: "api" }))).data;
+    const b = (await call(alice, "POST", "/task", base({ name: "接口B", triggerType: "api" }))).data;
+    const plain = (await call(alice, "POST", "/task", base({ name: "定时C" }))).data;
+    for (const [id, key] of [
+      [a.id, null],
+      [a.id, "aft_wrong"],
+      [a.id, b.apiKey],
+      [a.id, alice.token],
+      [plain.id, a.apiKey],
+      ["no-such-task", a.apiKey],
+    ] as const) {
+      const res = await trigger(id, key, { input: "x" });
+      expect(res.status, `${id} ${key}`).toBe(401);
+      expect(res.msg).toBe("任务密钥无效");
+    }
+    // A run of another task is not found with this task's key.
+    const runB = (await trigger(b.id, b.apiKey)).data;
+    expect((await poll(a.id, runB.id, a.apiKey)).status).toBe(404);
+
+    // A new key: the old one stops working at once.
+    const fresh = (await call(alice, "POST", `/task/${a.id}/api-key`)).data;
+    expect(fresh.apiKey).not.toBe(a.apiKey);
+    expect((await trigger(a.id, a.apiKey)).status).toBe(401);
+    expect((await trigger(a.id, fresh.apiKey)).status).toBe(200);
+    expect((await call(bob, "POST", `/task/${a.id}/api-key`)).status).toBe(404);
+    expect((await call(alice, "POST", `/task/${plain.id}/api-key`)).msg).toBe("该任务不是 API 触发的任务");
+
+    // Editing keeps the key; a task that stops being API-triggered loses it.
+    const edited = (await call(alice, "PUT", `/task/${a.id}`, base({ name: "接口A2", triggerType: "api" }))).data;
+    expect(edited.apiKey).toBeUndefined();
+    expect((await trigger(a.id, fresh.apiKey)).status).toBe(200);
+    await call(alice, "PUT", `/task/${a.id}`, base({ name: "接口A3" }));
+    expect((await trigger(a.id, fresh.apiKey)).status).toBe(401);
+    const again = (await call(alice, "PUT", `/task/${a.id}`, base({ name: "接口A4", triggerType: "api" }))).data;
+    expect(again.apiKey).toMatch(/^aft_/);
+
+    await call(alice, "POST", `/task/${b.id}/pause`);
+    const paused = await trigger(b.id, b.apiKey);
+    expect(paused.status).toBe(409);
+    expect(paused.msg).toBe("任务已暂停");
+    // Input beyond the room is refused at the boundary.
+    await call(alice, "POST", `/task/${b.id}/resume`);
+    expect((await trigger(b.id, b.apiKey, { input: "长".repeat(8001) })).status).toBe(400);
+  });
+
+  it("limits the runs an apikey starts per minute (0 disables the limit)", async () => {
+    const limited = (await call(alice, "POST", "/task", base({ name: "限流", triggerType: "api", apiRequestsPerMinute: 2 }))).data;
+    expect((await trigger(limited.id, limited.apiKey)).status).toBe(200);
+    expect((await trigger(limited.id, limited.apiKey)).status).toBe(200);
+    const refused = await trigger(limited.id, limited.apiKey);
+    expect(refused.status).toBe(429);
+    expect(refused.msg).toMatch(/^任务调用过于频繁（每分钟2次），请\d+秒后再试$/);
+    const open = (await call(alice, "POST", "/task", base({ name: "不限", triggerType: "api", apiRequestsPerMinute: 0 }))).data;
+    const results = await Promise.all(Array.from({ length: 12 }, () => trigger(open.id, open.apiKey)));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect((await call(alice, "POST", "/task", base({ name: "超限", triggerType: "api", apiRequestsPerMinute: -1 }))).status).toBe(400);
+  });
+});

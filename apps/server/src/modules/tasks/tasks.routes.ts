@@ -1,6 +1,7 @@
 import {
   envelope,
   task,
+  taskApiKey,
   taskCronPreview,
   taskInput,
   taskNotices,
@@ -10,7 +11,9 @@ import {
   taskRobot,
   taskRunPage,
   taskTarget,
+  taskTriggerRequest,
 } from "@agentfair/contracts";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUser } from "../../platform/auth.ts";
@@ -19,6 +22,7 @@ import type { TasksService } from "./tasks.service.ts";
 
 const tags = ["tasks"];
 const idParams = z.object({ id: z.string().min(1).max(64) });
+const bearer = (req: FastifyRequest) => req.headers.authorization?.match(/^bearer\s+(\S+)\s*$/i)?.[1];
 
 /** Task schedule and task management under /aiagent_api/task (beyond the spec: doc 2 names the area only). */
 export const tasksRoutes: FastifyPluginAsyncZod<{ tasks: TasksService }> = async (app, { tasks }) => {
@@ -135,6 +139,44 @@ export const tasksRoutes: FastifyPluginAsyncZod<{ tasks: TasksService }> = async
     "/task/:id/run",
     { schema: { tags, summary: "Runs a task now (a manual run in its history)", params: idParams, response: { 200: envelope(taskRun) } } },
     async (req) => ok(await tasks.runNow(requireUser(req), req.params.id)),
+  );
+  app.post(
+    "/task/:id/api-key",
+    {
+      schema: {
+        tags,
+        summary: "A new apikey for an API-triggered task (shown this once; the old key stops working)",
+        params: idParams,
+        response: { 200: envelope(taskApiKey) },
+      },
+    },
+    async (req) => ok(await tasks.regenerateApiKey(requireUser(req), req.params.id)),
+  );
+  // The API trigger: no user session, the task's apikey as a bearer token.
+  app.post(
+    "/task/:id/trigger",
+    {
+      schema: {
+        tags,
+        summary: "Starts a run of an API-triggered task (bearer: the task's apikey); the input is added to the prompt",
+        params: idParams,
+        body: taskTriggerRequest.nullish(),
+        response: { 200: envelope(taskRun) },
+      },
+    },
+    async (req) => ok(await tasks.trigger(req.params.id, bearer(req), req.body?.input ?? "")),
+  );
+  app.get(
+    "/task/:id/trigger/:runId",
+    {
+      schema: {
+        tags,
+        summary: "A run started over the API, polled for its answer (bearer: the task's apikey)",
+        params: idParams.extend({ runId: z.string().min(1).max(64) }),
+        response: { 200: envelope(taskRun) },
+      },
+    },
+    async (req) => ok(await tasks.triggeredRun(req.params.id, req.params.runId, bearer(req))),
   );
   app.get(
     "/task/:id/runs",

@@ -1,6 +1,8 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import {
   isEmail,
   type Language,
+  TASK_API_KEY_PREFIX,
   TASK_MAIL_DEFAULT_PORT,
   TASK_MAX_PER_USER,
   TASK_PROMPT_MAX_BYTES,
@@ -37,6 +39,8 @@ const RUN_TIMEOUT_MS = 5 * 60_000;
 /** Due tasks one tick takes at most; the rest are taken by the next tick. */
 const TICK_BATCH = 200;
 const NOTICE_BODY_MAX = 500;
+/** Looks at a run an apikey may take per minute (polling for the answer), beside the runs it starts. */
+const API_POLLS_PER_MINUTE = 120;
 
 /** What tasks need of the chat robots: the caller's robots, and a result sent by one of them. */
 export interface RobotsForTasks {
@@ -117,6 +121,8 @@ export class TasksService {
       if (!input.mailHost) throw badRequest("taskMailHostRequired");
       if (!input.mailAccount) throw badRequest("taskMailAccountRequired");
       if (!input.mailPassword && !stored?.mailPasswordEnc) throw badRequest("taskMailPasswordRequired");
+    } else if (input.triggerType === "api") {
+      // Started by calls with the apikey, never by the clock.
     } else if (input.triggerType === "cron") {
       if (!input.cron) throw badRequest("taskCronRequired");
       const problem = cronProblem(input.cron);
@@ -136,6 +142,7 @@ export class TasksService {
     const cycle = input.triggerType === "cycle";
     const mail = input.triggerType === "email";
     const robot = input.delivery === "robot";
+    const api = input.triggerType === "api";
     // Another mailbox starts over: its UIDs are not the old one's.
     const sameBox =
       mail && stored?.mailHost === input.mailHost && stored.mailAccount === input.mailAccount && stored.triggerType === "email";
@@ -166,32 +173,60 @@ export class TasksService {
       mailUidValidity: sameBox ? stored.mailUidValidity : null,
       mailLastUid: sameBox ? stored.mailLastUid : null,
       mailError: sameBox ? stored.mailError : null,
+      apiRequestsPerMinute: input.apiRequestsPerMinute,
+      // An API task keeps its key through edits; one that stops being one loses it.
+      ...(api ? {} : { apiKeyHash: null, apiKeyPrefix: null }),
     };
   }
 
-  /** When the scheduler runs a task next: never for a mail trigger (mail starts its runs). */
+  private apiKeyHash(key: string) {
+    return createHmac("sha256", this.platform.secret).update(`task-key:${key}`).digest("hex");
+  }
+
+  /** A new apikey: the columns that keep it (its HMAC and first characters) and the key, shown once. */
+  private newApiKey() {
+    const apiKey = `${TASK_API_KEY_PREFIX}${randomBytes(24).toString("base64url")}`;
+    return { apiKey, columns: { apiKeyHash: this.apiKeyHash(apiKey), apiKeyPrefix: apiKey.slice(0, TASK_API_KEY_PREFIX.length + 6) } };
+  }
+
+  /** When the scheduler runs a task next: never for a mail or API trigger (mail and calls start its runs). */
   private nextOf(values: { triggerType: string; cron: string }) {
-    return values.triggerType === "email" ? null : nextRun(values.cron, new Date());
+    return values.triggerType === "email" || values.triggerType === "api" ? null : nextRun(values.cron, new Date());
   }
 
   async create(caller: Caller, input: Input): Promise<Task> {
     const values = await this.check(caller, input);
     if ((await this.repo.countOf(caller.userId)) >= TASK_MAX_PER_USER) throw badRequest("taskTooMany", { max: TASK_MAX_PER_USER });
+    const key = values.triggerType === "api" ? this.newApiKey() : null;
     const row = await this.repo.insert({
       ...values,
+      ...key?.columns,
       ownerId: caller.userId,
       tenantId: caller.tenantId,
       enabled: true,
       nextRunAt: this.nextOf(values),
     });
-    return this.wire(caller, [row]).then((l) => l[0]);
+    const [wired] = await this.wire(caller, [row]);
+    return key ? { ...wired, apiKey: key.apiKey } : wired;
   }
 
   async update(caller: Caller, id: string, input: Input): Promise<Task> {
     const old = await this.owned(caller, id);
     const values = await this.check(caller, input, old);
-    const row = await this.repo.update(id, { ...values, nextRunAt: old.enabled ? this.nextOf(values) : null });
-    return this.wire(caller, [row]).then((l) => l[0]);
+    // A task that becomes API-triggered gets its first key (shown in this answer).
+    const key = values.triggerType === "api" && !old.apiKeyHash ? this.newApiKey() : null;
+    const row = await this.repo.update(id, { ...values, ...key?.columns, nextRunAt: old.enabled ? this.nextOf(values) : null });
+    const [wired] = await this.wire(caller, [row]);
+    return key ? { ...wired, apiKey: key.apiKey } : wired;
+  }
+
+  /** A new apikey for an API-triggered task: the old one stops working at once. */
+  async regenerateApiKey(caller: Caller, id: string) {
+    const task = await this.owned(caller, id);
+    if (task.triggerType !== "api") throw badRequest("taskNotApiTriggered");
+    const key = this.newApiKey();
+    await this.repo.update(id, key.columns);
+    return { apiKey: key.apiKey, apiKeyPrefix: key.columns.apiKeyPrefix };
   }
 
   async get(caller: Caller, id: string): Promise<Task> {
@@ -249,6 +284,8 @@ export class TasksService {
       mailAccount: r.mailAccount ?? "",
       mailPasswordSet: !!r.mailPasswordEnc,
       mailError: r.mailError,
+      apiKeyPrefix: r.apiKeyPrefix ?? "",
+      apiRequestsPerMinute: r.apiRequestsPerMinute,
       enabled: r.enabled,
       nextRunAt: iso(r.nextRunAt),
       lastRunAt: iso(r.lastRunAt),
@@ -276,6 +313,56 @@ export class TasksService {
     const task = await this.owned(caller, id);
     const run = await this.repo.insertRun({ taskId: task.id, trigger: "manual", status: "QUEUED", dueAt: new Date() });
     this.dispatch(run.id);
+    return runWire(run);
+  }
+
+  // ---- the API trigger -------------------------------------------------------------------------
+
+  /**
+   * The task an apikey opens. A missing task, another task's key, a task that is not API-triggered
+   * and a wrong key are refused alike (401), so a caller learns nothing about tasks it has no key of.
+   */
+  private async byApiKey(taskId: string, bearer: string | undefined): Promise<TaskRow> {
+    const refuse = () => new AppError("taskApiKeyInvalid", 401);
+    if (!bearer?.startsWith(TASK_API_KEY_PREFIX) || bearer.length > 200) throw refuse();
+    const task = await this.repo.byId(taskId);
+    if (!task || task.triggerType !== "api" || !task.apiKeyHash) throw refuse();
+    const given = Buffer.from(this.apiKeyHash(bearer), "hex");
+    const stored = Buffer.from(task.apiKeyHash, "hex");
+    if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw refuse();
+    return task;
+  }
+
+  /** A run started by a call with the task's apikey: the caller's input is added to the prompt. */
+  async trigger(taskId: string, bearer: string | undefined, input: string): Promise<TaskRun> {
+    const task = await this.byApiKey(taskId, bearer);
+    if (!task.enabled) throw new AppError("taskPaused", 409);
+    const limit = task.apiRequestsPerMinute;
+    if (limit > 0)
+      await this.platform.rateLimiter.take(
+        `task:api:${task.id}`,
+        limit,
+        60,
+        (seconds) => new AppError("taskApiLimited", 429, { seconds, limit }),
+      );
+    const now = new Date();
+    const run = await this.repo.insertRun({ taskId: task.id, trigger: "api", status: "QUEUED", dueAt: now, input: input.trim() });
+    await this.repo.update(task.id, { lastRunAt: now });
+    this.dispatch(run.id);
+    return runWire(run);
+  }
+
+  /** One run of the task, for a caller with its apikey polling for the answer. */
+  async triggeredRun(taskId: string, runId: string, bearer: string | undefined): Promise<TaskRun> {
+    const task = await this.byApiKey(taskId, bearer);
+    await this.platform.rateLimiter.take(
+      `task:api-poll:${task.id}`,
+      API_POLLS_PER_MINUTE,
+      60,
+      (seconds) => new AppError("taskApiLimited", 429, { seconds, limit: API_POLLS_PER_MINUTE }),
+    );
+    const run = await this.repo.run(runId);
+    if (!run || run.taskId !== task.id) throw notFound();
     return runWire(run);
   }
 
@@ -380,7 +467,7 @@ export class TasksService {
   private async runTarget(task: TaskRow, input: string): Promise<{ text: string; sessionId: string | null }> {
     const owner = await callerOfUser(this.platform.db, this.platform.config, task.ownerId);
     if (!owner || owner.tenantId !== task.tenantId) throw new Error("the owner no longer exists");
-    // A mail-triggered run asks the prompt about the mail that arrived.
+    // A mail-triggered run asks the prompt about the mail that arrived, an API run about what the call sent.
     const query = input ? `${task.prompt}\n\n${input}` : task.prompt;
     const signal = AbortSignal.any([AbortSignal.timeout(RUN_TIMEOUT_MS), this.platform.stopping]);
     if (task.targetType === "workflow") {
@@ -422,10 +509,21 @@ export class TasksService {
       const owner = await callerOfUser(this.platform.db, this.platform.config, task.ownerId);
       // The robot's own owner check: a robot the owner no longer has sends nothing.
       if (!owner || owner.tenantId !== task.tenantId) return;
-      await this.deps
-        .robots()
-        .deliver(owner, task.robotId, task.robotRecipient ?? "", body)
-        .catch((err) => this.platform.log.error({ err, taskId: task.id }, "task robot delivery failed"));
+      try {
+        await this.deps.robots().deliver(owner, task.robotId, task.robotRecipient ?? "", body);
+      } catch (err) {
+        // The run's answer stays; the owner learns in a notice that the robot did not carry it.
+        this.platform.log.warn({ err, taskId: task.id }, "task robot delivery failed");
+        await this.repo.insertNotice({
+          ownerId: task.ownerId,
+          tenantId: task.tenantId,
+          taskId: task.id,
+          runId: run.id,
+          kind: "failed",
+          title: task.name,
+          body: translate("taskRobotDeliveryFailed", "zh", { reason: errorText(err) }).slice(0, NOTICE_BODY_MAX),
+        });
+      }
       return;
     }
     if (task.delivery !== "email") return;

@@ -54,4 +54,7 @@ export const saveTask = (id: string | null, input: TaskInput) => (id ? http.put<
 export const deleteTask = (id: string) => http.delete<null>(`${T}/${id}`);
 export const setTaskEnabled = (id: string, enabled: boolean) => http.post<Task>(`${T}/${id}/${enabled ? "resume" : "pause"}`);
 export const runTaskNow = (id: string) => http.post<TaskRun>(`${T}/${id}/run`);
+export const newTaskApiKey = (id: string) => http.post<{ apiKey: string; apiKeyPrefix: string }>(`${T}/${id}/api-key`);
+/** Where a caller with the apikey starts a run of the task (absolute, for the snippet). */
+export const taskTriggerUrl = (id: string) => `${window.location.origin}${T}/${id}/trigger`;
 export const readTaskNotices = () => http.post<null>(`${T}/notices/read`);

@@ -1,4 +1,5 @@
 import {
+  ApiOutlined,
   BellOutlined,
   DeleteOutlined,
   EditOutlined,
@@ -10,6 +11,7 @@ import {
 } from "@ant-design/icons";
 import {
   isEmail,
+  TASK_API_DEFAULT_PER_MINUTE,
   TASK_DELIVERIES,
   TASK_MAIL_DEFAULT_PORT,
   TASK_MAIL_PROTOCOLS,
@@ -52,10 +54,12 @@ import { PageTitle } from "../../../components/page-title";
 import { validated } from "../../../lib/form";
 import {
   deleteTask,
+  newTaskApiKey,
   readTaskNotices,
   runTaskNow,
   saveTask,
   setTaskEnabled,
+  taskTriggerUrl,
   tasksKey,
   useCronPreview,
   useTaskNotices,
@@ -79,10 +83,20 @@ export function TasksPage() {
   const [editing, setEditing] = useState<Task | "new" | null>(null);
   const [historyOf, setHistoryOf] = useState<Task | null>(null);
   const [noticesOpen, setNoticesOpen] = useState(false);
+  // A just-made apikey, shown this once.
+  const [shownKey, setShownKey] = useState<{ taskId: string; apiKey: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: tasksKey });
 
   const describeTrigger = (r: Task) => {
     if (r.triggerType === "cron") return <Typography.Text code>{r.cron}</Typography.Text>;
+    if (r.triggerType === "api")
+      return (
+        <Space size={4}>
+          <ApiOutlined />
+          <span>{t("tasks.triggers.api")}</span>
+          <Typography.Text code>{r.apiKeyPrefix}…</Typography.Text>
+        </Space>
+      );
     if (r.triggerType === "email")
       return (
         <Space size={4}>
@@ -226,12 +240,19 @@ export function TasksPage() {
         <TaskEditor
           task={editing === "new" ? null : editing}
           onClose={() => setEditing(null)}
-          onSaved={() => {
+          onSaved={(saved) => {
             setEditing(null);
+            if (saved.apiKey) setShownKey({ taskId: saved.id, apiKey: saved.apiKey });
+            void refresh();
+          }}
+          onNewKey={(taskId, apiKey) => {
+            setEditing(null);
+            setShownKey({ taskId, apiKey });
             void refresh();
           }}
         />
       )}
+      {shownKey && <ApiKeyShown {...shownKey} onClose={() => setShownKey(null)} />}
       {historyOf && <RunHistory task={historyOf} onClose={() => setHistoryOf(null)} />}
       <Drawer
         open={noticesOpen}
@@ -281,7 +302,17 @@ export function TasksPage() {
 
 type FormValues = Omit<TaskInput, "cycleTime"> & { cycleTime: dayjs.Dayjs };
 
-function TaskEditor({ task, onClose, onSaved }: { task: Task | null; onClose: () => void; onSaved: () => void }) {
+function TaskEditor({
+  task,
+  onClose,
+  onSaved,
+  onNewKey,
+}: {
+  task: Task | null;
+  onClose: () => void;
+  onSaved: (saved: Task) => void;
+  onNewKey: (taskId: string, apiKey: string) => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
@@ -315,6 +346,7 @@ function TaskEditor({ task, onClose, onSaved }: { task: Task | null; onClose: ()
     mailProtocol: task?.mailProtocol ?? "imaps",
     mailAccount: task?.mailAccount ?? "",
     mailPassword: "",
+    apiRequestsPerMinute: task?.apiRequestsPerMinute ?? TASK_API_DEFAULT_PER_MINUTE,
   };
   const save = async () => {
     const values = await validated(form);
@@ -323,9 +355,9 @@ function TaskEditor({ task, onClose, onSaved }: { task: Task | null; onClose: ()
     try {
       // Fields of the other trigger are not mounted: their kept values come from the store.
       const all: FormValues = { ...form.getFieldsValue(true), ...values };
-      await saveTask(task?.id ?? null, { ...all, cycleTime: (all.cycleTime ?? dayjs("2000-01-01 09:00")).format("HH:mm") });
+      const saved = await saveTask(task?.id ?? null, { ...all, cycleTime: (all.cycleTime ?? dayjs("2000-01-01 09:00")).format("HH:mm") });
       message.success(t("tasks.saved"));
-      onSaved();
+      onSaved(saved);
     } finally {
       setSaving(false);
     }
@@ -386,11 +418,43 @@ function TaskEditor({ task, onClose, onSaved }: { task: Task | null; onClose: ()
         <Form.Item name="triggerType" label={t("tasks.trigger")}>
           <Radio.Group
             optionType="button"
-            options={(["cycle", "cron", "email"] as const).map((v) => ({ value: v, label: t(`tasks.triggers.${v}`) }))}
+            options={(["cycle", "cron", "email", "api"] as const).map((v) => ({ value: v, label: t(`tasks.triggers.${v}`) }))}
             data-testid="task-trigger"
           />
         </Form.Item>
-        {triggerType === "email" ? (
+        {triggerType === "api" ? (
+          <>
+            <Row gutter={12} align="bottom">
+              <Col span={10}>
+                <Form.Item name="apiRequestsPerMinute" label={t("tasks.apiPerMinute")} tooltip={t("tasks.apiPerMinuteHint")}>
+                  <InputNumber min={0} max={600} precision={0} style={{ width: "100%" }} data-testid="task-api-limit" />
+                </Form.Item>
+              </Col>
+              {task?.triggerType === "api" && (
+                <Col span={14}>
+                  <Form.Item label={t("tasks.apiKey")}>
+                    <Space>
+                      <Typography.Text code data-testid="task-api-prefix">
+                        {task.apiKeyPrefix}…
+                      </Typography.Text>
+                      <Popconfirm
+                        title={t("tasks.apiKeyNewConfirm")}
+                        onConfirm={async () => onNewKey(task.id, (await newTaskApiKey(task.id)).apiKey)}
+                      >
+                        <Button size="small" data-testid="task-api-new-key">
+                          {t("tasks.apiKeyNew")}
+                        </Button>
+                      </Popconfirm>
+                    </Space>
+                  </Form.Item>
+                </Col>
+              )}
+            </Row>
+            <Typography.Paragraph type="secondary" style={{ marginTop: -8 }}>
+              {t("tasks.apiHint")}
+            </Typography.Paragraph>
+          </>
+        ) : triggerType === "email" ? (
           <>
             <Row gutter={12}>
               <Col span={10}>
@@ -557,7 +621,7 @@ function RunHistory({ task, onClose }: { task: Task; onClose: () => void }) {
             <>
               {r.input && (
                 <Typography.Paragraph type="secondary" style={{ whiteSpace: "pre-wrap" }}>
-                  <b>{t("tasks.mailInput")}</b>
+                  <b>{r.trigger === "api" ? t("tasks.apiInput") : t("tasks.mailInput")}</b>
                   {"\n"}
                   {r.input}
                 </Typography.Paragraph>
@@ -601,5 +665,33 @@ function RunHistory({ task, onClose }: { task: Task; onClose: () => void }) {
         ]}
       />
     </Drawer>
+  );
+}
+
+/** A just-made apikey with a call to copy: shown this once (only its first characters are kept readable). */
+function ApiKeyShown({ taskId, apiKey, onClose }: { taskId: string; apiKey: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const url = taskTriggerUrl(taskId);
+  const snippet = `curl -X POST '${url}' \\\n  -H 'Authorization: Bearer ${apiKey}' \\\n  -H 'Content-Type: application/json' \\\n  -d '{"input": "…"}'`;
+  return (
+    <Modal
+      open
+      title={t("tasks.apiKeyTitle")}
+      onCancel={onClose}
+      onOk={onClose}
+      cancelButtonProps={{ style: { display: "none" } }}
+      width={640}
+    >
+      <Typography.Paragraph type="warning">{t("tasks.apiKeyShownOnce")}</Typography.Paragraph>
+      <Typography.Paragraph copyable={{ text: apiKey }} code data-testid="task-api-key">
+        {apiKey}
+      </Typography.Paragraph>
+      <Typography.Text strong>{t("tasks.apiSnippet")}</Typography.Text>
+      <Typography.Paragraph copyable={{ text: snippet }}>
+        <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-all", margin: 0 }} data-testid="task-api-snippet">
+          {snippet}
+        </pre>
+      </Typography.Paragraph>
+    </Modal>
   );
 }
