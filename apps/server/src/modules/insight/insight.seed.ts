@@ -280,16 +280,14 @@ async function seedChatInsight(db: Db, ownerId: string | undefined, userId: stri
       latestVersionNo: 1,
     })
     .returning();
-  await db
-    .insert(agentVersions)
-    .values({
-      agentId: agent.id,
-      versionNo: 1,
-      notes: "首次发布",
-      snapshot: { ...card, price: 0, ...config },
-      draftRevision: 1,
-      createdBy: ownerId,
-    });
+  await db.insert(agentVersions).values({
+    agentId: agent.id,
+    versionNo: 1,
+    notes: "首次发布",
+    snapshot: { ...card, price: 0, ...config },
+    draftRevision: 1,
+    createdBy: ownerId,
+  });
   const [session] = await db
     .insert(chatSessions)
     .values({
