@@ -147,3 +147,48 @@ test("chat insight: the owner turns it on in the studio and reads the conversati
   await snap(page, "insight-chat-insight-en");
   await page.evaluate(() => localStorage.setItem("lang", "zh"));
 });
+
+test("report templates: hire ChatWord on /insight, ask, download its Word report; the demo's chat insight", async ({ page }) => {
+  test.setTimeout(90_000);
+  await loginAs(page, "member");
+  await page.goto("/insight");
+  const templates = page.getByTestId("insight-templates");
+  for (const name of ["ChatBI 问数", "对话仪表盘", "ChatWord 报告", "ChatPPT 演示", "行业报告生成"])
+    await expect(templates.getByTestId("market-card").filter({ hasText: name })).toBeVisible();
+  await snap(page, "insight-templates-zh");
+
+  await templates
+    .getByTestId("market-card")
+    .filter({ hasText: "ChatWord 报告" })
+    .getByRole("button", { name: /立即雇佣/ })
+    .click();
+  await expect(page.getByTestId("chat-view")).toBeVisible();
+  await input(page).fill(`写一份订单数据分析报告${Date.now().toString(36)}`);
+  await input(page).press("Enter");
+  const progress = page.getByTestId("insight-progress").last();
+  const download = progress.getByTestId("download-report");
+  await expect(download).toBeVisible({ timeout: 40_000 });
+  await expect(progress).toContainText("Word 报告已生成，可下载");
+  await expect(progress.getByTestId("open-report")).toBeVisible();
+  await snap(page, "insight-chatword-zh");
+  const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
+  expect(file.suggestedFilename()).toMatch(/\.docx$/);
+  const doc = await (await JSZip.loadAsync(await readFile(await file.path()))).file("word/document.xml")?.async("string");
+  expect(doc).toContain("分析结论");
+
+  // The demo's after-sales agent comes with one analysed conversation.
+  await page.goto("/insight");
+  const panel = page.getByTestId("chat-insight-panel");
+  await panel.getByTestId("chat-insight-agent").click();
+  await page.locator(".ant-select-dropdown").getByText("售后客服助手").click();
+  const item = panel.getByTestId("chat-insight-item").filter({ hasText: "你们的退货政策是什么" });
+  await expect(item).toBeVisible();
+  await expect(item.getByTestId("chat-insight-sentiment")).toContainText("消极");
+
+  await page.evaluate(() => localStorage.setItem("lang", "en"));
+  await page.reload();
+  await expect(page.getByText("Report templates")).toBeVisible();
+  await expect(templates.getByTestId("market-card").filter({ hasText: "ChatPPT 演示" })).toBeVisible();
+  await snap(page, "insight-templates-en");
+  await page.evaluate(() => localStorage.setItem("lang", "zh"));
+});

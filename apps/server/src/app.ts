@@ -271,6 +271,16 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     billing: () => billing,
     chat: () => chat.chat,
     printer,
+    knowledge: () =>
+      knowledge && {
+        async passages(agent, query) {
+          const { hits } = (await knowledge?.retrieveForAgent(agent, query, { topK: 8 })) ?? { hits: [] };
+          return hits.map((h) => ({
+            source: h.question ?? h.title ?? h.content.slice(0, 30).replace(/\s+/g, " "),
+            text: h.answer ? `${h.question}\n${h.answer}` : h.content,
+          }));
+        },
+      },
   });
   const chatInsight = new ChatInsightService(platform, { models: () => chat.models, chat: () => chat.chat });
   insightForChat = { start: (ctx) => insight.start(ctx), replied: (ctx) => chatInsight.replied(ctx) };

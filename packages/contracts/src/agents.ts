@@ -47,6 +47,14 @@ export type LaunchTag = z.infer<typeof launchTag>;
 
 /** The report agent type: no edit button (doc 1 §2). */
 export const INSIGHT_AGENT_TYPE = "insight";
+/**
+ * The special categories of report agents (doc 1 §9), also the names a plan template's `types`
+ * lists: question → one chart, → a dashboard of charts, → a Word report, → a slide deck, → a
+ * long-form report from the bound knowledge bases and data tables.
+ */
+export const INSIGHT_CATEGORIES = ["chatBi", "chat dashboard", "chatWord", "chatPPT", "industry report"] as const;
+export const insightCategory = z.enum(INSIGHT_CATEGORIES);
+export type InsightCategory = z.infer<typeof insightCategory>;
 
 /**
  * Model modes come from models.ts (precise, balanced, creative, custom); these are the full
@@ -171,6 +179,8 @@ export const agentDraft = z.object({
    * reply's result data (absent or null: none). Its last button sends into the chat.
    */
   designId: z.string().trim().min(1).max(64).nullable().optional(),
+  /** A report agent's special category (absent: a general report agent, as "chat dashboard" without the plan check). */
+  insightCategory: insightCategory.optional(),
   example: z.string().max(2000),
   launchTags: z.array(launchTag).max(DEFAULT_TAGS.length),
   labelId: z.string().max(64).nullable(),

@@ -59,6 +59,8 @@ export const insightReport = z.object({
   blocks: z.array(reportBlock),
   insightStep: z.array(insightStepItem),
   createdTime: z.string(),
+  /** The report agent's special category when it asked (null: a general report). */
+  category: z.string().nullable(),
   /** Why a FAILED report failed, for people. */
   error: z.string().nullable(),
   /** Set for the owner only: the page address a share-link holder opens. */
@@ -74,6 +76,7 @@ export const insightReportItem = insightReport.pick({
   question: true,
   status: true,
   createdTime: true,
+  category: true,
 });
 export type InsightReportItem = z.infer<typeof insightReportItem>;
 
@@ -87,6 +90,8 @@ export const insightUrlResult = z.object({
   status: insightStatus,
   url: z.string().nullable(),
   insightStep: z.array(insightStepItem),
+  /** The report agent's special category (chatWord and chatPPT replies offer their file at once). */
+  category: z.string().nullable(),
 });
 export type InsightUrlResult = z.infer<typeof insightUrlResult>;
 
@@ -103,6 +108,11 @@ export const reportShareResult = z.object({ shareToken: z.string() });
 export function reportPageUrl(r: { agentId: string; agentName: string; id: string }) {
   const q = new URLSearchParams({ projectId: r.agentId, name: r.agentName, type: String(INSIGHT_REPORT_PAGE_TYPE), reportId: r.id });
   return `/insight-report?${q}`;
+}
+
+/** A finished report as a file (the export call; it needs the owner's token or the report token). */
+export function reportExportUrl(id: string, format: ReportExportFormat) {
+  return `/prod-api/dashboard/tReportBuilder/export?${new URLSearchParams({ id, format })}`;
 }
 
 /**

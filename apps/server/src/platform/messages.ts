@@ -373,6 +373,16 @@ export const messages = {
     en: "You have used today's {count} data analyses; try again tomorrow or upgrade your membership",
   },
   insightFindings: { zh: "分析结论", en: "Findings" },
+  insightCategoryNotInPlan: {
+    zh: "当前会员方案不包含「{category}」能力，请升级会员后使用",
+    en: "your membership plan does not include {category}; upgrade to use it",
+  },
+  insightIndustryReport: { zh: "行业报告", en: "Industry report" },
+  insightSources: { zh: "参考资料", en: "Sources" },
+  insightSearching: { zh: "检索知识库资料", en: "Searching the knowledge bases" },
+  insightSourcesFound: { zh: "找到 {count} 段相关资料", en: "{count} relevant passages found" },
+  insightDocxReady: { zh: "Word 报告已生成，可下载", en: "The Word report is ready to download" },
+  insightPptxReady: { zh: "PPT 演示文稿已生成，可下载", en: "The slide deck is ready to download" },
   robotFieldRequired: { zh: "请填写{field}", en: "please fill in {field}" },
   robotBound: {
     zh: "绑定成功，之后的对话将记在你的平台账号下。",

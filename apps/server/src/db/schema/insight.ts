@@ -13,6 +13,13 @@ export interface InsightPlanStep {
   chart: "bar" | "line" | "pie" | "table";
 }
 
+/** A knowledge-base passage an industry report draws on. */
+export interface InsightSource {
+  n: number;
+  source: string;
+  text: string;
+}
+
 /**
  * Reports of report agents: asked in a chat (session and reply message), built by the
  * `insight.build` job. Only the asker reads a report, or whoever holds its share token.
@@ -45,6 +52,10 @@ export const insightReports = pgTable(
     blocks: jsonb("blocks").$type<ReportBlock[]>().notNull().default([]),
     error: text("error"),
     shareToken: text("share_token"),
+    /** The report agent's special category when asked (chatBi, chatWord, ...; null: a general report). */
+    category: text("category"),
+    /** Industry reports: the passages found in the agent's knowledge bases when asked, quoted as [n]. */
+    sources: jsonb("sources").$type<InsightSource[]>().notNull().default([]),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -44,6 +44,9 @@ function recordingBilling(refuse: boolean) {
     async insightPerDay() {
       return null;
     },
+    async insightTypes() {
+      return null;
+    },
     chatNeedsMembership: () => false,
   };
   return { billing, calls };

@@ -190,5 +190,6 @@ export function toRuntime(row: AgentRow, snap: AgentSnapshot, versionId: string 
     knowledge: { ...defaultKnowledgeSettings(), ...snap.knowledge },
     ...(snap.orchestration ? { orchestration: snap.orchestration } : {}),
     designId: snap.designId ?? null,
+    ...(snap.insightCategory ? { insightCategory: snap.insightCategory } : {}),
   };
 }

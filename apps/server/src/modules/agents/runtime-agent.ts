@@ -1,4 +1,4 @@
-import type { AgentKnowledgeSettings, AgentOrchestration } from "@agentfair/contracts";
+import type { AgentKnowledgeSettings, AgentOrchestration, InsightCategory } from "@agentfair/contracts";
 import type { Caller } from "../../platform/auth.ts";
 
 /**
@@ -18,6 +18,8 @@ export interface RuntimeAgent {
   agentIcon: string;
   agentIconBackground: string;
   agentType: string | null;
+  /** A report agent's special category (chatBi, chatWord, ...); absent: a general one. */
+  insightCategory?: InsightCategory;
   /** Integer cents; 0 is a free agent. */
   priceCents: number;
   persona: string;

@@ -37,4 +37,9 @@ export interface Billing {
    * insightPerDay); null: no limit (exempt callers, or no template configured for the level).
    */
   insightPerDay(caller: Caller): Promise<number | null>;
+  /**
+   * The special report categories (chatBi, chatWord, ...) the caller's member template includes
+   * (its `types`); null: all of them (exempt callers, or no template configured for the level).
+   */
+  insightTypes(caller: Caller): Promise<string[] | null>;
 }

@@ -133,6 +133,16 @@ export class BillingService implements Billing, FeeTemplateSource {
     return (await this.catalog.planForLevel(caller.memberLevel))?.insightPerDay ?? null;
   }
 
+  async insightTypes(caller: Caller) {
+    if (exempt(caller)) return null;
+    const plan = await this.catalog.planForLevel(caller.memberLevel);
+    if (!plan) return null;
+    return plan.types
+      .split(/[,，]/)
+      .map((t) => t.trim())
+      .filter(Boolean);
+  }
+
   chatNeedsMembership(caller: Caller, agent: { priceCents: number }) {
     return this.quotas.chatNeedsMembership(caller, agent);
   }

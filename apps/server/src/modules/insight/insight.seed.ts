@@ -1,7 +1,27 @@
-import { type AgentSnapshot, INSIGHT_AGENT_TYPE, type InsightStepItem, type ReportBlock, reportPageUrl } from "@agentfair/contracts";
+import {
+  type AgentSnapshot,
+  CHAT_INSIGHT_FEATURES,
+  INSIGHT_AGENT_TYPE,
+  type InsightCategory,
+  type InsightStepItem,
+  type LaunchTag,
+  type ReportBlock,
+  reportPageUrl,
+} from "@agentfair/contracts";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { agents, agentVersions, dataTables, insightReports, users } from "../../db/schema/index.ts";
+import {
+  agentLabels,
+  agents,
+  agentVersions,
+  chatInsights,
+  chatMessages,
+  chatSessions,
+  dataTables,
+  insightReports,
+  users,
+} from "../../db/schema/index.ts";
+import { offlineChatInsight } from "../models/offline-analyst.ts";
 import type { InsightPlanStep } from "../../db/schema/insight.ts";
 import type { DemoSeed } from "../../seed/demo-seed.ts";
 import { defaultConfig } from "../agents/agents.mappers.ts";
@@ -28,6 +48,8 @@ const PLAN: InsightPlanStep[] = [
  * Asking the agent something new needs a model (README).
  */
 export const seedInsight: DemoSeed = async (db: Db, ctx) => {
+  await seedTemplates(db, ctx.users.admin);
+  await seedChatInsight(db, ctx.users.member, ctx.users.member);
   const ownerId = ctx.users.member;
   if (!ownerId) return;
   const [member] = await db.select({ tenantId: users.tenantId }).from(users).where(eq(users.id, ownerId));
@@ -120,3 +142,182 @@ export const seedInsight: DemoSeed = async (db: Db, ctx) => {
     blocks,
   });
 };
+
+const TEMPLATES: { category: InsightCategory; name: string; desc: string; icon: string; bg: string; tag: LaunchTag; question: string }[] = [
+  {
+    category: "chatBi",
+    name: "ChatBI 问数",
+    desc: "一句话提问，自动查询你的数据表并画出最合适的一张图表。",
+    icon: "9",
+    bg: "#e8f3ff",
+    tag: "general",
+    question: "各客户的消费额是多少？",
+  },
+  {
+    category: "chat dashboard",
+    name: "对话仪表盘",
+    desc: "一个问题生成多图表的数据仪表盘：合计、趋势、占比一屏看全。",
+    icon: "14",
+    bg: "#e8fffb",
+    tag: "general",
+    question: "给我一个订单数据的仪表盘",
+  },
+  {
+    category: "chatWord",
+    name: "ChatWord 报告",
+    desc: "提问即得一份可下载的 Word 数据分析报告，含结论与明细表。",
+    icon: "3",
+    bg: "#f5e8ff",
+    tag: "general",
+    question: "写一份订单数据分析报告",
+  },
+  {
+    category: "chatPPT",
+    name: "ChatPPT 演示",
+    desc: "把数据分析做成 PPT 演示文稿，图表可在 PowerPoint 中直接编辑。",
+    icon: "33",
+    bg: "#ffe8f1",
+    tag: "marketing",
+    question: "把每月订单金额趋势做成演示文稿",
+  },
+  {
+    category: "industry report",
+    name: "行业报告生成",
+    desc: "结合绑定知识库的行业资料与你的数据表，撰写长篇行业报告。",
+    icon: "8",
+    bg: "#fff7e8",
+    tag: "finance",
+    question: "结合订单数据写一份行业分析报告",
+  },
+];
+
+/**
+ * The special categories (doc 1 §9) as marketplace templates: listed, free, copyable report agents
+ * of the administrator under the label 数据分析. Hiring one analyses the hirer's tenant's data
+ * tables; a copy is the hirer's own. The member plan's `types` says which a member may use.
+ */
+async function seedTemplates(db: Db, adminId: string | undefined) {
+  if (!adminId) return;
+  const [admin] = await db.select({ tenantId: users.tenantId }).from(users).where(eq(users.id, adminId));
+  await db.insert(agentLabels).values({ labelName: "数据分析", sort: 10 }).onConflictDoNothing();
+  const [label] = await db.select().from(agentLabels).where(eq(agentLabels.labelName, "数据分析"));
+  for (const [i, tpl] of TEMPLATES.entries()) {
+    const config = {
+      ...defaultConfig(),
+      persona: `你是「${tpl.name}」，根据用户的数据表回答问题并生成报告。`,
+      usageGuide: "先在「数据表」中添加数据（演示账号已有 orders 订单表），再用自然语言提问。",
+      chatOption: {
+        ...defaultConfig().chatOption,
+        prologue: `你好，我是${tpl.name}。${tpl.desc}`,
+        presetQuestions: [tpl.question],
+      },
+      insightCategory: tpl.category,
+      launchTags: [tpl.tag],
+      labelId: label?.id ?? null,
+    };
+    const card = { agentName: tpl.name, agentDescription: tpl.desc, agentIcon: tpl.icon, agentIconBackground: tpl.bg };
+    const [row] = await db
+      .insert(agents)
+      .values({
+        tenantId: admin.tenantId,
+        ownerId: adminId,
+        ...card,
+        agentStatus: "C90_Released",
+        agentType: INSIGHT_AGENT_TYPE,
+        config,
+        debugSucceededRevision: 1,
+        latestVersionNo: 1,
+        launchVersion: 1,
+        listing: { ...card, priceCents: 0, copyable: true, skillNum: 0 },
+        useCount: 300 - i * 40,
+      })
+      .returning();
+    const snapshot: AgentSnapshot = { ...card, price: 0, ...config };
+    await db
+      .insert(agentVersions)
+      .values({ agentId: row.id, versionNo: 1, notes: "首次发布", snapshot, draftRevision: 1, createdBy: adminId });
+  }
+}
+
+const CONVERSATION: [string, string][] = [
+  ["你们的退货政策是什么？", "商品签收后 7 天内可无理由退货，需保持商品完好、配件齐全。"],
+  ["退款多久能到账？", "退货入库后 1 到 3 个工作日原路退回。"],
+  ["快递丢件了怎么办？我很不满意", "非常抱歉给你带来不便，我们会先为你补发，并向快递公司追责。"],
+];
+
+/**
+ * Chat insight demo: the member's released after-sales agent with chat insight on, one conversation
+ * (the member's own try of it), and that conversation's analysis (written by the offline model's rule,
+ * the same one that analyses new conversations when no real model is configured).
+ */
+async function seedChatInsight(db: Db, ownerId: string | undefined, userId: string | undefined) {
+  if (!ownerId || !userId) return;
+  const [member] = await db.select({ tenantId: users.tenantId }).from(users).where(eq(users.id, ownerId));
+  const name = "售后客服助手";
+  const desc = "解答退换货、退款和物流问题；开启了对话洞察，所有者可在「数据分析 › 对话洞察」查看每段对话的分析。";
+  const config = {
+    ...defaultConfig(),
+    persona: "你是电商平台的售后客服，耐心、准确地解答退换货、退款和物流问题。",
+    usageGuide: "问：退货政策、退款到账时间、快递丢件怎么办。",
+    chatOption: {
+      ...defaultConfig().chatOption,
+      prologue: "你好，我是售后客服助手，请问有什么可以帮你？",
+      presetQuestions: CONVERSATION.map(([q]) => q),
+      enableChatInsight: true,
+      chatInsightFeatures: [...CHAT_INSIGHT_FEATURES],
+    },
+  };
+  const card = { agentName: name, agentDescription: desc, agentIcon: "27", agentIconBackground: "#e8fffb" };
+  const [agent] = await db
+    .insert(agents)
+    .values({
+      tenantId: member.tenantId,
+      ownerId,
+      ...card,
+      agentStatus: "C90_Released",
+      config,
+      debugSucceededRevision: 1,
+      latestVersionNo: 1,
+    })
+    .returning();
+  await db.insert(agentVersions).values({
+    agentId: agent.id,
+    versionNo: 1,
+    notes: "首次发布",
+    snapshot: { ...card, price: 0, ...config },
+    draftRevision: 1,
+    createdBy: ownerId,
+  });
+  const [session] = await db
+    .insert(chatSessions)
+    .values({
+      userId,
+      tenantId: member.tenantId,
+      agentId: agent.id,
+      title: CONVERSATION[0][0],
+      agentName: name,
+      agentIcon: card.agentIcon,
+      agentIconBackground: card.agentIconBackground,
+      titled: true,
+    })
+    .returning();
+  const start = Date.now() - 60 * 60 * 1000;
+  await db.insert(chatMessages).values(
+    CONVERSATION.flatMap(([q, a], i) => [
+      { sessionId: session.id, role: "user", content: q, createdAt: new Date(start + i * 60_000) },
+      { sessionId: session.id, role: "bot", content: a, status: "done", step: 4, createdAt: new Date(start + i * 60_000 + 5000) },
+    ]),
+  );
+  const transcript = CONVERSATION.flatMap(([q, a]) => [`用户：${q}`, `助手：${a}`]).join("\n");
+  await db.insert(chatInsights).values({
+    tenantId: member.tenantId,
+    ownerId,
+    agentId: agent.id,
+    sessionId: session.id,
+    userId,
+    features: [...CHAT_INSIGHT_FEATURES],
+    status: "DONE",
+    analysis: JSON.parse(offlineChatInsight(transcript)),
+    messageCount: CONVERSATION.length * 2,
+  });
+}

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import {
   type DataQueryResult,
+  type InsightCategory,
   INSIGHT_MAX_STEPS,
   INSIGHT_QUESTION_MAX,
   type InsightReport,
@@ -11,12 +12,13 @@ import {
   type Language,
   type ReportBlock,
   type ReportExportFormat,
+  reportExportUrl,
   reportPageUrl,
 } from "@agentfair/contracts";
 import { generateText } from "ai";
 import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import { insightReports } from "../../db/schema/index.ts";
-import type { InsightPlanStep } from "../../db/schema/insight.ts";
+import type { InsightPlanStep, InsightSource } from "../../db/schema/insight.ts";
 import type { Caller } from "../../platform/auth.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { translate } from "../../platform/messages.ts";
@@ -43,11 +45,59 @@ export interface InsightDeps {
   datatables: DatatablesService;
   models: () => ModelsService | undefined;
   /** The member template's daily report limit. */
-  billing: () => Pick<Billing, "insightPerDay"> | undefined;
+  billing: () => Pick<Billing, "insightPerDay" | "insightTypes"> | undefined;
+  /** Industry reports: passages of the agent's knowledge bases for the question (none bound: none). */
+  knowledge: () => { passages(agent: RuntimeAgent, query: string): Promise<Omit<InsightSource, "n">[]> } | undefined;
   /** The chat keeps the steps with the reply, so a reopened session shows them. */
   chat: () => { setInsightStep(messageId: string, steps: InsightStepItem[]): Promise<void> } | undefined;
   printer: ReportPrinter;
 }
+
+/**
+ * How each special category shapes a report: how many steps it plans, what the plan and the
+ * findings are asked for, and the file a chatWord or chatPPT reply offers at once. A report agent
+ * without a category is the general one (a dashboard-like report, as "chat dashboard").
+ */
+interface CategoryProfile {
+  minSteps: number;
+  maxSteps: number;
+  plan: string;
+  findings: string;
+  findingsTokens: number;
+  file?: "docx" | "pptx";
+}
+const GENERAL: CategoryProfile = {
+  minSteps: 1,
+  maxSteps: INSIGHT_MAX_STEPS,
+  plan: "",
+  findings: "用用户的语言写出 3 到 5 条简明的数据分析结论（Markdown 列表），只陈述数据支持的事实。",
+  findingsTokens: 1200,
+};
+export const CATEGORY_PROFILES: Record<InsightCategory, CategoryProfile> = {
+  chatBi: {
+    minSteps: 1,
+    maxSteps: 1,
+    plan: "用一张最能回答问题的图表（bar、line 或 pie）作答。",
+    findings: "用用户的语言以 1 到 2 句话直接回答问题（Markdown 列表），只陈述数据支持的事实。",
+    findingsTokens: 400,
+  },
+  "chat dashboard": {
+    ...GENERAL,
+    minSteps: 2,
+    plan: "组成一个仪表盘：每步一张图表（bar、line 或 pie），从不同角度回答问题。",
+  },
+  chatWord: { ...GENERAL, minSteps: 2, plan: "报告将导出为 Word 文档：图表与明细表搭配。", file: "docx" },
+  chatPPT: { ...GENERAL, minSteps: 2, plan: "报告将导出为 PPT 演示文稿：每步一页，优先用图表。", file: "pptx" },
+  "industry report": {
+    ...GENERAL,
+    minSteps: 2,
+    plan: "这是一篇行业报告的数据部分。",
+    findings:
+      "用用户的语言写一篇行业报告（Markdown），分为「## 概述」「## 数据分析」「## 趋势与风险」「## 建议」四节；数据只陈述查询结果支持的事实，引用参考资料时标注 [n]。",
+    findingsTokens: 3000,
+  },
+};
+const profileOf = (category: string | null): CategoryProfile => (category && CATEGORY_PROFILES[category as InsightCategory]) || GENERAL;
 
 /** Midnight of today in Asia/Shanghai (no daylight saving there), where the daily limits turn over. */
 const shanghaiMidnight = () => new Date(`${shanghaiDay()}T00:00:00+08:00`);
@@ -91,15 +141,16 @@ export class InsightService {
       blocks: row.blocks,
       insightStep: row.steps,
       createdTime: row.createdAt.toISOString(),
+      category: row.category,
       error: row.error,
       shareToken: owner ? row.shareToken : null,
     };
   }
 
   private item(row: Row): InsightReportItem {
-    const { id, agentId, agentName, title, question, status, createdTime } = this.toWire(row, false);
+    const { id, agentId, agentName, title, question, status, createdTime, category } = this.toWire(row, false);
     // (error and blocks stay out of lists)
-    return { id, agentId, agentName, title, question, status, createdTime };
+    return { id, agentId, agentName, title, question, status, createdTime, category };
   }
 
   // ---- from the chat ------------------------------------------------------------------------------
@@ -107,7 +158,21 @@ export class InsightService {
   /** A question to a report agent: the report row and its job; the steps so far for the stream. */
   async start(ctx: { caller: Caller; agent: RuntimeAgent; sessionId: string; messageId: string; query: string; lang: Language }) {
     const steps: InsightStepItem[] = [{ title: translate("insightPlanning", ctx.lang), isEnd: false, stepList: [] }];
+    const category = ctx.agent.insightCategory ?? null;
+    // A special category is a capability of the member plan (its `types`), like chatPPT.
+    const types = category ? await this.deps.billing()?.insightTypes(ctx.caller) : null;
+    if (category && types && !types.includes(category)) throw new AppError("insightCategoryNotInPlan", 403, { category });
     const limit = await this.deps.billing()?.insightPerDay(ctx.caller);
+    // The passages are found now, while the agent (its bound bases) is at hand; the job quotes them.
+    const sources: InsightSource[] =
+      category === "industry report"
+        ? (
+            await (this.deps.knowledge()?.passages(ctx.agent, ctx.query) ?? Promise.resolve([])).catch((err) => {
+              this.platform.log.warn({ err }, "industry report: searching the knowledge bases failed");
+              return [];
+            })
+          ).map((p, i) => ({ n: i + 1, source: p.source.slice(0, 200), text: p.text.slice(0, 1500) }))
+        : [];
     // The day's reports are the count: the asker's reports queue on a transaction lock, so parallel
     // questions are counted one after another and no more than the limit get through.
     const row = await this.db.transaction(async (tx) => {
@@ -133,6 +198,8 @@ export class InsightService {
           lang: ctx.lang,
           title: ctx.query.slice(0, 60),
           steps,
+          category,
+          sources,
         })
         .returning();
       return inserted;
@@ -160,9 +227,17 @@ export class InsightService {
     const lang: Language = row.lang === "en" ? "en" : "zh";
     const steps: InsightStepItem[] = [{ title: translate("insightPlanning", lang), isEnd: false, stepList: [] }];
     await this.save(row, { status: "RUNNING", steps });
+    const profile = profileOf(row.category);
     try {
       const tables = await this.deps.datatables.tenantTables(row.tenantId);
       if (!tables.length) throw new AppError("insightNoTables", 400);
+      if (row.category === "industry report") {
+        steps.unshift({
+          title: translate("insightSearching", lang),
+          isEnd: true,
+          stepList: [{ url: "", learning: translate("insightSourcesFound", lang, { count: row.sources.length }) }],
+        });
+      }
       const model = await this.deps.models()?.usable(row.tenantId, "LLM", row.modelId);
       if (!model) throw new AppError("insightNoModel", 503);
       const schema = tables
@@ -177,12 +252,13 @@ export class InsightService {
         maxOutputTokens: 1500,
         temperature: 0.2,
         abortSignal: AbortSignal.timeout(60_000),
-        system: `${INSIGHT_PLAN_MARK} 你是数据分析师。根据用户问题和下列数据表，规划 1 到 ${INSIGHT_MAX_STEPS} 个分析步骤，每步一条只读 SELECT（PostgreSQL 语法，只用这些表和列）。只输出 JSON：{"title":"报告标题","steps":[{"title":"步骤标题","sql":"SELECT ...","chart":"bar|line|pie|table"}]}。图表步骤的第一列是类别，其余列是数值。\n${schema}`,
+        system: `${INSIGHT_PLAN_MARK} 你是数据分析师。根据用户问题和下列数据表，规划 ${profile.minSteps === profile.maxSteps ? profile.maxSteps : `${profile.minSteps} 到 ${profile.maxSteps}`} 个分析步骤，每步一条只读 SELECT（PostgreSQL 语法，只用这些表和列）。${profile.plan}只输出 JSON：{"title":"报告标题","steps":[{"title":"步骤标题","sql":"SELECT ...","chart":"bar|line|pie|table"}]}。图表步骤的第一列是类别，其余列是数值。\n${schema}`,
         prompt: row.question,
       });
-      const plan = parsePlan(planned.text);
+      const plan = parsePlan(planned.text, profile.maxSteps);
       if (!plan) throw new AppError("insightPlanUnreadable", 502);
-      steps[0] = { ...steps[0], isEnd: true, stepList: plan.steps.map((s) => ({ url: "", learning: s.title })) };
+      const planning = steps[steps.length - 1];
+      Object.assign(planning, { isEnd: true, stepList: plan.steps.map((s) => ({ url: "", learning: s.title })) });
       const running: InsightStepItem = { title: translate("insightRunning", lang), isEnd: false, stepList: [] };
       steps.push(running);
       await this.save(row, { title: plan.title || row.title, plan: plan.steps, steps });
@@ -222,19 +298,34 @@ export class InsightService {
               .join("\n")}`,
         )
         .join("\n\n");
+      const sources = row.sources.map((p) => `[${p.n}] ${p.source}\n${p.text}`).join("\n\n");
       const findings = await generateText({
         model: chatModelOf(model),
         maxRetries: 1,
-        maxOutputTokens: 1200,
+        maxOutputTokens: profile.findingsTokens,
         temperature: 0.3,
-        abortSignal: AbortSignal.timeout(60_000),
-        system: `${INSIGHT_FINDINGS_MARK} 根据查询结果，用用户的语言写出 3 到 5 条简明的数据分析结论（Markdown 列表），只陈述数据支持的事实。`,
-        prompt: `问题：${row.question}\n\n${facts.slice(0, 8000)}`,
+        abortSignal: AbortSignal.timeout(90_000),
+        system: `${INSIGHT_FINDINGS_MARK} 根据查询结果，${profile.findings}`,
+        prompt: `问题：${row.question}\n\n${facts.slice(0, 8000)}${sources ? `\n\n# 参考资料\n${sources.slice(0, 8000)}` : ""}`,
       });
-      blocks.unshift({ kind: "text", title: translate("insightFindings", lang), content: findings.text.trim().slice(0, 6000) });
+      const industry = row.category === "industry report";
+      const title = translate(industry ? "insightIndustryReport" : "insightFindings", lang);
+      blocks.unshift({ kind: "text", title, content: findings.text.trim().slice(0, industry ? 20_000 : 6000) });
+      if (row.sources.length)
+        blocks.push({
+          kind: "text",
+          title: translate("insightSources", lang),
+          content: row.sources.map((p) => `- [${p.n}] ${p.source}`).join("\n"),
+        });
       writing.isEnd = true;
       writing.stepList.push({ url: "", learning: findings.text.trim().split("\n")[0]?.slice(0, 200) ?? "" });
       const done: InsightStepItem = { title: plan.title || row.title, isEnd: true, stepList: [{ url: reportPageUrl(row), learning: "" }] };
+      // chatWord and chatPPT answer with their file: the chat offers it beside the report page.
+      if (profile.file)
+        done.stepList.push({
+          url: reportExportUrl(row.id, profile.file),
+          learning: translate(profile.file === "docx" ? "insightDocxReady" : "insightPptxReady", lang),
+        });
       steps.push(done);
       await this.save(row, { status: "DONE", blocks, steps });
     } catch (e) {
@@ -271,6 +362,7 @@ export class InsightService {
       status: row.status as InsightStatus,
       url: row.status === "DONE" ? reportPageUrl(row) : null,
       insightStep: row.steps,
+      category: row.category,
     };
   }
 

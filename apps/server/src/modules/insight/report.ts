@@ -15,15 +15,15 @@ const planSchema = z.object({
     .min(1),
 });
 
-/** The model's plan: the first JSON object in its answer (fenced or not), at most INSIGHT_MAX_STEPS steps. */
-export function parsePlan(text: string): { title: string; steps: InsightPlanStep[] } | null {
+/** The model's plan: the first JSON object in its answer (fenced or not), at most `maxSteps` steps. */
+export function parsePlan(text: string, maxSteps = INSIGHT_MAX_STEPS): { title: string; steps: InsightPlanStep[] } | null {
   const start = text.indexOf("{");
   const end = text.lastIndexOf("}");
   if (start < 0 || end <= start) return null;
   try {
     const parsed = planSchema.safeParse(JSON.parse(text.slice(start, end + 1)));
     if (!parsed.success) return null;
-    return { title: parsed.data.title, steps: parsed.data.steps.slice(0, INSIGHT_MAX_STEPS) };
+    return { title: parsed.data.title, steps: parsed.data.steps.slice(0, Math.min(maxSteps, INSIGHT_MAX_STEPS)) };
   } catch {
     return null;
   }

@@ -8,6 +8,7 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { FOLLOW_UP_MARKER } from "../../runtime/follow-ups.ts";
+import { offlineAnalysis } from "./offline-analyst.ts";
 
 /**
  * The offline demo models: what `npm start` gives a newcomer who has no model service yet, so the
@@ -90,6 +91,10 @@ export function offlineTurn(prompt: LanguageModelV3Prompt, tools: LanguageModelV
   if (prompt.some((m) => m.role === "system" && m.content.includes(FOLLOW_UP_MARKER))) return { text: "[]" };
   const last = prompt.at(-1);
   const question = textOf([...prompt].reverse().find((m) => m.role === "user")?.content ?? "").trim();
+  // Report agents' plans and findings, and chat insight: answered by rule (offline-analyst.ts).
+  const system = prompt.find((m) => m.role === "system");
+  const analysis = system ? offlineAnalysis(textOf(system.content), question) : null;
+  if (analysis !== null) return { text: analysis };
   const zh = hasChinese(question) || !question;
   if (last?.role === "tool") {
     const parts: string[] = [];

@@ -60,6 +60,24 @@ describe("insight steps in a reply", () => {
     expect(screen.getByTestId("open-report").textContent).toContain("查看报告");
     await tick(10_000);
     expect(calls).toBe(2);
+    // a general report offers no file in the chat
+    expect(screen.queryByTestId("download-report")).toBeNull();
+  });
+  it("a chatWord or chatPPT reply offers its file beside the report", async () => {
+    const ready = (category: string) => ({
+      code: 200,
+      msg: "",
+      data: { reportId: "r1", status: "DONE", url: "/insight-report?projectId=a&type=10", insightStep: steps(true), category },
+    });
+    answers = [ready("chatWord")];
+    show();
+    await tick(2000);
+    expect(screen.getByTestId("download-report").textContent).toContain("下载 Word 报告");
+    cleanup();
+    answers = [ready("chatPPT")];
+    show();
+    await tick(2000);
+    expect(screen.getByTestId("download-report").textContent).toContain("下载 PPT");
   });
   it("stops on code 500 and shows the server's message", async () => {
     answers = [pending, { code: 500, msg: "报告生成失败：查询未通过", data: null }];

@@ -1,4 +1,4 @@
-import { CheckCircleFilled, FileSearchOutlined, LoadingOutlined } from "@ant-design/icons";
+import { CheckCircleFilled, DownloadOutlined, FileSearchOutlined, LoadingOutlined } from "@ant-design/icons";
 import {
   INSIGHT_FAILED_CODE,
   INSIGHT_POLL_INTERVAL_MS,
@@ -6,10 +6,11 @@ import {
   type InsightStepItem,
   type InsightUrlResult,
 } from "@agentfair/contracts";
-import { Alert, Button, Timeline } from "antd";
+import { Alert, App, Button, Space, Timeline } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { API, HttpError, http } from "../../lib/http";
+import { downloadReport } from "../../lib/report-file";
 import { routerBase } from "../../lib/tenant";
 
 /** A report agent's steps (doc 2 §3 Message insightStep): title, done flag, and what each step learned. */
@@ -39,7 +40,7 @@ export function InsightSteps({ steps }: { steps: InsightStepItem[] }) {
 
 export type InsightPoll =
   | { state: "polling"; steps: InsightStepItem[] }
-  | { state: "ready"; steps: InsightStepItem[]; url: string }
+  | { state: "ready"; steps: InsightStepItem[]; url: string; reportId: string; category: string | null }
   | { state: "failed"; steps: InsightStepItem[]; msg: string }
   | { state: "timeout"; steps: InsightStepItem[] };
 
@@ -65,7 +66,7 @@ export function useInsightPoll(sessionId: string | undefined, messageId: string 
           { silent: true, keepOnNavigate: true },
         );
         if (stopped) return;
-        if (r.url) return setPoll({ state: "ready", steps: r.insightStep, url: r.url });
+        if (r.url) return setPoll({ state: "ready", steps: r.insightStep, url: r.url, reportId: r.reportId, category: r.category });
         setPoll({ state: "polling", steps: r.insightStep });
       } catch (err) {
         if (stopped) return;
@@ -89,17 +90,33 @@ export function useInsightPoll(sessionId: string | undefined, messageId: string 
 /** The report page in a new tab, under the tenant's route base. */
 export const openReport = (url: string) => window.open(`${routerBase().replace(/\/$/, "")}${url}`, "_blank", "noopener");
 
+const FILE_OF: Record<string, "docx" | "pptx"> = { chatWord: "docx", chatPPT: "pptx" };
+
 /** A reply of a report agent: its steps as they come, then the button to the report (without a session: the steps only). */
 export function InsightProgress({ sessionId, messageId, steps }: { sessionId?: string; messageId?: string; steps: InsightStepItem[] }) {
   const { t } = useTranslation();
+  const { message } = App.useApp();
   const poll = useInsightPoll(sessionId, messageId, steps);
+  // chatWord and chatPPT answer with their file: offered beside the report page.
+  const file = poll.state === "ready" ? FILE_OF[poll.category ?? ""] : undefined;
   return (
     <div className="chat-insight" data-testid="insight-progress" data-state={poll.state}>
       <InsightSteps steps={poll.steps} />
       {poll.state === "ready" && (
-        <Button type="primary" icon={<FileSearchOutlined />} onClick={() => openReport(poll.url)} data-testid="open-report">
-          {t("insight.open")}
-        </Button>
+        <Space wrap>
+          <Button type="primary" icon={<FileSearchOutlined />} onClick={() => openReport(poll.url)} data-testid="open-report">
+            {t("insight.open")}
+          </Button>
+          {file && (
+            <Button
+              icon={<DownloadOutlined />}
+              data-testid="download-report"
+              onClick={() => downloadReport(poll.reportId, file).catch(() => message.error(t("insight.exportFailed")))}
+            >
+              {t(`insight.download.${file}`)}
+            </Button>
+          )}
+        </Space>
       )}
       {poll.state === "failed" && <Alert type="error" showIcon title={poll.msg} />}
       {poll.state === "timeout" && <Alert type="warning" showIcon title={t("insight.timeout")} />}

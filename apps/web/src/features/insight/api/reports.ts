@@ -1,8 +1,7 @@
-import type { InsightReport, InsightReportItem, ReportExportFormat } from "@agentfair/contracts";
+import type { InsightReport, InsightReportItem } from "@agentfair/contracts";
 import { useQuery } from "@tanstack/react-query";
-import i18n from "../../../i18n";
 import { API, http } from "../../../lib/http";
-import { getReportToken, getToken } from "../../../lib/storage";
+import { downloadReport } from "../../../lib/report-file";
 
 const base = `${API.report}/dashboard/tReportBuilder`;
 
@@ -33,19 +32,4 @@ export const useReport = (q: { id?: string; shareToken?: string }) =>
 export const shareReport = (id: string) => http.post<{ shareToken: string }>(`${base}/share`, { id });
 
 /** Downloads a finished report (a page, Markdown, PDF, Word or slides), with the report token. */
-export async function exportReport(id: string, format: ReportExportFormat) {
-  const res = await fetch(`${base}/export?${new URLSearchParams({ id, format })}`, {
-    headers: { authorization: `Bearer ${getReportToken() ?? getToken() ?? ""}`, lang: i18n.language === "en" ? "en" : "zh" },
-  });
-  if (!res.ok) throw new Error(String(res.status));
-  const blob = await res.blob();
-  const name = decodeURIComponent(
-    /filename\*=UTF-8''([^;]+)/.exec(res.headers.get("content-disposition") ?? "")?.[1] ??
-      `report.${format === "markdown" ? "md" : format}`,
-  );
-  const a = document.createElement("a");
-  a.href = URL.createObjectURL(blob);
-  a.download = name;
-  a.click();
-  URL.revokeObjectURL(a.href);
-}
+export const exportReport = downloadReport;

@@ -7,7 +7,10 @@ import { AgentAvatar } from "../../../components/chat/agent-avatar";
 import { openReport } from "../../../components/chat/insight-steps";
 import { PageTitle } from "../../../components/page-title";
 import { relativeTime } from "../../../components/relative-time";
+import { useLaunchPage } from "../../agents/api/launch-page";
 import { useMinePage } from "../../agents/api/mine-page";
+import { MarketCard } from "../../agents/components/market-card";
+import { useCopyAgent } from "../../agents/components/use-copy-agent";
 import { useRecentReports } from "../api/reports";
 import { ChatInsightPanel } from "../components/chat-insight-panel";
 import { statusColor } from "../components/status";
@@ -23,9 +26,28 @@ export function InsightPage() {
   const mine = useMinePage({ page: 1 });
   const recent = useRecentReports();
   const agents = (mine.data?.list ?? []).filter((a) => a.agentType === INSIGHT_AGENT_TYPE);
+  // The special categories' templates: report agents listed in the marketplace by others.
+  const market = useLaunchPage({});
+  const templates = (market.data?.list ?? []).filter((a) => a.agentType === INSIGHT_AGENT_TYPE && !a.mine);
+  const copy = useCopyAgent();
   return (
     <div style={{ maxWidth: 1200, margin: "0 auto" }}>
       <Card title={<PageTitle title={t("insight.title")} subtitle={t("insight.subtitle")} />}>
+        <Typography.Title level={5}>{t("insight.templates")}</Typography.Title>
+        <Typography.Paragraph type="secondary">{t("insight.templatesHint")}</Typography.Paragraph>
+        {market.isLoading ? (
+          <Spin />
+        ) : templates.length === 0 ? (
+          <Empty description={t("insight.noTemplates")} />
+        ) : (
+          <Row gutter={[16, 16]} data-testid="insight-templates" style={{ marginBottom: 24 }}>
+            {templates.map((a) => (
+              <Col xs={24} md={12} lg={8} xl={6} key={a.id}>
+                <MarketCard agent={a} taskNum={a.taskNum} onCopy={() => copy(a.id)} />
+              </Col>
+            ))}
+          </Row>
+        )}
         <Typography.Title level={5}>{t("insight.agents")}</Typography.Title>
         {mine.isLoading ? (
           <Spin />
@@ -74,6 +96,7 @@ export function InsightPage() {
                 description={
                   <Space>
                     <Tag color={statusColor[r.status]}>{t(`insight.status.${r.status}`)}</Tag>
+                    {r.category && <Tag color="blue">{t(`insight.categories.${r.category}`, r.category)}</Tag>}
                     <span>{r.agentName}</span>
                   </Space>
                 }
