@@ -1,6 +1,7 @@
 import {
   type ChatErrorCode,
   type ChatEvent,
+  type ChatEventOf,
   type ChatFileRef,
   type ChatMedia,
   type ChatMessage,
@@ -15,6 +16,7 @@ import { ChatRequestError, resumeChat, stopReply, streamChat } from "./api/chat-
 
 export type MessageType = "audio" | "tool" | "collapse" | "menu" | "json" | "plain";
 export type UiToolCall = ToolCallInfo & { result?: string; done?: boolean; error?: boolean };
+export type WorkflowNodeStep = Omit<ChatEventOf<"workflow_node">, "type">;
 
 /** A message as the chat view renders it (doc 2 §3 "Message (rendering)"). */
 export interface UiMessage {
@@ -42,6 +44,8 @@ export interface UiMessage {
   docs: { title: string; content: string; url?: string }[];
   /** The spec's single card (older messages, menus); `widgetDataList` holds all of a reply's cards. */
   widgetData?: unknown;
+  /** Nodes of the workflows the reply ran, as they went (the chat's progress steps of a workflow tool). */
+  workflowNodes?: WorkflowNodeStep[];
   /** Every card of the reply, in the order its tools returned them. */
   widgetDataList?: unknown[];
   audio?: { url: string; duration?: number };
@@ -249,6 +253,15 @@ export function useChat(opts: UseChatOptions) {
           case "docs":
             patch(botId, (m) => ({ ...m, docs: [...m.docs, ...e.docs] }));
             break;
+          case "workflow_node": {
+            const { type: _, ...step } = e;
+            patch(botId, (m) => {
+              const steps = m.workflowNodes ?? [];
+              const at = steps.findIndex((x) => x.runId === step.runId && x.nodeId === step.nodeId);
+              return { ...m, workflowNodes: at < 0 ? [...steps, step] : steps.map((x, i) => (i === at ? step : x)) };
+            });
+            break;
+          }
           case "insight_step":
             patch(botId, (m) => ({ ...m, insight: { sessionId: key, insightStep: e.insightStep } }));
             break;
