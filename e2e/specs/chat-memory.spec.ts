@@ -28,7 +28,10 @@ async function releasedAgentWithMemory(request: import("@playwright/test").APIRe
     },
   });
   expect(saved.ok()).toBe(true);
-  const debug = await request.post("/agent/agent_runtime/chat", { headers: auth, data: { schema_id: agentId, query: "你好", release: false } });
+  const debug = await request.post("/agent/agent_runtime/chat", {
+    headers: auth,
+    data: { schema_id: agentId, query: "你好", release: false },
+  });
   expect(await debug.text()).toContain('"type":"stop"');
   expect((await request.post(`/aiagent_api/agent/release/${agentId}`, { headers: auth, data: { notes: "v1" } })).ok()).toBe(true);
   return agentId;
@@ -79,7 +82,10 @@ test("memory variables: shown, edited, written by the model, reset", async ({ pa
 
   // Reset everything back to the defaults.
   await drawer.getByTestId("memory-reset-all").click();
-  await page.locator(".ant-popconfirm").getByRole("button", { name: /确\s*定|OK/ }).click();
+  await page
+    .locator(".ant-popconfirm")
+    .getByRole("button", { name: /确\s*定|OK/ })
+    .click();
   await expect(drawer.getByTestId("memory-城市").getByRole("textbox")).toHaveValue("北京");
   await expect(drawer.getByTestId("memory-话题").getByRole("textbox")).toHaveValue("无");
 
@@ -105,7 +111,10 @@ test("a reply goes on while the page reloads, and the reopened session follows i
   await expect(lastBot(page)).toContainText("第5段");
   await page.reload();
   // The session as the list shows it (titled by its question); opened, its reply streams on.
-  await page.getByTestId("session-list").locator(".ant-conversations-item", { hasText: question.slice(0, 15) }).click();
+  await page
+    .getByTestId("session-list")
+    .locator(".ant-conversations-item", { hasText: question.slice(0, 15) })
+    .click();
   await expect(lastBot(page)).toContainText("第1段");
   await expect(page.locator(".ant-sender [class*='loading-button']")).toHaveCount(1);
   await snap(page, "chat-resumed");
