@@ -105,6 +105,72 @@ describe.skipIf(!!unavailable)("a cluster of two processes behind nginx", () => 
     expect(endedAt - firstContentAt).toBeGreaterThan(700);
   });
 
+  it("a reply started on one process is read on from the other after the connection drops, and stopped from it", async () => {
+    const { user } = await insertUser(c.admin, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
+    const token = (await login(c.url, user.username)).data.token as string;
+    const created = await fetch(`${c.upstreams[0]}/aiagent_api/agent/quick/add`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    const agentId = (await json(created)).data.agentId as string;
+    const parse = (text: string) =>
+      text
+        .split("\n")
+        .map(parseChatEvent)
+        .filter((e): e is ChatEvent => !!e);
+    const contentOf = (evs: ChatEvent[]) => evs.map((e) => (e.type === "content" ? e.delta : "")).join("");
+    /** Asks process 0 and drops the connection after `n` content events; the events read so far. */
+    const askAndDrop = async (n: number) => {
+      const drop = new AbortController();
+      const res = await fetch(`${c.upstreams[0]}/agent/agent_runtime/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token, schema_id: agentId, release: false, query: "长回答" }),
+        signal: drop.signal,
+      });
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = "";
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        text += r.value;
+        const whole = parse(text.slice(0, text.lastIndexOf("\n") + 1));
+        if (whole.filter((e) => e.type === "content").length >= n) {
+          drop.abort();
+          return whole;
+        }
+      }
+      throw new Error("the reply ended before the drop");
+    };
+    const readFrom = (base: string, uuid: string, after: number) =>
+      fetch(`${base}/agent/agent_runtime/chat_stream?uuid=${uuid}&after=${after}`, { headers: { authorization: `Bearer ${token}` } });
+
+    const chunks = Array.from({ length: 20 }, (_, i) => `第${i}句。`);
+    llm.script({ chunks, delayMs: 40 });
+    const first = await askAndDrop(3);
+    const session = first[0]!;
+    if (session.type !== "session") throw new Error("no session event");
+    // The other process reads on from where the connection broke, live, to the end.
+    const rest = parse(await (await readFrom(c.upstreams[1]!, session.uuid, first.length)).text());
+    expect(rest.at(-1)).toMatchObject({ type: "stop", status: "done" });
+    expect(contentOf([...first, ...rest])).toBe(chunks.join(""));
+
+    // A stop sent to the other process stops the reply where it runs.
+    llm.script({ chunks: Array.from({ length: 200 }, (_, i) => `片段${i}`), delayMs: 40 });
+    const second = await askAndDrop(2);
+    const s2 = second[0]!;
+    if (s2.type !== "session") throw new Error("no session event");
+    const reading = readFrom(c.upstreams[1]!, s2.uuid, second.length).then((r) => r.text());
+    const stop = await fetch(`${c.upstreams[1]}/agent/agent_runtime/stop_reply`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ uuid: s2.uuid }),
+    });
+    expect((await json(stop)).code).toBe(200);
+    const stopped = parse(await reading);
+    expect(stopped.at(-1)).toMatchObject({ type: "stop", status: "stopped" });
+    expect(contentOf(stopped).length).toBeLessThan(200 * 4);
+  });
+
   it("queued jobs run once each across both processes", async () => {
     const key = `once-${Date.now()}`;
     const ids = await Promise.all(Array.from({ length: 10 }, (_, i) => c.nodes[i % 2]!.sendProbe({ key })));

@@ -113,10 +113,19 @@ export const chatOption = z.object({
 export type ChatOption = z.infer<typeof chatOption>;
 
 export const VARIABLE_NAME_PATTERN = /^[A-Za-z_\u4e00-\u9fa5][A-Za-z0-9_\u4e00-\u9fa5]{0,31}$/;
+/**
+ * Where a memory variable's value is kept for each user: "user" carries across the user's sessions with
+ * the agent, "session" starts at the default in every new session (absent: "user").
+ */
+export const MEMORY_SCOPES = ["user", "session"] as const;
+export type MemoryScope = (typeof MEMORY_SCOPES)[number];
+/** Longest value a memory variable holds (the default and what a user or the model writes). */
+export const MEMORY_VALUE_MAX = 500;
 export const memoryVariable = z.object({
   name: z.string().trim().regex(VARIABLE_NAME_PATTERN),
-  default: z.string().max(500),
+  default: z.string().max(MEMORY_VALUE_MAX),
   description: z.string().max(200),
+  scope: z.enum(MEMORY_SCOPES).optional(),
 });
 export type MemoryVariable = z.infer<typeof memoryVariable>;
 

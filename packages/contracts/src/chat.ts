@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MEMORY_SCOPES, MEMORY_VALUE_MAX } from "./agents.ts";
 import { widgetData } from "./cards.ts";
 import { insightStepItem } from "./insight.ts";
 import { chatDoc, chatErrorCode, chatMedia, checkPluginItem, replyStatus, toolCallInfo } from "./chat-stream.ts";
@@ -106,7 +107,15 @@ export const chatMessage = z.object({
 });
 export type ChatMessage = z.infer<typeof chatMessage>;
 
-export const sessionDetail = sessionItem.extend({ messages: z.array(chatMessage), readOnly: z.boolean() });
+export const sessionDetail = sessionItem.extend({
+  messages: z.array(chatMessage),
+  readOnly: z.boolean(),
+  /**
+   * Beyond the spec: a reply of this session still being written (its asker left or lost the
+   * connection); the page reads it through GET /chat_stream from the start.
+   */
+  replying: z.object({ uuid: z.string() }).optional(),
+});
 export type SessionDetail = z.infer<typeof sessionDetail>;
 
 export const updateSessionTitleRequest = z.object({
@@ -235,3 +244,41 @@ export const tuningRecord = z.object({
 });
 export type TuningRecord = z.infer<typeof tuningRecord>;
 export const tuningPushRequest = z.object({ knowledgeId: z.string().min(1).max(64) });
+
+/**
+ * Beyond the spec: a reply's events again, from any process (a reconnect, a reopened session).
+ * `after`: how many of its events the reader already has; the answer is the rest, as the chat stream.
+ */
+export const chatStreamQuery = z.object({
+  uuid: z.string().min(1).max(64),
+  after: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+/** Beyond the spec: stops a reply wherever it runs (the stop button; closing the request no longer stops it). */
+export const stopReplyRequest = z.object({ uuid: z.string().min(1).max(64) });
+
+/** Beyond the spec: an agent's memory variables with the caller's values (doc 2 dictionary: custom memory variable). */
+export const memoryQuery = z.object({
+  schema_id: z.string().min(1).max(64),
+  release: z.enum(["true", "false"]).default("true"),
+  session_id: z.string().min(1).max(64).optional(),
+});
+export const memoryItem = z.object({
+  name: z.string(),
+  description: z.string(),
+  default: z.string(),
+  scope: z.enum(MEMORY_SCOPES),
+  value: z.string(),
+  /** When the value was last written (null: it is the default). */
+  updatedAt: z.string().nullable(),
+});
+export type MemoryItem = z.infer<typeof memoryItem>;
+export const memoryList = z.object({ list: z.array(memoryItem) });
+export const setMemoryRequest = z.object({
+  schema_id: z.string().min(1).max(64),
+  release: z.boolean().default(true),
+  session_id: z.string().min(1).max(64).nullish(),
+  name: z.string().min(1).max(64),
+  value: z.string().max(MEMORY_VALUE_MAX),
+});
+/** Without `name`: every variable back to its default. */
+export const resetMemoryRequest = setMemoryRequest.omit({ value: true }).extend({ name: z.string().min(1).max(64).optional() });

@@ -136,6 +136,9 @@ export const messages = {
     zh: "同时进行的对话过多（最多{limit}个），请等当前回复结束后再试",
     en: "too many chats at once (at most {limit}): wait until a reply has finished",
   },
+  memoryVariableUnknown: { zh: "没有这个记忆变量：{name}", en: "no memory variable named {name}" },
+  memorySessionRequired: { zh: "会话级记忆变量需要先开始会话", en: "a session memory variable needs a session: send a message first" },
+  chatStreamLost: { zh: "回答中断：服务进程已停止，请重试", en: "the reply was cut off: its server process stopped, please try again" },
   chatQueryEmpty: { zh: "请先输入内容或上传文件!", en: "please enter a question or upload a file first!" },
   chatUploadType: {
     zh: "请上传 image、word、excel、pdf、audio、zip 等类型文件",

@@ -21,14 +21,18 @@ export function estimateTokens(text: string): number {
   return cjk + Math.ceil((text.length - cjk) / 4);
 }
 
-/** Persona with the agent's variables filled in ({{name}} takes the variable's default value). */
-export function systemPrompt(agent: RuntimeAgent, now = new Date()): string {
-  const vars = new Map(agent.variables.map((v) => [v.name, v.default]));
+/**
+ * Persona with the agent's memory variables filled in: {{name}} takes the asker's value (`memory`),
+ * else the variable's default.
+ */
+export function systemPrompt(agent: RuntimeAgent, now = new Date(), memory: Record<string, string> = {}): string {
+  const memoryValue = (v: RuntimeAgent["variables"][number]) => memory[v.name] ?? v.default;
+  const vars = new Map(agent.variables.map((v) => [v.name, memoryValue(v)]));
   const persona = agent.persona.replace(/\{\{\s*([\w\u4e00-\u9fff]+)\s*\}\}/g, (m, name: string) => vars.get(name) ?? m);
   const parts = [persona.trim() || `你是智能体「${agent.agentName}」。${agent.agentDescription}`.trim()];
   if (agent.variables.length)
     parts.push(
-      `变量：\n${agent.variables.map((v) => `- ${v.name}${v.description ? `（${v.description}）` : ""}：${v.default}`).join("\n")}`,
+      `记忆变量（用户的当前值）：\n${agent.variables.map((v) => `- ${v.name}${v.description ? `（${v.description}）` : ""}：${memoryValue(v)}`).join("\n")}`,
     );
   parts.push(`当前时间：${now.toISOString()}。请使用用户提问的语言回答，必要时使用 Markdown。`);
   return parts.join("\n\n");
@@ -48,8 +52,10 @@ export function assembleMessages(opts: {
   contextWindow: number;
   maxOutputTokens: number;
   vision: boolean;
+  /** The asker's memory variable values. */
+  memory?: Record<string, string>;
 }): { system: string; messages: LanguageModelV3Message[]; estimatedInputTokens: number } {
-  const system = systemPrompt(opts.agent);
+  const system = systemPrompt(opts.agent, new Date(), opts.memory);
   const docs = opts.attachments
     .filter((a) => a.kind === "text" || !opts.vision)
     .map((a) =>

@@ -1,5 +1,5 @@
 import type { InsightStepItem } from "@agentfair/contracts";
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./columns.ts";
 import { users } from "./users.ts";
 
@@ -122,4 +122,56 @@ export const chatUsage = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [index("chat_usage_user_agent").on(t.userId, t.agentId, t.sessionId)],
+);
+
+/**
+ * A reply being written, readable from any process while it lasts (a reconnect through the balancer,
+ * a reopened session). No foreign key: the session row is written only once the reply is under way.
+ * `aliveAt` is renewed by the writing process; a stream neither ended nor renewed lost its process.
+ */
+export const chatStreams = pgTable(
+  "chat_streams",
+  {
+    id: text("id").primaryKey(),
+    sessionId: text("session_id").notNull(),
+    userId: text("user_id").notNull(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    aliveAt: timestamp("alive_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("chat_streams_session").on(t.sessionId, t.createdAt), index("chat_streams_alive").on(t.aliveAt)],
+);
+
+/** A stream's events in batches, as written: events fromSeq+1 … toSeq (numbered from 1). */
+export const chatStreamEvents = pgTable(
+  "chat_stream_events",
+  {
+    streamId: text("stream_id")
+      .notNull()
+      .references(() => chatStreams.id, { onDelete: "cascade" }),
+    fromSeq: integer("from_seq").notNull(),
+    toSeq: integer("to_seq").notNull(),
+    events: jsonb("events").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.streamId, t.fromSeq] })],
+);
+
+/**
+ * A user's value of an agent's memory variable: for the user (sessionId '') or for one session
+ * (a variable of scope "session"). No row: the variable's default.
+ */
+export const chatMemory = pgTable(
+  "chat_memory",
+  {
+    id: id(),
+    agentId: text("agent_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sessionId: text("session_id").notNull().default(""),
+    name: text("name").notNull(),
+    value: text("value").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("chat_memory_key").on(t.agentId, t.userId, t.sessionId, t.name)],
 );

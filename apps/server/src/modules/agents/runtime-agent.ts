@@ -41,7 +41,7 @@ export interface RuntimeAgent {
     enableChatInsight: boolean;
     chatInsightFeatures: string[];
   };
-  variables: { name: string; default: string; description: string }[];
+  variables: { name: string; default: string; description: string; scope?: "user" | "session" }[];
   bindings: { plugins: string[]; externalPlugins: string[]; workflows: string[]; knowledgeBases: string[]; rules: string[] };
   /** Retrieval settings of the bound knowledge bases. */
   knowledge: AgentKnowledgeSettings;

@@ -2,29 +2,53 @@ import {
   type ChatEvent,
   chatAgentInfo,
   chatRequest,
+  chatStreamQuery,
   clearSessionRequest,
   deleteSessionRequest,
   envelope,
   exportQuery,
   heartbeatRequest,
+  memoryList,
+  memoryQuery,
+  resetMemoryRequest,
   sessionDetail,
   sessionList,
   sessionListQuery,
+  setMemoryRequest,
   shareTokenRequest,
   shareTokenResponse,
+  stopReplyRequest,
   transcription,
   updateSessionTitleRequest,
 } from "@agentfair/contracts";
+import type { ServerResponse } from "node:http";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUser } from "../../platform/auth.ts";
 import { badRequest, tokenInvalid } from "../../platform/errors.ts";
 import { ok, readUploadedFile } from "../../platform/http.ts";
-import { requestLanguage, translate } from "../../platform/messages.ts";
+import { requestLanguage } from "../../platform/messages.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import type { ChatService } from "./chat.service.ts";
 
 const tags = ["chat"];
+
+function writeStreamHead(res: ServerResponse, headers: Record<string, string>) {
+  res.writeHead(200, {
+    ...headers,
+    "content-type": "application/x-ndjson; charset=utf-8",
+    "cache-control": "no-cache, no-transform",
+    "x-accel-buffering": "no",
+  });
+}
+
+function writeLine(res: ServerResponse, event: ChatEvent) {
+  if (res.destroyed || res.writableEnded) return;
+  res.write(`${JSON.stringify(event)}\n`);
+  // Node corks a chunked response until the next tick, which waits for every pending promise
+  // job (the reply's own work, PGlite queries): the line is sent now instead.
+  res.socket?.uncork();
+}
 
 /** The chat runtime: /agent/agent_runtime/... */
 export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: ModelsService }> = async (app, { chat, models }) => {
@@ -44,11 +68,13 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
       const received = performance.now();
       let firstToken = true;
       const controller = new AbortController();
-      // The stop button closes the request; so does a client going away, even before the stream
-      // starts. Either aborts the model call (and a charge not yet made).
-      res.on("close", () => {
+      // A client going away before the stream starts cancels the request (and a charge not yet made).
+      // Once it streams, the reply is its own: it goes on, readable again through /chat_stream from
+      // any process, until it ends or /stop_reply stops it.
+      const onClose = () => {
         if (!res.writableFinished) controller.abort();
-      });
+      };
+      res.on("close", onClose);
       const caller = await chat.callerFromToken(req.body.token, req.caller);
       if (!caller) throw tokenInvalid();
       const place = await chat.admit(caller, req.ip);
@@ -58,31 +84,17 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
         // Lines go straight to the socket (no stream in between), so the first token leaves at once.
         reply.hijack();
         if (controller.signal.aborted) return void res.destroy();
+        res.off("close", onClose);
         const ended = chat.streamStarted();
-        res.writeHead(200, {
-          ...(reply.getHeaders() as Record<string, string>),
-          "content-type": "application/x-ndjson; charset=utf-8",
-          "cache-control": "no-cache, no-transform",
-          "x-accel-buffering": "no",
-        });
-        const emit = (event: ChatEvent) => {
-          if (res.destroyed || res.writableEnded) return;
-          if (firstToken && event.type === "content") {
-            firstToken = false;
-            chat.firstTokenSent((performance.now() - received) / 1000);
-          }
-          res.write(`${JSON.stringify(event)}\n`);
-          // Node corks a chunked response until the next tick, which waits for every pending promise
-          // job (the reply's own work, PGlite queries): the line is sent now instead.
-          res.socket?.uncork();
-        };
+        writeStreamHead(res, reply.getHeaders() as Record<string, string>);
         try {
-          await chat.run(prepared, lang, controller.signal, emit);
-        } catch (err) {
-          // run() handles its own failures; this is the last line, so the stream still ends properly.
-          req.log.error({ err }, "chat reply crashed");
-          emit({ type: "error", msg: translate("internal", lang), code: 500, error_code: "internal" });
-          emit({ type: "stop", status: "failed", usage: { inputTokens: 0, outputTokens: 0 } });
+          await chat.runStreamed(prepared, lang, (event) => {
+            if (firstToken && event.type === "content") {
+              firstToken = false;
+              chat.firstTokenSent((performance.now() - received) / 1000);
+            }
+            writeLine(res, event);
+          });
         } finally {
           res.end();
           ended();
@@ -91,6 +103,99 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
         await place.release();
       }
     },
+  );
+
+  app.get(
+    "/chat_stream",
+    {
+      schema: {
+        tags,
+        summary:
+          "Beyond the spec: a reply's events after the first `after` (JSON event lines, as /chat), from whichever process writes it; ends with its stop event",
+        querystring: chatStreamQuery,
+      },
+    },
+    async (req, reply) => {
+      const caller = requireUser(req);
+      const res = reply.raw;
+      const controller = new AbortController();
+      res.on("close", () => controller.abort());
+      const lang = requestLanguage(req.headers);
+      let started = false;
+      const start = () => {
+        if (started) return;
+        started = true;
+        reply.hijack();
+        writeStreamHead(res, reply.getHeaders() as Record<string, string>);
+      };
+      try {
+        // The owner check comes first, so a foreign or unknown reply is a plain not-found.
+        await chat.readReply(caller, req.query.uuid, req.query.after, lang, controller.signal, (event) => {
+          start();
+          writeLine(res, event);
+        });
+      } catch (err) {
+        if (!started) throw err;
+        req.log.warn({ err }, "reading a reply stream failed");
+      }
+      start();
+      res.end();
+    },
+  );
+
+  app.post(
+    "/stop_reply",
+    {
+      schema: {
+        tags,
+        summary: "Beyond the spec: stops one of the caller's replies wherever it runs (it ends as stopped and is saved)",
+        body: stopReplyRequest,
+        response: { 200: envelope(z.null()) },
+      },
+    },
+    async (req) => {
+      await chat.replies.stop(requireUser(req), req.body.uuid);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    "/memory",
+    {
+      schema: {
+        tags,
+        summary: "Beyond the spec: the agent's memory variables with the caller's values (the session's for session variables)",
+        querystring: memoryQuery,
+        response: { 200: envelope(memoryList) },
+      },
+    },
+    async (req) => ok(await chat.memoryList(requireUser(req), { ...req.query, release: req.query.release === "true" })),
+  );
+
+  app.post(
+    "/memory",
+    {
+      schema: {
+        tags,
+        summary: "Beyond the spec: sets the caller's value of one memory variable",
+        body: setMemoryRequest,
+        response: { 200: envelope(memoryList) },
+      },
+    },
+    async (req) => ok(await chat.memorySet(requireUser(req), req.body)),
+  );
+
+  app.post(
+    "/memory/reset",
+    {
+      schema: {
+        tags,
+        summary: "Beyond the spec: one memory variable (or all) back to its default for the caller",
+        body: resetMemoryRequest,
+        response: { 200: envelope(memoryList) },
+      },
+    },
+    async (req) => ok(await chat.memoryReset(requireUser(req), req.body)),
   );
 
   app.get(

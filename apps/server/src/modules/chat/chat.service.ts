@@ -40,6 +40,8 @@ import type { KnowledgeForRuntime } from "../knowledge/knowledge.runtime.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import { chatModelOf, type ResolvedModel } from "../models/provider.ts";
 import { ChatRepository, type MessageRow, type SessionRow } from "./chat.repository.ts";
+import { ChatMemory } from "./memory.ts";
+import { ReplyStreams, type StreamWriter } from "./reply-streams.ts";
 
 /** Where chat attachments come from: the caller's own uploads only (another user's id is not found). */
 export interface AttachmentSource {
@@ -183,12 +185,19 @@ function readableTime(timeZone: string) {
 /** Chat sessions, messages, the reply runtime, share links and usage. */
 export class ChatService {
   private readonly repo: ChatRepository;
+  /** Replies as streams any process can read and stop. */
+  readonly replies: ReplyStreams;
+  /** Each user's values of the agents' memory variables. */
+  readonly memory: ChatMemory;
 
   constructor(
     private readonly platform: Platform,
     private readonly deps: ChatDeps,
   ) {
     this.repo = new ChatRepository(platform.db);
+    this.replies = new ReplyStreams(platform);
+    this.memory = new ChatMemory(platform);
+    deps.tools.register(this.memory.toolKind());
   }
 
   private agents() {
@@ -351,6 +360,67 @@ export class ChatService {
     clearTimeout(timer);
   }
 
+  /**
+   * Runs a reply of the chat page as a stream that outlives its request: every event also goes to
+   * the reply's stream (readable from any process through `replies.read`), and only a stop
+   * (`replies.stop`, from any process) or the process shutting down ends it early. Never throws.
+   */
+  async runStreamed(p: Prepared, lang: Language, emit: (e: ChatEvent) => void) {
+    const controller = new AbortController();
+    let writer: StreamWriter | undefined;
+    const both = (e: ChatEvent) => {
+      if (e.type === "session") writer = this.replies.open(e.uuid, e.session_id, p.caller.userId, controller);
+      writer?.push(e);
+      emit(e);
+    };
+    try {
+      await this.run(p, lang, controller.signal, both);
+    } catch (err) {
+      // run() handles its own failures; this is the last line, so the stream still ends properly.
+      this.platform.log.error({ err }, "chat reply crashed");
+      both({ type: "error", msg: translate("internal", lang), code: 500, error_code: "internal" });
+      both({ type: "stop", status: "failed", usage: { inputTokens: 0, outputTokens: 0 } });
+    } finally {
+      await writer?.close();
+    }
+  }
+
+  /** A reply's events after the first `after`, from whichever process writes it (the caller's own replies only). */
+  readReply(caller: Caller, uuid: string, after: number, lang: Language, signal: AbortSignal, write: (e: ChatEvent) => void) {
+    return this.replies.read(caller, uuid, after, signal, write, () => [
+      { type: "error", msg: translate("chatStreamLost", lang), code: 503, error_code: "restarting" },
+      { type: "stop", status: "failed", usage: { inputTokens: 0, outputTokens: 0 } },
+    ]);
+  }
+
+  // ---- memory variables ------------------------------------------------------------------------
+
+  /** The agent as the caller may chat with it, and the session (the caller's own, of this agent) if named. */
+  private async memoryScope(caller: Caller, q: { schema_id: string; release: boolean; session_id?: string | null }) {
+    const agent = await this.agents().runtimeAgent(caller, q.schema_id, { release: q.release });
+    if (!q.session_id) return { agent, sessionId: null };
+    const session = await this.repo.session(q.session_id);
+    if (!session || session.userId !== caller.userId || session.agentId !== agent.agentId) throw notFound();
+    return { agent, sessionId: session.id };
+  }
+
+  async memoryList(caller: Caller, q: { schema_id: string; release: boolean; session_id?: string | null }) {
+    const { agent, sessionId } = await this.memoryScope(caller, q);
+    return { list: await this.memory.list(caller.userId, agent, sessionId) };
+  }
+
+  async memorySet(caller: Caller, q: { schema_id: string; release: boolean; session_id?: string | null; name: string; value: string }) {
+    const { agent, sessionId } = await this.memoryScope(caller, q);
+    await this.memory.set(caller.userId, agent, sessionId, q.name, q.value);
+    return { list: await this.memory.list(caller.userId, agent, sessionId) };
+  }
+
+  async memoryReset(caller: Caller, q: { schema_id: string; release: boolean; session_id?: string | null; name?: string }) {
+    const { agent, sessionId } = await this.memoryScope(caller, q);
+    await this.memory.reset(caller.userId, agent, sessionId, q.name);
+    return { list: await this.memory.list(caller.userId, agent, sessionId) };
+  }
+
   async run(p: Prepared, lang: Language, requestSignal: AbortSignal, emitEvent: (e: ChatEvent) => void) {
     // A shutting-down process ends its replies as it would a stopped one, then says why (below).
     const signal = AbortSignal.any([requestSignal, this.platform.stopping]);
@@ -457,8 +527,10 @@ export class ChatService {
         .filter((m) => m.role === "user" || m.status === "done" || m.status === "stopped")
         .map((m) => ({ role: m.role as "user" | "bot", content: m.content }));
       const maxOutputTokens = Math.max(64, Math.min(agent.model.maxTokens || 2048, Math.floor(model.row.contextWindow / 2)));
+      const memory = await this.memory.values(caller.userId, agent, session.id);
       const prompt = assembleMessages({
         agent,
+        memory,
         history: retry ? priorHistory.slice(0, priorHistory.map((m) => m.role).lastIndexOf("user")) : priorHistory,
         query,
         attachments,
@@ -694,8 +766,16 @@ export class ChatService {
 
   async detail(caller: Caller, id: string, lang: Language): Promise<SessionDetail> {
     const session = await this.ownSession(caller, id, "read");
-    const messages = await this.repo.messages(session.id);
-    return { ...this.toItem(session), messages: messages.map((m) => this.toMessage(m, lang)), readOnly: session.userId !== caller.userId };
+    const [messages, replying] = await Promise.all([
+      this.repo.messages(session.id),
+      session.userId === caller.userId ? this.replies.runningIn(session.id) : undefined,
+    ]);
+    return {
+      ...this.toItem(session),
+      messages: messages.map((m) => this.toMessage(m, lang)),
+      readOnly: session.userId !== caller.userId,
+      ...(replying ? { replying: { uuid: replying } } : {}),
+    };
   }
 
   async rename(caller: Caller, id: string, title: string) {
@@ -709,6 +789,7 @@ export class ChatService {
   async remove(caller: Caller, id: string) {
     const session = await this.ownSession(caller, id, "write");
     await this.repo.deleteSession(session.id);
+    await this.memory.forgetSession(session.userId, session.id);
   }
 
   async clear(caller: Caller, id: string) {

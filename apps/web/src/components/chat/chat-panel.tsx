@@ -20,6 +20,8 @@ export function ChatPanel(props: {
   sessionId: string | null;
   /** Messages of the session as loaded from the server; undefined while loading. */
   history?: UiMessage[];
+  /** A reply of the session still being written on the server (its uuid): shown as it goes on. */
+  replying?: string;
   share?: boolean;
   bus?: ChatBus;
   onSession?: (sessionId: string, title: string, created: boolean) => void;
@@ -43,6 +45,7 @@ export function ChatPanel(props: {
     release: props.release,
     sessionId: props.sessionId,
     history: props.history,
+    replying: props.replying,
     onSession: props.onSession,
     onFinish: props.onFinish,
     requestErrorText: t("chat.requestError"),

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import type { ChatBus } from "./event-bus";
 import { InsightProgress } from "./insight-steps";
 import { Markdown } from "./lazy-markdown";
-import { CheckPlugins, ToolCalls } from "./tool-calls";
+import { CheckPlugins, ToolCalls, WorkflowSteps } from "./tool-calls";
 import type { MessageType, UiMessage } from "./use-chat";
 import { ButtonRow, WidgetView } from "./widgets";
 
@@ -134,6 +134,8 @@ export function MessageBody({ message, bus, onRetry }: { message: UiMessage; bus
           <Markdown text={message.content} streaming={message.writable} />
         );
   }
+  // A workflow's nodes (a workflow tool, or the workflow a self-orchestrated agent follows) come before the text.
+  const steps = message.workflowNodes?.length ? <WorkflowSteps steps={message.workflowNodes} /> : null;
   // Cards and designs bound to tools show below the reply's text, in order (the menu already showed its row).
   const widgets = widgetsOf(message)
     .slice(type === "menu" ? 1 : 0)
@@ -141,6 +143,7 @@ export function MessageBody({ message, bus, onRetry }: { message: UiMessage; bus
   return (
     <div className="chat-message-body">
       {files}
+      {steps}
       {body}
       {/* A reply's cards never reorder: their position is their identity. */}
       {widgets.map((widget, i) => (

@@ -1,9 +1,9 @@
-import { ToolOutlined } from "@ant-design/icons";
+import { ApartmentOutlined, ToolOutlined } from "@ant-design/icons";
 import type { CheckPluginItem } from "@agentfair/contracts";
 import { ThoughtChain } from "@ant-design/x";
 import { Tag } from "antd";
 import { useTranslation } from "react-i18next";
-import type { UiToolCall } from "./use-chat";
+import type { UiToolCall, WorkflowNodeStep } from "./use-chat";
 
 /** The plugins, MCP tools and workflows a reply called, each once, by its spec name (doc 2 §3 "checkPluginsList"). */
 export function CheckPlugins({ items }: { items: CheckPluginItem[] }) {
@@ -49,5 +49,27 @@ export function ToolCalls({ calls }: { calls: UiToolCall[] }) {
         ),
       }))}
     />
+  );
+}
+
+const NODE_STATUS = { RUNNING: "loading", PAUSED: "abort", SUCCEEDED: "success", FAILED: "error", SKIPPED: "abort" } as const;
+
+/** A workflow tool's nodes as the run goes (its `workflow_node` events), skipped branches left out. */
+export function WorkflowSteps({ steps }: { steps: WorkflowNodeStep[] }) {
+  const { t } = useTranslation();
+  const shown = steps.filter((s) => s.status !== "SKIPPED");
+  if (!shown.length) return null;
+  return (
+    <div className="chat-workflow-steps" data-testid="chat-workflow-steps">
+      <ThoughtChain
+        items={shown.map((s) => ({
+          key: `${s.runId}:${s.nodeId}`,
+          icon: <ApartmentOutlined />,
+          title: s.title || s.nodeId,
+          description: `${s.workflowName} · ${t(`chat.workflowNode.${s.status}`)}`,
+          status: NODE_STATUS[s.status],
+        }))}
+      />
+    </div>
   );
 }

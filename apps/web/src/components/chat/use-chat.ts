@@ -1,6 +1,7 @@
 import {
   type ChatErrorCode,
   type ChatEvent,
+  type ChatEventOf,
   type ChatFileRef,
   type ChatMedia,
   type ChatMessage,
@@ -11,10 +12,11 @@ import {
   type ToolCallInfo,
 } from "@agentfair/contracts";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ChatRequestError, streamChat } from "./api/chat-stream";
+import { ChatRequestError, resumeChat, stopReply, streamChat } from "./api/chat-stream";
 
 export type MessageType = "audio" | "tool" | "collapse" | "menu" | "json" | "plain";
 export type UiToolCall = ToolCallInfo & { result?: string; done?: boolean; error?: boolean };
+export type WorkflowNodeStep = Omit<ChatEventOf<"workflow_node">, "type">;
 
 /** A message as the chat view renders it (doc 2 §3 "Message (rendering)"). */
 export interface UiMessage {
@@ -42,6 +44,8 @@ export interface UiMessage {
   docs: { title: string; content: string; url?: string }[];
   /** The spec's single card (older messages, menus); `widgetDataList` holds all of a reply's cards. */
   widgetData?: unknown;
+  /** Nodes of the workflows the reply ran, as they went (the chat's progress steps of a workflow tool). */
+  workflowNodes?: WorkflowNodeStep[];
   /** Every card of the reply, in the order its tools returned them. */
   widgetDataList?: unknown[];
   audio?: { url: string; duration?: number };
@@ -76,6 +80,41 @@ export const fromServer = (m: ChatMessage, sessionId?: string): UiMessage => ({
 
 const localId = () => `local-${Math.random().toString(36).slice(2)}`;
 
+/** A reply this page follows: its request, and its id once the session event named it. */
+interface Stream {
+  controller: AbortController;
+  uuid: string | null;
+  stopAsked: boolean;
+}
+
+/** Reads of a broken reply again: tries, and the wait that grows between them. */
+const RESUME_TRIES = 4;
+const RESUME_WAIT_MS = 500;
+
+/** The stop button: the server stops the reply and ends its stream as stopped; if it cannot be asked, the page stops reading. */
+async function askStop(stream: Stream) {
+  if (!stream.uuid) return;
+  try {
+    await stopReply(stream.uuid);
+  } catch {
+    stream.controller.abort();
+  }
+}
+
+const placeholder = (uuid: string): UiMessage => ({
+  uuid,
+  role: 2,
+  content: "",
+  loading: true,
+  writable: true,
+  toolCalls: [],
+  question: [],
+  files: [],
+  media: [],
+  docs: [],
+  processLoading: 0,
+});
+
 /** The key of a session the first send has not created yet. */
 const NEW = "";
 
@@ -86,6 +125,8 @@ export interface UseChatOptions {
   sessionId: string | null;
   /** Its messages as loaded from the server; undefined while loading. */
   history?: UiMessage[];
+  /** A reply of the session the server is still writing (its uuid): followed when the session is shown. */
+  replying?: string;
   /** A send created a session (or its title became known): `sessionId` may now follow it. */
   onSession?: (sessionId: string, title: string, created: boolean) => void;
   /** A reply ended (done, stopped or failed) in this session. */
@@ -107,7 +148,9 @@ export function useChat(opts: UseChatOptions) {
   const [local, setLocal] = useState<Record<string, UiMessage[]>>({});
   /** Sessions with a reply under way, by key. */
   const [streaming, setStreaming] = useState<string[]>([]);
-  const streams = useRef(new Map<string, AbortController>());
+  const streams = useRef(new Map<string, Stream>());
+  /** Replies this page already follows after a reopen (each is followed once). */
+  const attached = useRef(new Set<string>());
   const optsRef = useRef(opts);
   optsRef.current = opts;
   const view = opts.sessionId ?? NEW;
@@ -123,7 +166,8 @@ export function useChat(opts: UseChatOptions) {
   }, [view]);
   useEffect(
     () => () => {
-      for (const c of streams.current.values()) c.abort();
+      // Leaving the page closes the connections; the replies go on and are saved on the server.
+      for (const s of streams.current.values()) s.controller.abort();
     },
     [],
   );
@@ -135,142 +179,208 @@ export function useChat(opts: UseChatOptions) {
     setLocal((all) => ({ ...all, [key]: list }));
   }, []);
 
-  const send = useCallback(async (query: string, files: ChatFileRef[] = [], o: { reload?: boolean; audioUrl?: string } = {}) => {
-    let key = optsRef.current.sessionId ?? NEW;
-    if (streams.current.has(key)) return;
-    const controller = new AbortController();
-    streams.current.set(key, controller);
-    setStreaming([...streams.current.keys()]);
-    let botId = localId();
-    const userMsg: UiMessage = {
-      uuid: localId(),
-      role: 1,
-      content: query,
-      toolCalls: [],
-      question: [],
-      files,
-      media: [],
-      docs: [],
-      ...(o.audioUrl ? { type: "audio" as const, audio: { url: o.audioUrl } } : {}),
-    };
-    const bot: UiMessage = {
-      uuid: botId,
-      role: 2,
-      content: "",
-      loading: true,
-      writable: true,
-      toolCalls: [],
-      question: [],
-      files: [],
-      media: [],
-      docs: [],
-      processLoading: 0,
-    };
-    const shown = optsRef.current.history ?? [];
-    setLocal((all) => {
-      const list = all[key] ?? shown;
-      const base = o.reload ? list.slice(0, list.length - (list.at(-1)?.role === 2 ? 1 : 0)) : [...list, userMsg];
-      return { ...all, [key]: [...base.map((m) => ({ ...m, question: [] })), bot] };
-    });
-    const patch = (uuid: string, fn: (m: UiMessage) => UiMessage) =>
-      setLocal((all) => (all[key] ? { ...all, [key]: all[key].map((m) => (m.uuid === uuid ? fn(m) : m)) } : all));
-    let status: ReplyStatus = "failed";
-    const onEvent = (e: ChatEvent) => {
-      switch (e.type) {
-        case "session": {
-          const old = botId;
-          botId = e.uuid;
-          const created = key === NEW;
-          if (created) {
-            // The new session's messages and stream move under its id.
-            streams.current.delete(NEW);
-            streams.current.set(e.session_id, controller);
-            setStreaming([...streams.current.keys()]);
-            setLocal(({ [NEW]: list = [], ...rest }) => ({ ...rest, [e.session_id]: list }));
-            key = e.session_id;
-          }
-          patch(old, (m) => ({ ...m, uuid: e.uuid }));
-          patch(userMsg.uuid, (m) => ({ ...m, uuid: e.question_uuid }));
-          optsRef.current.onSession?.(e.session_id, e.title, created);
-          break;
-        }
-        case "progress":
-          patch(botId, (m) => ({ ...m, stepNum: e.stage - 1, processLoading: e.percent }));
-          break;
-        case "content":
-          patch(botId, (m) => ({ ...m, loading: false, content: m.content + e.delta }));
-          break;
-        case "tool_call_start":
-          patch(botId, (m) => {
-            const toolCalls = [...m.toolCalls, { ...e.toolCall }];
-            return { ...m, loading: false, type: "tool", toolCalls, checkPluginsList: checkPluginsOf(toolCalls) };
-          });
-          break;
-        case "tool_call_end":
-          patch(botId, (m) => ({
-            ...m,
-            toolCalls: m.toolCalls.map((c) => (c.id === e.toolCall.id ? { ...c, result: e.result, error: e.error, done: true } : c)),
-          }));
-          break;
-        case "media":
-          patch(botId, (m) => ({ ...m, media: [...m.media, ...e.media] }));
-          break;
-        case "widget_data":
-          patch(botId, (m) => ({ ...m, widgetDataList: [...(m.widgetDataList ?? []), e.widgetData] }));
-          break;
-        case "docs":
-          patch(botId, (m) => ({ ...m, docs: [...m.docs, ...e.docs] }));
-          break;
-        case "insight_step":
-          patch(botId, (m) => ({ ...m, insight: { sessionId: key, insightStep: e.insightStep } }));
-          break;
-        case "questions":
-          patch(botId, (m) => ({ ...m, question: e.questions }));
-          break;
-        case "error":
-          patch(botId, (m) => ({ ...m, loading: false, error: e.msg, errorCode: e.error_code ?? null }));
-          break;
-        case "stop":
-          status = e.status;
-          patch(botId, (m) => ({
-            ...m,
-            loading: false,
-            writable: false,
-            status: e.status,
-            processLoading: e.status === "done" ? 100 : m.processLoading,
-          }));
-          break;
-      }
-    };
-    try {
-      await streamChat(
-        {
-          session_id: key === NEW ? null : key,
-          query,
-          schema_id: optsRef.current.agentId,
-          release: optsRef.current.release,
-          files,
-          reload: o.reload,
-        },
-        { signal: controller.signal, onEvent },
-      );
-    } catch (err) {
-      if (controller.signal.aborted) status = "stopped";
-      else {
-        const { describeRequestError, requestErrorText } = optsRef.current;
-        const msg = describeRequestError?.(err) || (err instanceof ChatRequestError && err.message) || requestErrorText;
-        patch(botId, (m) => ({ ...m, loading: false, error: msg }));
-        optsRef.current.onRequestError?.(requestErrorText);
-      }
-    } finally {
-      patch(botId, (m) => ({ ...m, loading: false, writable: false, status: m.status ?? status }));
-      streams.current.delete(key);
+  /**
+   * Follows one reply into the session `key` until its stop event: the request given (a send), and
+   * after a dropped connection the reply's stream again from where it broke (it goes on on the
+   * server, and any process can read it). `userId`: the question's local id, renamed by the session event.
+   */
+  const follow = useCallback(
+    async (
+      startKey: string,
+      startBotId: string,
+      userId: string | null,
+      request: (signal: AbortSignal, onEvent: (e: ChatEvent) => void) => Promise<void>,
+    ) => {
+      let key = startKey;
+      let botId = startBotId;
+      const controller = new AbortController();
+      const stream: Stream = { controller, uuid: startBotId.startsWith("local-") ? null : startBotId, stopAsked: false };
+      streams.current.set(key, stream);
       setStreaming([...streams.current.keys()]);
-      optsRef.current.onFinish?.(status, key === NEW ? null : key);
-    }
-  }, []);
+      const patch = (uuid: string, fn: (m: UiMessage) => UiMessage) =>
+        setLocal((all) => (all[key] ? { ...all, [key]: all[key].map((m) => (m.uuid === uuid ? fn(m) : m)) } : all));
+      let status: ReplyStatus = "failed";
+      let stopped = false;
+      /** Events read so far: where a resumed read goes on. */
+      let seen = 0;
+      const onEvent = (e: ChatEvent) => {
+        seen++;
+        switch (e.type) {
+          case "session": {
+            if (stream.uuid) break;
+            const old = botId;
+            botId = e.uuid;
+            stream.uuid = e.uuid;
+            if (stream.stopAsked) void askStop(stream);
+            const created = key === NEW;
+            if (created) {
+              // The new session's messages and stream move under its id.
+              streams.current.delete(NEW);
+              streams.current.set(e.session_id, stream);
+              setStreaming([...streams.current.keys()]);
+              setLocal(({ [NEW]: list = [], ...rest }) => ({ ...rest, [e.session_id]: list }));
+              key = e.session_id;
+            }
+            patch(old, (m) => ({ ...m, uuid: e.uuid }));
+            if (userId) patch(userId, (m) => ({ ...m, uuid: e.question_uuid }));
+            optsRef.current.onSession?.(e.session_id, e.title, created);
+            break;
+          }
+          case "progress":
+            patch(botId, (m) => ({ ...m, stepNum: e.stage - 1, processLoading: e.percent }));
+            break;
+          case "content":
+            patch(botId, (m) => ({ ...m, loading: false, content: m.content + e.delta }));
+            break;
+          case "tool_call_start":
+            patch(botId, (m) => {
+              const toolCalls = [...m.toolCalls, { ...e.toolCall }];
+              return { ...m, loading: false, type: "tool", toolCalls, checkPluginsList: checkPluginsOf(toolCalls) };
+            });
+            break;
+          case "tool_call_end":
+            patch(botId, (m) => ({
+              ...m,
+              toolCalls: m.toolCalls.map((c) => (c.id === e.toolCall.id ? { ...c, result: e.result, error: e.error, done: true } : c)),
+            }));
+            break;
+          case "media":
+            patch(botId, (m) => ({ ...m, media: [...m.media, ...e.media] }));
+            break;
+          case "widget_data":
+            patch(botId, (m) => ({ ...m, widgetDataList: [...(m.widgetDataList ?? []), e.widgetData] }));
+            break;
+          case "docs":
+            patch(botId, (m) => ({ ...m, docs: [...m.docs, ...e.docs] }));
+            break;
+          case "workflow_node": {
+            const { type: _, ...step } = e;
+            patch(botId, (m) => {
+              const steps = m.workflowNodes ?? [];
+              const at = steps.findIndex((x) => x.runId === step.runId && x.nodeId === step.nodeId);
+              return { ...m, workflowNodes: at < 0 ? [...steps, step] : steps.map((x, i) => (i === at ? step : x)) };
+            });
+            break;
+          }
+          case "insight_step":
+            patch(botId, (m) => ({ ...m, insight: { sessionId: key, insightStep: e.insightStep } }));
+            break;
+          case "questions":
+            patch(botId, (m) => ({ ...m, question: e.questions }));
+            break;
+          case "error":
+            patch(botId, (m) => ({ ...m, loading: false, error: e.msg, errorCode: e.error_code ?? null }));
+            break;
+          case "stop":
+            status = e.status;
+            stopped = true;
+            patch(botId, (m) => ({
+              ...m,
+              loading: false,
+              writable: false,
+              status: e.status,
+              processLoading: e.status === "done" ? 100 : m.processLoading,
+            }));
+            break;
+        }
+      };
+      try {
+        let lastError: unknown;
+        try {
+          await request(controller.signal, onEvent);
+        } catch (err) {
+          lastError = err;
+        }
+        // The connection broke mid-reply: the reply goes on on the server; read the rest of it.
+        for (let attempt = 0; !stopped && stream.uuid && !controller.signal.aborted && attempt < RESUME_TRIES; attempt++) {
+          if (attempt) await new Promise((resolve) => setTimeout(resolve, RESUME_WAIT_MS * attempt));
+          try {
+            await resumeChat(stream.uuid, seen, { signal: controller.signal, onEvent });
+            lastError = undefined;
+          } catch (err) {
+            lastError = err;
+            // Gone (saved long ago, or never stored): the saved session is the truth.
+            if (err instanceof ChatRequestError && err.status === 404) break;
+          }
+        }
+        if (lastError && !stopped) throw lastError;
+      } catch (err) {
+        if (controller.signal.aborted) status = "stopped";
+        else {
+          const { describeRequestError, requestErrorText } = optsRef.current;
+          const msg = describeRequestError?.(err) || (err instanceof ChatRequestError && err.message) || requestErrorText;
+          patch(botId, (m) => ({ ...m, loading: false, error: msg }));
+          optsRef.current.onRequestError?.(requestErrorText);
+        }
+      } finally {
+        patch(botId, (m) => ({ ...m, loading: false, writable: false, status: m.status ?? status }));
+        streams.current.delete(key);
+        setStreaming([...streams.current.keys()]);
+        optsRef.current.onFinish?.(status, key === NEW ? null : key);
+      }
+    },
+    [],
+  );
 
-  const stop = useCallback(() => streams.current.get(optsRef.current.sessionId ?? NEW)?.abort(), []);
+  const send = useCallback(
+    async (query: string, files: ChatFileRef[] = [], o: { reload?: boolean; audioUrl?: string } = {}) => {
+      const key = optsRef.current.sessionId ?? NEW;
+      if (streams.current.has(key)) return;
+      const botId = localId();
+      const userMsg: UiMessage = {
+        uuid: localId(),
+        role: 1,
+        content: query,
+        toolCalls: [],
+        question: [],
+        files,
+        media: [],
+        docs: [],
+        ...(o.audioUrl ? { type: "audio" as const, audio: { url: o.audioUrl } } : {}),
+      };
+      const shown = optsRef.current.history ?? [];
+      setLocal((all) => {
+        const list = all[key] ?? shown;
+        const base = o.reload ? list.slice(0, list.length - (list.at(-1)?.role === 2 ? 1 : 0)) : [...list, userMsg];
+        return { ...all, [key]: [...base.map((m) => ({ ...m, question: [] })), placeholder(botId)] };
+      });
+      await follow(key, botId, userMsg.uuid, (signal, onEvent) =>
+        streamChat(
+          {
+            session_id: key === NEW ? null : key,
+            query,
+            schema_id: optsRef.current.agentId,
+            release: optsRef.current.release,
+            files,
+            reload: o.reload,
+          },
+          { signal, onEvent },
+        ),
+      );
+    },
+    [follow],
+  );
+
+  // A session opened while one of its replies is still being written (the page was left or
+  // reloaded): the reply is shown from its start and followed to its end.
+  const replying = opts.replying;
+  const historyLoaded = !!opts.history;
+  useEffect(() => {
+    const key = optsRef.current.sessionId;
+    if (!replying || !key || !historyLoaded || streams.current.has(key) || attached.current.has(replying)) return;
+    attached.current.add(replying);
+    const shown = optsRef.current.history ?? [];
+    setLocal((all) => ({ ...all, [key]: [...shown.filter((m) => m.uuid !== replying), placeholder(replying)] }));
+    void follow(key, replying, null, (signal, onEvent) => resumeChat(replying, 0, { signal, onEvent }));
+  }, [replying, historyLoaded, follow]);
+
+  const stop = useCallback(() => {
+    const stream = streams.current.get(optsRef.current.sessionId ?? NEW);
+    if (!stream) return;
+    stream.stopAsked = true;
+    // Before the session event the reply has no id yet: the stop goes out as soon as it has one.
+    if (stream.uuid) void askStop(stream);
+  }, []);
 
   return { messages, setMessages, pending: streaming.includes(view), send, stop };
 }

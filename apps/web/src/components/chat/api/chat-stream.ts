@@ -1,6 +1,6 @@
 import { type ChatEvent, type ChatRequest, parseChatEvent } from "@agentfair/contracts";
 import i18n from "../../../i18n";
-import { API } from "../../../lib/http";
+import { API, http } from "../../../lib/http";
 import { getToken } from "../../../lib/storage";
 
 export class ChatRequestError extends Error {
@@ -14,8 +14,8 @@ export class ChatRequestError extends Error {
 
 /**
  * POST /agent/agent_runtime/chat: no bearer header (the spec's chat call), the token travels in
- * the body. Reads the JSON event lines as they arrive; aborting the signal closes the request,
- * which stops the model on the server.
+ * the body. Reads the JSON event lines as they arrive. Closing the request does not stop the reply
+ * (it can be read again with resumeChat): the stop button calls stopReply.
  */
 export async function streamChat(body: Omit<ChatRequest, "token">, opts: { signal: AbortSignal; onEvent: (e: ChatEvent) => void }) {
   const res = await fetch(`${API.runtime}/chat`, {
@@ -33,7 +33,12 @@ export async function streamChat(body: Omit<ChatRequest, "token">, opts: { signa
     }
     throw new ChatRequestError(msg, res.status);
   }
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  await readEvents(res.body, opts.onEvent);
+}
+
+/** Turns JSON event lines into events as they arrive. */
+async function readEvents(body: ReadableStream, onEvent: (e: ChatEvent) => void) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {
     const { done, value } = await reader.read();
@@ -43,10 +48,29 @@ export async function streamChat(body: Omit<ChatRequest, "token">, opts: { signa
     while (nl >= 0) {
       const event = parseChatEvent(buffer.slice(0, nl));
       buffer = buffer.slice(nl + 1);
-      if (event) opts.onEvent(event);
+      if (event) onEvent(event);
       nl = buffer.indexOf("\n");
     }
   }
   const last = parseChatEvent(buffer);
-  if (last) opts.onEvent(last);
+  if (last) onEvent(last);
+}
+
+/**
+ * GET /chat_stream (beyond the spec): a reply's events after the first `after`, from whichever
+ * server process answers (a dropped connection, a session opened again while its reply runs).
+ */
+export async function resumeChat(uuid: string, after: number, opts: { signal: AbortSignal; onEvent: (e: ChatEvent) => void }) {
+  const query = new URLSearchParams({ uuid, after: String(after) });
+  const res = await fetch(`${API.runtime}/chat_stream?${query}`, {
+    headers: { authorization: `Bearer ${getToken()}`, lang: i18n.language === "en" ? "en" : "zh" },
+    signal: opts.signal,
+  });
+  if (!res.ok || !res.body) throw new ChatRequestError("", res.status);
+  await readEvents(res.body, opts.onEvent);
+}
+
+/** POST /stop_reply (beyond the spec): the stop button; the reply then ends as stopped on its stream. */
+export function stopReply(uuid: string) {
+  return http.post<null>(`${API.runtime}/stop_reply`, { uuid }, { keepOnNavigate: true });
 }

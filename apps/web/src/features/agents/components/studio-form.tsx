@@ -393,7 +393,7 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
             <div>
               {fields.map((f) => (
                 <Row key={f.key} gutter={8} align="top">
-                  <Col span={7}>
+                  <Col span={6}>
                     <Form.Item
                       name={[f.name, "name"]}
                       rules={[
@@ -412,14 +412,27 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
                       <Input placeholder={t("agents.studio.variableName")} data-testid="variable-name" />
                     </Form.Item>
                   </Col>
-                  <Col span={7}>
+                  <Col span={6}>
                     <Form.Item name={[f.name, "default"]}>
                       <Input placeholder={t("agents.studio.variableDefault")} maxLength={500} />
                     </Form.Item>
                   </Col>
-                  <Col span={8}>
+                  <Col span={6}>
                     <Form.Item name={[f.name, "description"]}>
                       <Input placeholder={t("agents.studio.variableDescription")} maxLength={200} />
+                    </Form.Item>
+                  </Col>
+                  <Col span={4}>
+                    {/* Where each user's value is kept: across their chats, or for one chat. */}
+                    <Form.Item name={[f.name, "scope"]} initialValue="user">
+                      <Select
+                        aria-label={t("agents.studio.variableScope")}
+                        data-testid="variable-scope"
+                        options={[
+                          { value: "user", label: t("agents.studio.variableScopeUser") },
+                          { value: "session", label: t("agents.studio.variableScopeSession") },
+                        ]}
+                      />
                     </Form.Item>
                   </Col>
                   <Col span={2}>
@@ -430,7 +443,7 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
               <Button
                 type="dashed"
                 icon={<PlusOutlined />}
-                onClick={() => add({ name: "", default: "", description: "" })}
+                onClick={() => add({ name: "", default: "", description: "", scope: "user" })}
                 disabled={fields.length >= VARIABLES_MAX}
                 data-testid="add-variable"
               >

@@ -41,7 +41,12 @@ function normalise(values: AgentDraft): AgentDraft {
       presetQuestions: (values.chatOption.presetQuestions ?? []).map((q) => q?.trim()).filter(Boolean),
     },
     knowledge: knowledgeOf(values.knowledge),
-    variables: (values.variables ?? []).map((v) => ({ name: v.name.trim(), default: v.default ?? "", description: v.description ?? "" })),
+    variables: (values.variables ?? []).map((v) => ({
+      name: v.name.trim(),
+      default: v.default ?? "",
+      description: v.description ?? "",
+      scope: v.scope ?? "user",
+    })),
     orchestration: { ...defaultOrchestration(), ...values.orchestration },
     designId: values.designId ?? null,
   };

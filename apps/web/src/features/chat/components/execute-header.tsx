@@ -1,7 +1,7 @@
 import { ArrowLeftOutlined, AppstoreOutlined, InfoCircleOutlined, ShareAltOutlined } from "@ant-design/icons";
 import type { ChatAgentInfo } from "@agentfair/contracts";
 import { App, Button, Drawer, Input, Popover, Space, Tag, Typography } from "antd";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { AgentAvatar } from "../../../components/chat/agent-avatar";
@@ -27,6 +27,8 @@ export function ExecuteHeader(props: {
   share: boolean;
   /** Where back goes when there is no page of this app to go back to. */
   backTo?: string;
+  /** More buttons before the share button (the memory button). */
+  extra?: ReactNode;
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -69,6 +71,7 @@ export function ExecuteHeader(props: {
         )}
       </Space>
       <Space>
+        {props.extra}
         {props.share && (
           <Button type="primary" icon={<AppstoreOutlined />} onClick={() => navigate("/index")} data-testid="share-to-market">
             {t("chat.toMarketplace")}

@@ -15,6 +15,7 @@ import { type SessionPages, sessionListKey, useSessionList, withNewSession } fro
 import { getShareToken } from "../api/share-token";
 import { ExecuteHeader, shareLinkOf } from "../components/execute-header";
 import { LivePanels } from "../components/live-panels";
+import { MemoryButton } from "../components/memory-drawer";
 import { NotFoundResult, SharedView } from "./share-page";
 import "./execute.css";
 
@@ -107,7 +108,13 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
 
   return (
     <div className="exec-page">
-      <ExecuteHeader agent={agent} sessionId={activeId} share={false} backTo={backTo} />
+      <ExecuteHeader
+        agent={agent}
+        sessionId={activeId}
+        share={false}
+        backTo={backTo}
+        extra={<MemoryButton agentId={agentId} release sessionId={storedId} />}
+      />
       <div className="exec-body">
         <Suspense fallback={<div className="exec-sidebar" />}>
           <SessionSidebar
@@ -133,6 +140,7 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
             agent={{ ...agent, prologue: agent.chatOption.prologue, presetQuestions: agent.chatOption.presetQuestions }}
             sessionId={activeId}
             history={history}
+            replying={storedId ? session.data?.replying?.uuid : undefined}
             blocked={blocked}
             beforeSend={confirmCharge}
             onShare={async () => {
@@ -159,6 +167,8 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
               void refreshList();
               if (sid) void queryClient.invalidateQueries({ queryKey: sessionKey(sid) });
               void queryClient.invalidateQueries({ queryKey: ["chat", "agentInfo", agentId] });
+              // The model may have remembered something (update_memory).
+              void queryClient.invalidateQueries({ queryKey: ["chat", "memory", agentId] });
             }}
             onClear={
               activeId

@@ -1,0 +1,201 @@
+import type { ChatEvent } from "@agentfair/contracts";
+import { and, asc, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { chatStreamEvents, chatStreams } from "../../db/schema/index.ts";
+import type { Caller } from "../../platform/auth.ts";
+import { notFound } from "../../platform/errors.ts";
+import { EVERYTHING } from "../../platform/invalidation.ts";
+import type { Platform } from "../../platform/platform.ts";
+
+/** Events are gathered this long and written together: a row per token would cost a write per token. */
+const BATCH_MS = 40;
+/** The writing process renews its streams this often… */
+const ALIVE_EVERY_MS = 10_000;
+/** …and a stream not renewed for this long lost its process. */
+const ALIVE_FOR_MS = 30_000;
+/** A reader with nothing new checks this often whether the writer is still alive. */
+const READER_CHECK_MS = 5_000;
+/** Ended streams are kept this long for late readers, then purged. */
+const KEEP_ENDED_MS = 10 * 60_000;
+
+/** Topics on the platform's NOTIFY channel: new events of a stream; a stop for a reply. */
+const EVENTS = "chatStream" as const;
+const STOP = "chatStop" as const;
+
+export interface StreamWriter {
+  push(event: ChatEvent): void;
+  /** Writes what is left and marks the stream ended. */
+  close(): Promise<void>;
+}
+
+/**
+ * Replies as streams that outlive their request: every event is written to PostgreSQL in small
+ * batches and announced with NOTIFY, so any process can read a reply from any point (a reconnect
+ * that the balancer sends to another process, a session opened again while its reply runs) and
+ * any process can stop it. PGlite has one process: its notices are delivered at once.
+ */
+export class ReplyStreams {
+  /** Readers waiting on this process, by stream. */
+  private readonly waiting = new Map<string, Set<() => void>>();
+  /** Replies running on this process, by stream: what a stop aborts. */
+  private readonly running = new Map<string, AbortController>();
+  private readonly db: Db;
+
+  constructor(private readonly platform: Platform) {
+    this.db = platform.db;
+    platform.invalidation.on(EVENTS, (key) => this.wake(key));
+    platform.invalidation.on(STOP, (key) => {
+      if (key !== EVERYTHING) this.running.get(key)?.abort();
+    });
+    platform.jobs.schedule("chat.purge-streams", "*/10 * * * *", () => this.purge());
+  }
+
+  private wake(key: string) {
+    const wakers = key === EVERYTHING ? [...this.waiting.values()].flatMap((s) => [...s]) : [...(this.waiting.get(key) ?? [])];
+    for (const w of wakers) w();
+  }
+
+  /** Starts the stream of a reply; `controller` is aborted by a stop from any process. */
+  open(id: string, sessionId: string, userId: string, controller: AbortController): StreamWriter {
+    this.running.set(id, controller);
+    let seq = 0;
+    let pending: ChatEvent[] = [];
+    let created = false;
+    let timer: NodeJS.Timeout | undefined;
+    let chain: Promise<void> = Promise.resolve();
+    const alive = setInterval(() => {
+      this.db
+        .update(chatStreams)
+        .set({ aliveAt: new Date() })
+        .where(eq(chatStreams.id, id))
+        .catch((err) => this.platform.log.warn({ err }, "renewing a reply stream failed"));
+    }, ALIVE_EVERY_MS);
+    alive.unref();
+    const flush = (ended: boolean) => {
+      timer = undefined;
+      const events = pending;
+      pending = [];
+      const fromSeq = seq;
+      seq += events.length;
+      const toSeq = seq;
+      chain = chain.then(async () => {
+        try {
+          await this.db.transaction(async (tx) => {
+            if (!created) await tx.insert(chatStreams).values({ id, sessionId, userId });
+            created = true;
+            if (events.length) await tx.insert(chatStreamEvents).values({ streamId: id, fromSeq, toSeq, events });
+            if (ended) await tx.update(chatStreams).set({ endedAt: new Date(), aliveAt: new Date() }).where(eq(chatStreams.id, id));
+            await this.platform.invalidation.publish(EVENTS, id, tx);
+          });
+        } catch (err) {
+          // The reply goes on for its own reader; only a later reader misses these events.
+          this.platform.log.warn({ err }, "writing a reply stream failed");
+        }
+      });
+    };
+    return {
+      push: (event) => {
+        pending.push(event);
+        timer ??= setTimeout(() => flush(false), BATCH_MS);
+      },
+      close: async () => {
+        clearTimeout(timer);
+        clearInterval(alive);
+        flush(true);
+        await chain;
+        this.running.delete(id);
+      },
+    };
+  }
+
+  /** Stops a reply of the caller wherever it runs (the reply then ends as stopped and is saved). */
+  async stop(caller: Caller, id: string) {
+    const [row] = await this.db.select().from(chatStreams).where(eq(chatStreams.id, id));
+    if (!row || row.userId !== caller.userId) throw notFound();
+    if (row.endedAt) return;
+    this.running.get(id)?.abort();
+    await this.platform.invalidation.publish(STOP, id);
+  }
+
+  /** The running reply of a session (the newest whose process is alive), if any. */
+  async runningIn(sessionId: string) {
+    const [row] = await this.db
+      .select({ id: chatStreams.id })
+      .from(chatStreams)
+      .where(
+        and(
+          eq(chatStreams.sessionId, sessionId),
+          isNull(chatStreams.endedAt),
+          gt(chatStreams.aliveAt, new Date(Date.now() - ALIVE_FOR_MS)),
+        ),
+      )
+      .orderBy(desc(chatStreams.createdAt))
+      .limit(1);
+    return row?.id;
+  }
+
+  /**
+   * Writes the caller's reply's events after the first `after` until its stop event. A stream whose
+   * process died ends here as failed with `lost` (the caller's wording of it).
+   */
+  async read(caller: Caller, id: string, after: number, signal: AbortSignal, write: (e: ChatEvent) => void, lost: () => ChatEvent[]) {
+    const owner = async () => (await this.db.select().from(chatStreams).where(eq(chatStreams.id, id)))[0];
+    const first = await owner();
+    if (!first || first.userId !== caller.userId) throw notFound();
+    let cursor = after;
+    let wake = () => {};
+    const wakers = this.waiting.get(id) ?? new Set();
+    const waker = () => wake();
+    wakers.add(waker);
+    this.waiting.set(id, wakers);
+    const onAbort = () => wake();
+    signal.addEventListener("abort", onAbort);
+    try {
+      while (!signal.aborted) {
+        // Armed before reading, so a notice that comes during the read is not lost.
+        const woken = new Promise<boolean>((resolve) => {
+          const t = setTimeout(() => resolve(false), READER_CHECK_MS);
+          t.unref();
+          wake = () => {
+            clearTimeout(t);
+            resolve(true);
+          };
+        });
+        const rows = await this.db
+          .select()
+          .from(chatStreamEvents)
+          .where(and(eq(chatStreamEvents.streamId, id), gt(chatStreamEvents.toSeq, cursor)))
+          .orderBy(asc(chatStreamEvents.fromSeq));
+        for (const row of rows) {
+          const events = row.events as ChatEvent[];
+          for (let i = Math.max(0, cursor - row.fromSeq); i < events.length; i++) {
+            write(events[i]!);
+            if (events[i]!.type === "stop") return;
+          }
+          cursor = row.toSeq;
+        }
+        if (await woken) continue;
+        const now = await owner();
+        if (!now) return;
+        if (!now.endedAt && now.aliveAt.getTime() < Date.now() - ALIVE_FOR_MS) {
+          for (const e of lost()) write(e);
+          return;
+        }
+        // Ended, and every event read: nothing more will come.
+        if (now.endedAt && !rows.length) return;
+      }
+    } finally {
+      wakers.delete(waker);
+      if (!wakers.size) this.waiting.delete(id);
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Ended streams after a while, and streams whose process died long ago. */
+  async purge() {
+    const ended = new Date(Date.now() - KEEP_ENDED_MS);
+    await this.db
+      .delete(chatStreams)
+      .where(or(lt(chatStreams.endedAt, ended), and(isNull(chatStreams.endedAt), lt(chatStreams.aliveAt, ended))));
+  }
+}
