@@ -1,9 +1,11 @@
 // Load through the balancer: N concurrent streaming chats (nginx in front of two platform
 // processes on one PostgreSQL, files on S3) against a slow local test model, with uploads and
 // marketplace browsing mixed in. Prints first-token p50/p95, the processes' event-loop delay,
-// RSS per stream and errors for each N, and the RSS per stream of a bare SSE server (bare-sse.ts)
-// streaming the same answer in the same run. Run: npm run bench:load (LEVELS=100,300,1000 to
-// choose; needs nginx and PostgreSQL, TEST_DATABASE_URL defaults to 127.0.0.1).
+// RSS per stream and errors for each N, and the first-token p95 and RSS per stream of a bare SSE
+// server (bare-sse.ts) streaming the same answer in the same run: on a shared machine the figures
+// that mean something are the differences to it ("added"). Run: npm run bench:load (LEVELS=100,300,1000 to
+// choose; needs nginx and PostgreSQL, TEST_DATABASE_URL defaults to 127.0.0.1; CLUSTER_PROFILE=<dir>
+// for a CPU profile of each platform process).
 import { fork } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -148,24 +150,28 @@ try {
     // The bare SSE server: the same number of streams, same answer and pace.
     const bareIdle = rssOf(bareReady.pid);
     const stopBare = peakRss([bareReady.pid]);
-    await Promise.all(
+    const bareFirst = await Promise.all(
       Array.from(
         { length: n },
         () =>
-          new Promise<void>((resolve) => {
+          new Promise<number>((resolve) => {
+            const sent = performance.now();
+            let first = Number.NaN;
             http
               .get({ host: "127.0.0.1", port: bareReady.port, path: "/", agent: false }, (res) => {
-                res.resume();
-                res.on("end", resolve);
+                res.on("data", () => {
+                  if (Number.isNaN(first)) first = performance.now() - sent;
+                });
+                res.on("end", () => resolve(first));
               })
-              .on("error", () => resolve());
+              .on("error", () => resolve(first));
           }),
       ),
     );
     const barePeak = stopBare();
     const line = [
       `N=${String(n).padStart(4)}`,
-      `first token p50 ${ms(pct(first, 50))} p95 ${ms(pct(first, 95))} (model's own first chunk after ${DELAY_MS} ms)`,
+      `first token p50 ${ms(pct(first, 50))} p95 ${ms(pct(first, 95))} (model's own first chunk after ${DELAY_MS} ms); bare SSE p95 ${ms(pct(bareFirst, 95))}: added p95 ${ms(pct(first, 95) - pct(bareFirst, 95))}`,
       `event-loop delay p99 ${stats.map((s) => ms(s.lagP99Ms)).join("/")} max ${stats.map((s) => ms(s.lagMaxMs)).join("/")}`,
       `RSS ${kb((peak - idle) / n)}/stream (idle ${(idle / 2 ** 20).toFixed(0)} MB, peak ${(peak / 2 ** 20).toFixed(0)} MB for 2 processes); bare SSE ${kb((barePeak - bareIdle) / n)}/stream`,
       `errors ${errors} (${failed.length} chats not completed${failed[0] ? `, e.g. ${failed[0].run.status} ${failed[0].run.failure ?? JSON.stringify(failed[0].run.events.at(-1))}` : ""}); ${browsed.reduce((s, b) => s + b.n, 0)} marketplace pages, ${Math.ceil(n / 20)} uploads; ${(wall / 1000).toFixed(1)} s`,

@@ -6,7 +6,8 @@ import type { Database, Tx } from "../db/client.ts";
 /** What a cached copy is of. "user": a user's identity (level, role, sessions); key: the user id. */
 /** "mcp": replies waiting in the outbox of an SSE MCP session; key: the session id. */
 /** "chatStream": new events of a reply stream; "chatStop": stop a reply; key: the reply id. */
-export type CacheTopic = "user" | "agent" | "models" | "mcp" | "chatStream" | "chatStop";
+/** "robots": the names of a tenant's RPA robots (offered to every chat as a tool); key: the tenant id. */
+export type CacheTopic = "user" | "agent" | "models" | "mcp" | "chatStream" | "chatStop" | "robots";
 
 const CHANNEL = "agentfair_invalidate";
 /** The key handlers get when messages may have been missed (a lost connection): drop everything. */

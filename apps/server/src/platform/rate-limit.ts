@@ -1,4 +1,5 @@
-import { and, count, eq, gt, lt, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { rateCounters, rateLeases } from "../db/schema/index.ts";
 import { type AppError, tooMany } from "./errors.ts";
@@ -77,13 +78,14 @@ export class RateLimiter {
     const expiry = () => new Date(Date.now() + ttlSeconds * 1000);
     const held = await this.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`lease:${key}`}))`);
-      const [{ n }] = await tx
-        .select({ n: count() })
-        .from(rateLeases)
-        .where(and(eq(rateLeases.key, key), gt(rateLeases.expiresAt, new Date())));
-      if (n >= limit) return null;
-      const [row] = await tx.insert(rateLeases).values({ key, expiresAt: expiry() }).returning({ id: rateLeases.id });
-      return row;
+      // Counted and taken in one statement (one round trip fewer before a reply's first token);
+      // it runs after the lock, so it sees every lease committed by an earlier holder.
+      const taken = (await tx.execute(sql`
+        insert into ${rateLeases} (id, key, expires_at)
+        select ${randomUUID()}, ${key}, ${expiry().toISOString()}::timestamptz
+        where (select count(*) from ${rateLeases} where key = ${key} and expires_at > ${new Date().toISOString()}::timestamptz) < ${limit}
+        returning id`)) as unknown as { rows: { id: string }[] };
+      return taken.rows[0] ?? null;
     });
     if (!held) throw refuse();
     let released = false;

@@ -185,7 +185,12 @@ export async function startCluster(opts: { processes?: number; env?: Record<stri
     const addNode = async (extra: Record<string, string> = {}) => {
       const child = fork(path.join(root, "apps/server/src/test/cluster-node.ts"), {
         cwd: root,
-        execArgv: ["--import", "tsx"],
+        // CLUSTER_PROFILE=<dir>: a CPU profile of each process, written when it exits (bench:load).
+        execArgv: [
+          "--import",
+          "tsx",
+          ...(process.env.CLUSTER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CLUSTER_PROFILE}`] : []),
+        ],
         env: { ...process.env, NODE_NO_WARNINGS: "1", ...env, DATA_DIR: path.join(dir, `node-${nodes.length}`), PORT: "0", ...extra },
         stdio: ["ignore", "inherit", "inherit", "ipc"],
       });

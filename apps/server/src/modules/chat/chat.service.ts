@@ -448,10 +448,11 @@ export class ChatService {
     const writes = (async () => {
       await writesGate;
       clearTimeout(gateTimer);
-      if (p.isNew) await this.repo.createSession(session);
+      // A new session is written with its title: one statement fewer per new chat.
+      if (p.isNew) await this.repo.createSession({ ...session, title, titled: true });
       if (retry && lastBot) await this.repo.deleteMessage(lastBot.id);
       if (!retry) await this.repo.insertMessage({ id: questionId, sessionId: session.id, role: "user", content: query, files });
-      if (!session.titled) await this.repo.titleIfUntitled(session.id, title);
+      if (!p.isNew && !session.titled) await this.repo.titleIfUntitled(session.id, title);
     })();
     writes.catch(() => undefined);
     const docs: ChatDoc[] = [];

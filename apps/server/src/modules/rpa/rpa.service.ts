@@ -10,9 +10,11 @@ import {
   rpaRobotInput,
   rpaTaskInput,
 } from "@agentfair/contracts";
+import { LRUCache } from "lru-cache";
 import type { Caller } from "../../platform/auth.ts";
 import { forbidden, notFound } from "../../platform/errors.ts";
 import { PREFIXES } from "../../platform/http.ts";
+import { EVERYTHING } from "../../platform/invalidation.ts";
 import type { Platform } from "../../platform/platform.ts";
 import { openSecret, sealSecret } from "../../platform/secret.ts";
 import { type RobotRow, RpaRepository } from "./rpa.repository.ts";
@@ -51,7 +53,13 @@ export class RpaService {
     private readonly sessions: () => SessionsForRpa | undefined,
   ) {
     this.repo = new RpaRepository(platform.db);
+    platform.invalidation.on("robots", (tenantId) =>
+      tenantId === EVERYTHING ? this.namesOfTenant.clear() : this.namesOfTenant.delete(tenantId),
+    );
   }
+
+  /** Every reply asks for its tenant's robots (the RPA tool): kept briefly, dropped on every change. */
+  private readonly namesOfTenant = new LRUCache<string, string[]>({ max: 10_000, ttl: 30_000 });
 
   private toInfo(row: RobotRow): RpaRobot {
     return {
@@ -106,6 +114,7 @@ export class RpaService {
       allowPrivate: caller.isAdmin,
       createdBy: caller.userId,
     });
+    await this.platform.invalidate("robots", row.tenantId);
     return this.toInfo(row);
   }
 
@@ -127,12 +136,14 @@ export class RpaService {
       livePolicy: input.livePolicy,
       allowPrivate: caller.isAdmin && existing.allowPrivate,
     });
+    await this.platform.invalidate("robots", existing.tenantId);
     return this.toInfo(row);
   }
 
   async remove(caller: Caller, id: string) {
-    await this.managed(caller, id);
+    const existing = await this.managed(caller, id);
     await this.repo.remove(id);
+    await this.platform.invalidate("robots", existing.tenantId);
   }
 
   // ---- watching ----------------------------------------------------------------------------------
@@ -258,7 +269,10 @@ export class RpaService {
   }
 
   async robotNames(tenantId: string) {
-    return (await this.repo.listOfTenant(tenantId)).map((r) => r.robotName);
+    const names = await this.platform.invalidation.cached("robots", this.namesOfTenant, tenantId, async () =>
+      (await this.repo.listOfTenant(tenantId)).map((r) => r.robotName),
+    );
+    return names ?? [];
   }
 
   purgeTickets() {
