@@ -326,7 +326,7 @@ export class TasksService {
     const refuse = () => new AppError("taskApiKeyInvalid", 401);
     if (!bearer?.startsWith(TASK_API_KEY_PREFIX) || bearer.length > 200) throw refuse();
     const task = await this.repo.byId(taskId);
-    if (!task || task.triggerType !== "api" || !task.apiKeyHash) throw refuse();
+    if (task?.triggerType !== "api" || !task.apiKeyHash) throw refuse();
     const given = Buffer.from(this.apiKeyHash(bearer), "hex");
     const stored = Buffer.from(task.apiKeyHash, "hex");
     if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw refuse();
