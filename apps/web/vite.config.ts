@@ -77,11 +77,26 @@ function oneLanguage(): Plugin {
 
 export default defineConfig({
   plugins: [react(), precompress(), oneLanguage()],
+  resolve: {
+    // One copy of antd's helpers: @ant-design/x and `antd/locale/*` import the CommonJS builds (lib/),
+    // which would ship beside the ES builds every antd component uses, with contexts of their own
+    // (x's components then missed the app's locale and icon settings).
+    alias: [
+      { find: /^antd\/(?:lib\/)?locale\/(.*)$/, replacement: "antd/es/locale/$1" },
+      { find: /^antd\/lib\/(.*)$/, replacement: "antd/es/$1" },
+      { find: /^@ant-design\/(cssinjs|icons)\/lib\/(.*)$/, replacement: "@ant-design/$1/es/$2" },
+      { find: /^@rc-component\/util\/lib\/(.*)$/, replacement: "@rc-component/util/es/$1" },
+    ],
+  },
   build: {
     target: "es2022",
     rolldownOptions: {
       // The contracts declare their zod schemas at module level: a schema no page parses is left out.
-      treeshake: { manualPureFunctions: ["z"] },
+      // The contracts have no side effects either: a page loads the modules whose schemas it uses, not every area's.
+      treeshake: {
+        manualPureFunctions: ["z"],
+        moduleSideEffects: (id) => (/[\\/]packages[\\/]contracts[\\/]src[\\/]/.test(id) ? false : undefined),
+      },
       // Chunks under 500 kB: echarts' renderer apart from echarts; react-dom and zod (on every first
       // load anyway) apart from the rest of the shared code, so each is cached on its own.
       output: {

@@ -5,6 +5,7 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation, useMatches, useNavigate, type UIMatch } from "react-router";
 import { useTenantInfo } from "../features/auth/api/tenant-info";
+import { loadAreas } from "../i18n";
 import { userInfoKey, useUserInfo } from "../features/auth/api/user-info";
 import { cancelPending, HttpError } from "../lib/http";
 import { clearSession, getToken, removeToken, SESSION_ENDED_EVENT } from "../lib/storage";
@@ -93,7 +94,9 @@ export function NavigationGuard() {
   );
 }
 
-const SurveyModal = lazy(() => import("../features/auth/components/survey-modal").then((m) => ({ default: m.SurveyModal })));
+const SurveyModal = lazy(() =>
+  Promise.all([import("../features/auth/components/survey-modal"), loadAreas("auth")]).then(([m]) => ({ default: m.SurveyModal })),
+);
 
 /** The survey's form loads only for a user who has yet to end it, not on every signed-in page. */
 function Survey() {

@@ -1,12 +1,16 @@
-import { Skeleton } from "antd";
+import { Spin } from "antd";
 import { type ComponentType, lazy, Suspense } from "react";
 import type { WidgetRendererProps, WidgetRenderers } from "../components/chat/widgets";
+import { loadAllTexts } from "../i18n";
 
-/** A renderer whose code loads with the first reply that needs it (the chat page does not wait for cards). */
+/**
+ * A renderer whose code and texts (cards and designer areas) load with the first reply that needs
+ * it: the chat page waits for neither.
+ */
 function lazyRenderer(load: () => Promise<ComponentType<WidgetRendererProps>>): ComponentType<WidgetRendererProps> {
-  const Lazy = lazy(async () => ({ default: await load() }));
+  const Lazy = lazy(async () => ({ default: (await Promise.all([load(), loadAllTexts()]))[0] }));
   return (props) => (
-    <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} style={{ width: 300 }} />}>
+    <Suspense fallback={<Spin size="small" className="chat-widget-pending" />}>
       <Lazy {...props} />
     </Suspense>
   );

@@ -1,3 +1,5 @@
+import { loadAllTexts } from "../i18n";
+
 // antd reads matchMedia, which jsdom lacks.
 Object.defineProperty(window, "matchMedia", {
   writable: true,
@@ -19,3 +21,6 @@ globalThis.ResizeObserver ??= class {
   unobserve() {}
   disconnect() {}
 };
+
+// Pages rendered without the router get every area's texts, as lib/lazy-page.ts gives them in the app.
+await loadAllTexts();

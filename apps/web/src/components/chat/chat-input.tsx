@@ -1,14 +1,17 @@
-import { AudioOutlined, ClearOutlined, CloseOutlined, FileOutlined, LoadingOutlined, PaperClipOutlined } from "@ant-design/icons";
+import { AudioOutlined, CloseOutlined, FileOutlined, LoadingOutlined, PaperClipOutlined } from "@ant-design/icons";
 import { CHAT_FILE_MAX_BYTES, CHAT_INPUT_MAX_BYTES, CHAT_UPLOAD_EXTENSIONS, type ChatFileRef } from "@agentfair/contracts";
 import { Sender } from "@ant-design/x";
-import { App, Button, Popconfirm, Space, Tooltip } from "antd";
-import { useEffect, useRef, useState } from "react";
+import { App, Button, Space, Tooltip } from "antd";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { HttpError } from "../../lib/http";
 import { speechToText } from "./api/speech-to-text";
 import { uploadChatFile } from "./api/upload-file";
 import type { ChatBus } from "./event-bus";
 import { useVoice } from "./use-voice";
+
+/** Clearing needs a session with messages: its confirm comes with them, not with a new chat. */
+const ClearHistoryButton = lazy(() => import("./clear-history-button").then((m) => ({ default: m.ClearHistoryButton })));
 
 interface PendingFile extends Partial<ChatFileRef> {
   key: string;
@@ -228,16 +231,9 @@ export function ChatInput(props: {
               </Tooltip>
             </span>
             {props.onClear && (
-              <Popconfirm title={t("chat.clearConfirm")} onConfirm={props.onClear} disabled={props.disabled || props.pending}>
-                <Tooltip title={t("chat.clearHistory")}>
-                  <Button
-                    type="text"
-                    icon={<ClearOutlined />}
-                    aria-label={t("chat.clearHistory")}
-                    disabled={props.disabled || props.pending}
-                  />
-                </Tooltip>
-              </Popconfirm>
+              <Suspense fallback={null}>
+                <ClearHistoryButton onClear={props.onClear} disabled={!!(props.disabled || props.pending)} />
+              </Suspense>
             )}
           </Space>
         }

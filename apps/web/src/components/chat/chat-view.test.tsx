@@ -57,17 +57,19 @@ describe("replies as HTML", () => {
 });
 
 describe("reply progress", () => {
-  it("shows the stage while the first words are awaited (not hidden behind the loading dots)", () => {
+  it("shows the stage while the first words are awaited (not hidden behind the loading dots)", async () => {
     view([bot({ loading: true, writable: true, stepNum: 0, processLoading: 10 })]);
-    expect(screen.getByTestId("chat-progress").textContent).toContain("思考中");
+    // The message list loads with the first message (chat-view.tsx).
+    expect((await screen.findByTestId("chat-progress")).textContent).toContain("思考中");
   });
 
-  it("names each stage the runtime reaches", () => {
-    const labels = [0, 1, 2, 3].map((stepNum) => {
+  it("names each stage the runtime reaches", async () => {
+    const labels: (string | null)[] = [];
+    for (const stepNum of [0, 1, 2, 3]) {
       cleanup();
       view([bot({ writable: true, stepNum, content: "…" })]);
-      return screen.getByTestId("chat-progress").textContent;
-    });
+      labels.push((await screen.findByTestId("chat-progress")).textContent);
+    }
     expect(labels).toEqual(["思考中", "搜索信息中", "分析中", "生成结果中"]);
   });
 });
@@ -85,7 +87,7 @@ describe("a failed reply", () => {
       errorCode: "modelTimeout",
     });
     view([{ ...bot({ role: 1, content: "问题" }) }, failed], bus);
-    expect(screen.getByTestId("chat-progress").textContent).toContain("回复失败");
+    expect((await screen.findByTestId("chat-progress")).textContent).toContain("回复失败");
     expect(screen.getByTestId("chat-progress").textContent).not.toContain("生成结果中");
     expect(screen.getByRole("alert").textContent).toContain("模型未能及时回答");
     await act(() => i18n.changeLanguage("en"));

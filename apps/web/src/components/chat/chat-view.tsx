@@ -1,23 +1,17 @@
-import {
-  CopyOutlined,
-  DislikeFilled,
-  DislikeOutlined,
-  LikeFilled,
-  LikeOutlined,
-  RedoOutlined,
-  ShareAltOutlined,
-  UserOutlined,
-} from "@ant-design/icons";
-import { Bubble, Prompts, Welcome } from "@ant-design/x";
-import { App, Avatar, Button, Space, Spin, Tooltip } from "antd";
-import { useEffect, useRef, useState } from "react";
-import { API, http } from "../../lib/http";
+import { Prompts, Welcome } from "@ant-design/x";
+import { Spin } from "antd";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { loadAreas } from "../../i18n";
 import { AgentAvatar } from "./agent-avatar";
 import type { ChatBus } from "./event-bus";
-import { MessageBody } from "./message-body";
-import { ProgressSteps } from "./progress-steps";
 import type { UiMessage } from "./use-chat";
+
+/** The message list (bubbles, reply stages, tool calls, cards) comes with the first message, not with the welcome. */
+const MessageList = lazy(() =>
+  // Insight steps show in messages: their texts come with the list.
+  Promise.all([import("./message-list"), loadAreas("insight")]).then(([m]) => ({ default: m.MessageList })),
+);
 
 export interface ChatAgent {
   agentName: string;
@@ -59,7 +53,6 @@ export function ChatView(props: {
   onShare?: () => void;
 }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const { currentAgent: agent, share, pendding, messageList, bus } = props;
   const bottom = useRef<HTMLDivElement>(null);
   const last = messageList.at(-1);
@@ -77,15 +70,6 @@ export function ChatView(props: {
     observer.observe(view);
     return () => observer.disconnect();
   }, []);
-
-  /** Asks the question before this reply again; the reply is replaced. */
-  const retry = (index: number) =>
-    bus.emit("send-plugins-button", { title: "retry", content: messageList[index - 1]?.content ?? "", index: index - 1, reload: true });
-
-  const copy = async (m: UiMessage) => {
-    if (await copyText(m.content)) message.success(t("chat.copied"));
-    else message.error(t("chat.copyFailed"));
-  };
 
   return (
     <div className="chat-view" data-testid="chat-view">
@@ -107,129 +91,13 @@ export function ChatView(props: {
           )}
         </div>
       )}
-      {messageList.map((m, index) => {
-        const isUser = m.role === 1;
-        const isLast = index === messageList.length - 1;
-        const stopped = m.status === "stopped";
-        const failed = m.status === "failed";
-        // The stages show from the first moment; dots stand in for the text until it comes.
-        const waiting = !!m.loading && !m.content && !m.toolCalls.length;
-        return (
-          <div
-            key={m.uuid}
-            className={`chat-row ${isUser ? "chat-row-user" : "chat-row-bot"}`}
-            data-testid={isUser ? "msg-user" : "msg-bot"}
-          >
-            <Bubble
-              placement={isUser ? "end" : "start"}
-              variant={isUser ? "filled" : "outlined"}
-              avatar={
-                isUser ? (
-                  <Avatar icon={<UserOutlined />} style={{ background: "#1677ff" }} />
-                ) : (
-                  <AgentAvatar icon={agent.agentIcon} background={agent.agentIconBackground} name={agent.agentName} />
-                )
-              }
-              header={
-                !isUser && (m.writable || m.stepNum !== undefined || stopped || failed) ? (
-                  <ProgressSteps
-                    stepNum={m.stepNum}
-                    percent={m.processLoading}
-                    stopped={stopped}
-                    failed={failed}
-                    done={m.status === "done"}
-                  />
-                ) : undefined
-              }
-              content={m.content}
-              contentRender={() =>
-                waiting ? (
-                  <Spin size="small" className="chat-waiting" />
-                ) : (
-                  <MessageBody message={m} bus={bus} onRetry={!share && isLast && failed && !pendding ? () => retry(index) : undefined} />
-                )
-              }
-              footer={
-                !isUser && !m.writable && !m.hideCopy ? (
-                  <Space size={2} className="chat-actions">
-                    <Tooltip title={t("chat.copy")}>
-                      <Button type="text" size="small" icon={<CopyOutlined />} onClick={() => copy(m)} aria-label={t("chat.copy")} />
-                    </Tooltip>
-                    {!share && m.status === "done" && <Feedback message={m} />}
-                    {!share && isLast && (
-                      <Tooltip title={t("chat.retry")}>
-                        <Button
-                          type="text"
-                          size="small"
-                          icon={<RedoOutlined />}
-                          disabled={pendding}
-                          aria-label={t("chat.retry")}
-                          onClick={() => retry(index)}
-                        />
-                      </Tooltip>
-                    )}
-                    {!share && props.onShare && (
-                      <Tooltip title={t("chat.share")}>
-                        <Button type="text" size="small" icon={<ShareAltOutlined />} onClick={props.onShare} aria-label={t("chat.share")} />
-                      </Tooltip>
-                    )}
-                  </Space>
-                ) : undefined
-              }
-            />
-            {!isUser && !share && isLast && !m.writable && m.question.length > 0 && (
-              <div className="chat-suggestions" data-testid="chat-suggestions">
-                <div className="chat-suggestions-title">{t("chat.suggestions")}</div>
-                <Space wrap>
-                  {m.question.map((q) => (
-                    <Button key={q} size="small" shape="round" onClick={() => bus.emit("send-msg-button", { text: q })}>
-                      {q}
-                    </Button>
-                  ))}
-                </Space>
-              </div>
-            )}
-          </div>
-        );
-      })}
+      {messageList.length > 0 && (
+        // Spinner only while the list's code arrives the first time (a moment): never text that is missing.
+        <Suspense fallback={<Spin size="small" className="chat-waiting" />}>
+          <MessageList agent={agent} share={share} pendding={pendding} messageList={messageList} bus={bus} onShare={props.onShare} />
+        </Suspense>
+      )}
       <div ref={bottom} />
     </div>
-  );
-}
-
-/** Like or dislike of a reply (POST /agent/agent_runtime/message/feedback); a second click withdraws it. */
-function Feedback({ message: m }: { message: UiMessage }) {
-  const { t } = useTranslation();
-  const [value, setValue] = useState(m.feedback ?? null);
-  const give = async (next: "like" | "dislike") => {
-    const feedback = value === next ? null : next;
-    await http.post<null>(`${API.runtime}/message/feedback`, { message_id: m.uuid, feedback }, { silent: true });
-    setValue(feedback);
-  };
-  return (
-    <>
-      <Tooltip title={t("chat.like")}>
-        <Button
-          type="text"
-          size="small"
-          icon={value === "like" ? <LikeFilled /> : <LikeOutlined />}
-          onClick={() => give("like")}
-          aria-label={t("chat.like")}
-          aria-pressed={value === "like"}
-          data-testid="chat-like"
-        />
-      </Tooltip>
-      <Tooltip title={t("chat.dislike")}>
-        <Button
-          type="text"
-          size="small"
-          icon={value === "dislike" ? <DislikeFilled /> : <DislikeOutlined />}
-          onClick={() => give("dislike")}
-          aria-label={t("chat.dislike")}
-          aria-pressed={value === "dislike"}
-          data-testid="chat-dislike"
-        />
-      </Tooltip>
-    </>
   );
 }

@@ -1,12 +1,16 @@
 import { ArrowLeftOutlined, AppstoreOutlined, InfoCircleOutlined, ShareAltOutlined } from "@ant-design/icons";
 import type { ChatAgentInfo } from "@agentfair/contracts";
-import { App, Button, Drawer, Input, Popover, Space, Tag, Typography } from "antd";
-import { type ReactNode, useState } from "react";
+import { App, Button, Popover, Space, Spin } from "antd";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { AgentAvatar } from "../../../components/chat/agent-avatar";
 import { copyText } from "../../../components/chat/chat-view";
 import { getShareToken, revokeShare } from "../api/share-token";
+
+/** The share link and the details drawer load when first opened, not with the chat. */
+const ShareLinkPanel = lazy(() => import("./execute-header-parts").then((m) => ({ default: m.ShareLinkPanel })));
+const AgentDetailsDrawer = lazy(() => import("./execute-header-parts").then((m) => ({ default: m.AgentDetailsDrawer })));
 
 /** The share link: current origin and path plus the hash route, carrying the share token. */
 export function shareLinkOf(agentId: string, sessionId: string, shareToken: string) {
@@ -34,7 +38,8 @@ export function ExecuteHeader(props: {
   const { message } = App.useApp();
   const navigate = useNavigate();
   const [link, setLink] = useState("");
-  const [details, setDetails] = useState(false);
+  // Undefined until first opened: the drawer's code loads then.
+  const [details, setDetails] = useState<boolean>();
   const { agent } = props;
 
   const openShare = async (open: boolean) => {
@@ -60,14 +65,12 @@ export function ExecuteHeader(props: {
           />
         )}
         <AgentAvatar icon={agent.agentIcon} background={agent.agentIconBackground} name={agent.agentName} size={32} />
-        <Typography.Text strong style={{ fontSize: 16 }}>
-          {agent.agentName}
-        </Typography.Text>
-        {props.share && <Tag color="blue">{t("chat.readOnly")}</Tag>}
+        <strong className="exec-agent-name">{agent.agentName}</strong>
+        {props.share && <span className="exec-tag exec-tag-blue">{t("chat.readOnly")}</span>}
         {!props.share && !!agent.price && (
-          <Tag color="orange" data-testid="price-per-use">
+          <span className="exec-tag exec-tag-orange" data-testid="price-per-use">
             {t("chat.pricePerUse", { price: agent.price.toFixed(2) })}
-          </Tag>
+          </span>
         )}
       </Space>
       <Space>
@@ -84,33 +87,18 @@ export function ExecuteHeader(props: {
             onOpenChange={openShare}
             title={t("chat.shareLink")}
             content={
-              props.sessionId ? (
-                <div style={{ width: 380 }}>
-                  <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
-                    {t("chat.shareHint")}
-                  </Typography.Paragraph>
-                  <Space.Compact style={{ width: "100%" }}>
-                    <Input value={link} readOnly data-testid="share-link" />
-                    <Button type="primary" onClick={copy} disabled={!link}>
-                      {t("chat.copyLink")}
-                    </Button>
-                  </Space.Compact>
-                  <Button
-                    type="link"
-                    size="small"
-                    style={{ paddingInline: 0, marginTop: 8 }}
-                    onClick={async () => {
-                      await revokeShare(props.sessionId!);
-                      setLink("");
-                      message.success(t("chat.revoked"));
-                    }}
-                  >
-                    {t("chat.revokeShare")}
-                  </Button>
-                </div>
-              ) : (
-                <Typography.Text type="secondary">{t("chat.needInput")}</Typography.Text>
-              )
+              <Suspense fallback={<Spin size="small" />}>
+                <ShareLinkPanel
+                  sessionId={props.sessionId}
+                  link={link}
+                  onCopy={copy}
+                  onRevoke={async () => {
+                    await revokeShare(props.sessionId!);
+                    setLink("");
+                    message.success(t("chat.revoked"));
+                  }}
+                />
+              </Suspense>
             }
           >
             <Button icon={<ShareAltOutlined />} disabled={!props.sessionId}>
@@ -124,34 +112,11 @@ export function ExecuteHeader(props: {
           </Button>
         )}
       </Space>
-      <Drawer open={details} onClose={() => setDetails(false)} title={t("chat.agentDetails")} width={360} mask={false}>
-        <Space direction="vertical" size={16} style={{ width: "100%" }}>
-          <Space>
-            <AgentAvatar icon={agent.agentIcon} background={agent.agentIconBackground} name={agent.agentName} size={48} />
-            <div>
-              <Typography.Text strong>{agent.agentName}</Typography.Text>
-              <br />
-              <Typography.Text type="secondary">{agent.agentDescription}</Typography.Text>
-            </div>
-          </Space>
-          <div>
-            <Typography.Title level={5}>{t("chat.usageGuide")}</Typography.Title>
-            <Typography.Paragraph style={{ whiteSpace: "pre-wrap" }}>{agent.usageGuide || "-"}</Typography.Paragraph>
-          </div>
-          <div>
-            <Typography.Title level={5}>{t("chat.skills")}</Typography.Title>
-            {agent.skills?.length ? (
-              agent.skills.map((s) => <Tag key={s}>{s}</Tag>)
-            ) : (
-              <Typography.Text type="secondary">{t("chat.noSkills")}</Typography.Text>
-            )}
-          </div>
-          <div>
-            <Typography.Title level={5}>{t("chat.chatCount")}</Typography.Title>
-            <Typography.Text data-testid="chat-count">{agent.chatCount ?? 0}</Typography.Text>
-          </div>
-        </Space>
-      </Drawer>
+      {details !== undefined && (
+        <Suspense fallback={null}>
+          <AgentDetailsDrawer agent={agent} details={details} setDetails={setDetails} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { CHARGE_IDLE_MS } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Spin } from "antd";
+import { ExclamationCircleFilled } from "@ant-design/icons";
+import { App, Button, Spin } from "antd";
 import { lazy, Suspense, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
@@ -70,17 +71,15 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
   // Refused before anything is sent: a priced agent needs a membership this caller lacks.
   const blocked = agent.membershipRequired
     ? {
+        // antd's warning Alert in look, without its code on every chat's first load.
         notice: (
-          <Alert
-            type="warning"
-            showIcon
-            title={t("chat.membershipRequired")}
-            action={
-              <Button type="primary" size="small" onClick={() => navigate("/recharge")}>
-                {t("chat.openMembership")}
-              </Button>
-            }
-          />
+          <div className="exec-notice" role="alert">
+            <ExclamationCircleFilled className="exec-notice-icon" />
+            <span className="exec-notice-text">{t("chat.membershipRequired")}</span>
+            <Button type="primary" size="small" onClick={() => navigate("/recharge")}>
+              {t("chat.openMembership")}
+            </Button>
+          </div>
         ),
         onBlocked: () => message.warning(t("chat.membershipRequired")),
       }
