@@ -76,10 +76,10 @@ test("an API-triggered task: its apikey starts a run over HTTP, a new key replac
   await dialog.getByTestId("task-save").click();
 
   const shown = page.locator(".ant-modal:visible", { hasText: "任务密钥（apikey）" });
-  const key = (await shown.getByTestId("task-api-key").textContent()).trim();
+  const key = ((await shown.getByTestId("task-api-key").textContent()) ?? "").trim();
   expect(key).toMatch(/^aft_/);
   await expect(shown.getByTestId("task-api-snippet")).toContainText(`Bearer ${key}`);
-  const url = (await shown.getByTestId("task-api-snippet").textContent()).match(/'(http[^']+\/trigger)'/)?.[1] as string;
+  const url = ((await shown.getByTestId("task-api-snippet").textContent()) ?? "").match(/'(http[^']+\/trigger)'/)?.[1] as string;
   await snap(page, "tasks-api-key-zh");
   await shown.getByRole("button", { name: /OK|确\s*定/ }).click();
   await expect(shown).toBeHidden();
@@ -114,7 +114,7 @@ test("an API-triggered task: its apikey starts a run over HTTP, a new key replac
     .getByRole("button", { name: /OK|确\s*定/ })
     .click();
   const renewed = page.locator(".ant-modal:visible", { hasText: "任务密钥（apikey）" });
-  const fresh = (await renewed.getByTestId("task-api-key").textContent()).trim();
+  const fresh = ((await renewed.getByTestId("task-api-key").textContent()) ?? "").trim();
   expect(fresh).not.toBe(key);
   expect((await request.post(url, { headers: { authorization: `Bearer ${key}` } })).status()).toBe(401);
   expect((await request.post(url, { headers: { authorization: `Bearer ${fresh}` } })).ok()).toBe(true);
