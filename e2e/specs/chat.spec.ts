@@ -87,6 +87,8 @@ test("chat from the marketplace: streaming, follow-up, stop, rename, delete, upl
   await expect(lastBot(page)).toContainText("调用工具：计算器");
   await expect(lastBot(page)).toContainText('"result":42');
   expect(runtime404).toEqual([]);
+  // Sending waits while a reply is pending (its follow-up questions come last).
+  await expect(page.locator(".ant-sender [class*='loading-button']")).toHaveCount(0);
 
   // stop mid-reply
   await input(page).fill("讲一个 long 故事");
