@@ -335,6 +335,7 @@ describe("the demo workflow as a tool", () => {
       tenantId: member.tenantId,
       versionId: "v1",
       chatOption: { enableFastConfigRuleOnChat: false },
+      variables: [],
       bindings: { plugins: [demo.id], externalPlugins: [], workflows: [], knowledgeBases: [], rules: [] },
     } as unknown as RuntimeAgent;
     const caller = { userId: other.id, tenantId: other.tenantId } as Caller;
@@ -414,6 +415,7 @@ describe("declared code outputs and a paused workflow in chat", () => {
       tenantId: user.tenantId,
       versionId: "v1",
       chatOption: { enableFastConfigRuleOnChat: false },
+      variables: [],
       bindings: { plugins: [], externalPlugins: [], workflows: [id], knowledgeBases: [], rules: [] },
     } as unknown as RuntimeAgent;
     const tools = await t.services.chat.tools.toolsFor({
