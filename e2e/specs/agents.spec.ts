@@ -60,7 +60,8 @@ async function debugRun(request: APIRequestContext, username: string, agentId: s
 test("browse and filter the marketplace", async ({ page }) => {
   await loginAs(page, "member");
   await page.goto("/index");
-  await expect(cards(page)).toHaveCount(10);
+  // The demo's ten listed agents and the five report templates (数据分析).
+  await expect(cards(page)).toHaveCount(15);
   await expect(page.getByText("Acme 制度问答")).toHaveCount(0);
   await expect(cards(page).first().getByTestId("task-num")).toContainText("已完成");
   await snap(page, "agents-marketplace");
@@ -89,7 +90,7 @@ test("browse and filter the marketplace", async ({ page }) => {
 test("a tenant's users also see their own tenant's listed agents", async ({ page }) => {
   await loginAs(page, "acme", { tenant: "acme" });
   await page.goto("/acme/index");
-  await expect(cards(page)).toHaveCount(11);
+  await expect(cards(page)).toHaveCount(16);
   await expect(page.getByText("Acme 制度问答").first()).toBeVisible();
 });
 
