@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { chooseLanguage, loginAs, snap, unique } from "./helpers";
+import { chooseLanguage, loginAs, searchAndPick, snap, unique } from "./helpers";
 
 /**
  * Scheduled tasks (issue 16): the form's required-field messages, a task made with a cron
@@ -21,9 +21,8 @@ test("create a cron task, run it now and see its history and notice", async ({ p
   await expect(dialog.getByText("请选择智能体或工作流")).toBeVisible();
   await expect(dialog.getByText("请输入提示词")).toBeVisible();
   await dialog.getByTestId("task-name").fill(name);
-  await dialog.getByTestId("task-target").click();
   // The demo agent that answers from its knowledge base: it finishes with or without a model.
-  await page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: "平台客服小助手" }).click();
+  await searchAndPick(page, dialog.getByTestId("task-target"), "平台客服小助手");
   await dialog.getByTestId("task-prompt").fill("说一句早安");
   await dialog.getByText("cron 表达式", { exact: true }).click();
   await dialog.getByTestId("task-save").click();
@@ -67,8 +66,7 @@ test("an API-triggered task: its apikey starts a run over HTTP, a new key replac
   await page.getByTestId("task-create").click();
   const dialog = page.locator(".ant-modal:visible");
   await dialog.getByTestId("task-name").fill(name);
-  await dialog.getByTestId("task-target").click();
-  await page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: "平台客服小助手" }).click();
+  await searchAndPick(page, dialog.getByTestId("task-target"), "平台客服小助手");
   await dialog.getByTestId("task-prompt").fill("回答调用方的问题");
   await dialog.getByText("API 调用", { exact: true }).click();
   await dialog.getByTestId("task-api-limit").fill("5");
