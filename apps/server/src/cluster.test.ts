@@ -19,7 +19,7 @@ beforeAll(async () => {
   if (unavailable) return;
   llm = await startLlmServer();
   c = await startCluster({ env: { MODEL_BASE_URL: llm.url, MODEL_NAME: "test-model", MODEL_API_KEY: "k" } });
-}, 30_000);
+}, 90_000);
 afterAll(async () => {
   await c?.close();
   await llm?.close();

@@ -1,4 +1,5 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import fs from "node:fs";
 import pg from "pg";
 import { buildApp, type BuiltApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
@@ -49,11 +50,12 @@ export async function createPeerApp(first: TestApp): Promise<TestApp> {
 
 async function testDatabase(): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) return { database: await openDatabase({}), drop: async () => {} };
+  if (!adminUrl) return { database: await openDatabase({ snapshot: await migratedSnapshot() }), drop: async () => {} };
   const name = `agentfair_test_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
+  const template = await migratedTemplate(adminUrl);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -68,4 +70,52 @@ async function testDatabase(): Promise<{ database: Database; url?: string; drop:
       await c.end();
     },
   };
+}
+
+/*
+ * Every test file starts from a migrated database. Migrating once and copying is much cheaper than
+ * migrating per file: on PGlite a dumped data dir (kept per worker: vitest reuses workers across
+ * files), on PostgreSQL a template database named after the migrations, so a changed migration
+ * gets a new one.
+ */
+let snapshot: Promise<Blob> | undefined;
+
+function migratedSnapshot(): Promise<Blob> {
+  snapshot ??= (async () => {
+    const database = await openDatabase({});
+    const dump = await (database.dump as () => Promise<Blob>)();
+    await database.close();
+    return dump;
+  })();
+  return snapshot;
+}
+
+async function migratedTemplate(adminUrl: string): Promise<string> {
+  const folder = new URL("../db/migrations/", import.meta.url);
+  const hash = createHash("sha256");
+  const migrations = fs.readdirSync(folder).filter((f) => f.endsWith(".sql"));
+  for (const file of migrations.sort()) hash.update(fs.readFileSync(new URL(file, folder)));
+  const template = `agentfair_template_${hash.digest("hex").slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const found = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [template]);
+    if (found.rowCount) return template;
+    // Built under a private name and renamed at the end: a worker that loses the race, or a run
+    // killed half-way, never leaves a half-migrated template under the shared name.
+    const building = `agentfair_building_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
+    await admin.query(`CREATE DATABASE ${building}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${building}`;
+    const database = await openDatabase({ url: url.toString() });
+    await database.close();
+    try {
+      await admin.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
+    } catch {
+      await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+    }
+    return template;
+  } finally {
+    await admin.end();
+  }
 }

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { robotUsers } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
+import { alignClock, restoreClock } from "../../test/clock.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { webhookSignature } from "./protocols.ts";
@@ -46,6 +47,7 @@ async function say(messageId: string, userId: string, text: string) {
 }
 
 beforeAll(async () => {
+  alignClock();
   llm = await startLlmServer();
   receiver = http.createServer((req, res) => {
     let raw = "";
@@ -85,6 +87,7 @@ beforeAll(async () => {
   robotId = robot.json().data.id;
 });
 afterAll(async () => {
+  restoreClock();
   await t.platform.jobs.stop();
   await t.close();
   await llm.close();
