@@ -42,6 +42,14 @@ export function MarketCard({ agent, taskNum, onCopy }: { agent: AgentCard; taskN
           </Typography.Text>
           <div style={{ display: "flex", gap: 8, alignItems: "center", marginTop: 4 }}>
             {agent.price > 0 ? <Tag color="orange">¥{agent.price}</Tag> : <Tag color="green">{t("agents.market.free")}</Tag>}
+            {/* A report template's special category, by the name the member plans use (doc 1 §9). */}
+            {agent.insightCategory && (
+              <Tooltip title={t(`insight.categories.${agent.insightCategory}`, agent.insightCategory)}>
+                <Tag color="purple" data-testid="insight-category">
+                  {agent.insightCategory}
+                </Tag>
+              </Tooltip>
+            )}
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               <StarFilled style={{ color: "#fadb14" }} /> {stars.toFixed(1)}
             </Typography.Text>
