@@ -61,7 +61,14 @@ export function InsightPage() {
                   <Space align="start">
                     <AgentAvatar icon={a.agentIcon} background={a.agentIconBackground} size={44} />
                     <div style={{ minWidth: 0 }}>
-                      <Typography.Text strong>{a.agentName}</Typography.Text>
+                      <Space size={4} wrap>
+                        <Typography.Text strong>{a.agentName}</Typography.Text>
+                        {a.insightCategory && (
+                          <Tag color="purple" data-testid="insight-category">
+                            {a.insightCategory}
+                          </Tag>
+                        )}
+                      </Space>
                       <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} style={{ margin: 0 }}>
                         {a.agentDescription}
                       </Typography.Paragraph>
