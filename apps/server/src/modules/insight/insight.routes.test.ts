@@ -188,6 +188,19 @@ describe("a report agent", () => {
   });
 });
 
+describe("the poll", () => {
+  it("answers a report not ready yet with code 200, its steps so far and no url", async () => {
+    const sessionId = `s-${Date.now()}`;
+    const steps = [{ title: "理解问题，规划分析步骤", isEnd: false, stepList: [] }];
+    await t.platform.db
+      .insert(insightReports)
+      .values({ tenantId: alice.tenantId, ownerId: alice.id, agentId, sessionId, question: "销量如何？", status: "RUNNING", steps });
+    const body = (await get(alice, `${R}/get_insight_url?session_id=${sessionId}`)).json();
+    expect(body).toMatchObject({ code: 200, data: { status: "RUNNING", url: null, insightStep: steps } });
+    expect((await get(stranger, `${R}/get_insight_url?session_id=${sessionId}`)).statusCode).toBe(404);
+  });
+});
+
 describe("the build job", () => {
   it("fails a report whose tenant has no data tables, with the reason", async () => {
     const lonely = await createUser(t, { domain: "inslonely" });
@@ -336,8 +349,9 @@ describe("the report builder", () => {
     expect(await read()).toEqual(now);
   });
 
-  it("is the owner's only: another tenant's user, an anonymous caller and a share-link holder cannot edit or refresh", async () => {
+  it("is the owner's only: a colleague, another tenant's user, an anonymous caller and a share-link holder cannot edit or refresh", async () => {
     const now = await read();
+    const colleague = await createUser(t, { domain: "insacme", memberLevel: "PER_FLAGSHIP_MONTHLY" });
     const edit = {
       id,
       updateTime: now.updateTime,
@@ -348,8 +362,10 @@ describe("the report builder", () => {
         { from: 2, title: "c" },
       ],
     };
-    expect((await post(stranger, "update", edit)).statusCode).toBe(404);
-    expect((await post(stranger, "refresh", { id })).statusCode).toBe(404);
+    for (const other of [colleague, stranger]) {
+      expect((await post(other, "update", edit)).statusCode).toBe(404);
+      expect((await post(other, "refresh", { id })).statusCode).toBe(404);
+    }
     expect((await post(null, "update", edit)).statusCode).toBe(403);
     expect((await post(null, "refresh", { id })).statusCode).toBe(403);
     const { shareToken } = (await post(alice, "share", { id })).json().data;

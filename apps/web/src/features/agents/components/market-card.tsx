@@ -40,7 +40,7 @@ export function MarketCard({ agent, taskNum, onCopy }: { agent: AgentCard; taskN
           <Typography.Text strong ellipsis style={{ fontSize: 16, display: "block" }} data-testid="agent-name">
             {agent.agentName}
           </Typography.Text>
-          <div style={{ display: "flex", gap: 8, alignItems: "center", marginTop: 4 }}>
+          <div style={{ display: "flex", flexWrap: "wrap", rowGap: 4, columnGap: 8, alignItems: "center", marginTop: 4 }}>
             {agent.price > 0 ? <Tag color="orange">¥{agent.price}</Tag> : <Tag color="green">{t("agents.market.free")}</Tag>}
             {/* A report template's special category, by the name the member plans use (doc 1 §9). */}
             {agent.insightCategory && (
@@ -50,7 +50,7 @@ export function MarketCard({ agent, taskNum, onCopy }: { agent: AgentCard; taskN
                 </Tag>
               </Tooltip>
             )}
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: "nowrap" }}>
               <StarFilled style={{ color: "#fadb14" }} /> {stars.toFixed(1)}
             </Typography.Text>
           </div>

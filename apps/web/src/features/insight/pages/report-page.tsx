@@ -84,7 +84,9 @@ function ReportPanel({ id, shareToken }: { id?: string; shareToken?: string }) {
           </Typography.Title>
           <Typography.Text type="secondary" style={{ fontWeight: "normal" }}>
             {t("insight.question")}：{r.question} · {relativeTime(r.createdTime)}
-            {r.updateTime !== r.createdTime && ` · ${t("insight.builder.updated", { time: relativeTime(r.updateTime) })}`}
+            {/* (the build itself updates the report: said only when it reads differently) */}
+            {relativeTime(r.updateTime) !== relativeTime(r.createdTime) &&
+              ` · ${t("insight.builder.updated", { time: relativeTime(r.updateTime) })}`}
           </Typography.Text>
         </Space>
       }
