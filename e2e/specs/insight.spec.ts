@@ -121,6 +121,7 @@ test("a reopened session keeps the report's steps; the report exports as Word, s
   await tab.getByTestId("report-refresh").click();
   await expect(tab.getByText("已按最新数据刷新")).toBeVisible();
   await expect(view.locator(".ant-card-head-title").first()).toHaveText("客户消费额");
+  await snap(tab, "insight-builder-saved-zh");
   await tab.reload();
   await expect(tab.getByTestId("report-title")).toHaveText(title);
   await expect(tab.getByTestId("report-view").getByTestId("report-chart").first()).toHaveAttribute("data-chart-type", "pie");

@@ -103,7 +103,11 @@ export function InsightPage() {
                 description={
                   <Space>
                     <Tag color={statusColor[r.status]}>{t(`insight.status.${r.status}`)}</Tag>
-                    {r.category && <Tag color="blue">{t(`insight.categories.${r.category}`, r.category)}</Tag>}
+                    {r.category && (
+                      <Tag color="purple" title={t(`insight.categories.${r.category}`, r.category)}>
+                        {r.category}
+                      </Tag>
+                    )}
                     <span>{r.agentName}</span>
                   </Space>
                 }
