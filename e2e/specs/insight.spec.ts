@@ -101,8 +101,37 @@ test("a reopened session keeps the report's steps; the report exports as Word, s
   const pdf = await exportAs(tab, /PDF/);
   expect(pdf.body.subarray(0, 5).toString()).toBe("%PDF-");
 
+  // The report builder: retitle, move the chart first and draw it as a pie; saved on the server.
+  const title = `客户看板${Date.now().toString(36).slice(-5)}`;
+  await tab.getByTestId("report-edit").click();
+  const editor = tab.getByTestId("report-editor");
+  await editor.getByTestId("report-title-input").fill(title);
+  const chart = editor.getByTestId("report-editor-block").nth(1);
+  await chart.getByTestId("block-title-input").fill("客户消费额");
+  await chart.getByTestId("block-view").getByText("饼图").click();
+  await chart.getByTestId("block-up").click();
+  await snap(tab, "insight-builder-zh");
+  await tab.getByTestId("report-save").click();
+  await expect(tab.getByTestId("report-title")).toHaveText(title);
+  const view = tab.getByTestId("report-view");
+  await expect(view.locator(".ant-card-head-title").first()).toHaveText("客户消费额");
+  await expect(view.getByTestId("report-chart").first()).toHaveAttribute("data-chart-type", "pie");
+  await expect(tab.getByTestId("agent-report-item").filter({ hasText: title })).toBeVisible();
+  // Against the latest data: the layout stays, and the page says it refreshed.
+  await tab.getByTestId("report-refresh").click();
+  await expect(tab.getByText("已按最新数据刷新")).toBeVisible();
+  await expect(view.locator(".ant-card-head-title").first()).toHaveText("客户消费额");
+  await snap(tab, "insight-builder-saved-zh");
+  await tab.reload();
+  await expect(tab.getByTestId("report-title")).toHaveText(title);
+  await expect(tab.getByTestId("report-view").getByTestId("report-chart").first()).toHaveAttribute("data-chart-type", "pie");
+
   await tab.evaluate(() => localStorage.setItem("lang", "en"));
   await tab.reload();
+  await tab.getByTestId("report-edit").click();
+  await expect(tab.getByTestId("report-editor").getByText("Pie").first()).toBeVisible();
+  await snap(tab, "insight-builder-en");
+  await tab.getByRole("button", { name: "Cancel" }).click();
   await tab.getByTestId("report-export").hover();
   await expect(tab.getByRole("menuitem", { name: "Export as slides (.pptx)" })).toBeVisible();
   await snap(tab, "insight-export-menu-en");
@@ -154,8 +183,15 @@ test("report templates: hire ChatWord on /insight, ask, download its Word report
   await loginAs(page, "member");
   await page.goto("/insight");
   const templates = page.getByTestId("insight-templates");
-  for (const name of ["ChatBI 问数", "对话仪表盘", "ChatWord 报告", "ChatPPT 演示", "行业报告生成"])
-    await expect(templates.getByTestId("market-card").filter({ hasText: name })).toBeVisible();
+  // Each template shows its special category (doc 1 §9) as a tag.
+  for (const [name, category] of [
+    ["ChatBI 问数", "chatBi"],
+    ["对话仪表盘", "chat dashboard"],
+    ["ChatWord 报告", "chatWord"],
+    ["ChatPPT 演示", "chatPPT"],
+    ["行业报告生成", "industry report"],
+  ])
+    await expect(templates.getByTestId("market-card").filter({ hasText: name }).getByTestId("insight-category")).toHaveText(category);
   await snap(page, "insight-templates-zh");
 
   await templates

@@ -258,6 +258,8 @@ export const agentCard = z.object({
   /** Yuan; 0 is free. */
   price: z.number(),
   agentType: z.string().nullable(),
+  /** A report agent's special category (doc 1 §9), shown as the card's tag; null for others. */
+  insightCategory: z.string().nullable(),
   agentStatus,
   launchTags: z.array(z.string()),
   launchVersion: z.number().nullable(),

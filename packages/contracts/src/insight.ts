@@ -34,6 +34,8 @@ export const reportBlock = z.discriminatedUnion("kind", [
     kind: z.literal("chart"),
     title: z.string(),
     chartType: z.enum(CHART_KINDS),
+    /** The query's first column, whose values are the categories (absent in reports built before it was kept). */
+    categoryColumn: z.string().optional(),
     categories: z.array(z.string()),
     series: z.array(z.object({ name: z.string(), data: z.array(z.number()) })),
     sql: z.string(),
@@ -59,6 +61,8 @@ export const insightReport = z.object({
   blocks: z.array(reportBlock),
   insightStep: z.array(insightStepItem),
   createdTime: z.string(),
+  /** When the report last changed (built, edited or refreshed); an edit names it to be refused if it is stale. */
+  updateTime: z.string(),
   /** The report agent's special category when it asked (null: a general report). */
   category: z.string().nullable(),
   /** Why a FAILED report failed, for people. */
@@ -103,6 +107,28 @@ export const REPORT_EXPORT_FORMATS = ["html", "markdown", "pdf", "docx", "pptx"]
 export type ReportExportFormat = (typeof REPORT_EXPORT_FORMATS)[number];
 export const reportExportQuery = z.object({ id: z.string().min(1).max(64), format: z.enum(REPORT_EXPORT_FORMATS).default("html") });
 export const reportShareResult = z.object({ shareToken: z.string() });
+
+/** How the report builder draws a chart or table block. */
+export const REPORT_VIEWS = ["bar", "line", "pie", "table"] as const;
+export type ReportView = (typeof REPORT_VIEWS)[number];
+export const reportViewOf = (b: ReportBlock): ReportView | null => (b.kind === "chart" ? b.chartType : b.kind === "table" ? "table" : null);
+/**
+ * The report builder's save (ours): the owner's finished report with a new title, its blocks in a
+ * new order (each block of the report as read, by position, exactly once), retitled and redrawn.
+ * The data and SQL stay the server's: an edit only rearranges what the report holds.
+ */
+export const reportUpdateRequest = z.object({
+  id: z.string().min(1).max(64),
+  updateTime: z.string().min(1).max(64),
+  title: z.string().trim().min(1).max(200),
+  blocks: z
+    .array(
+      z.object({ from: z.number().int().min(0).max(99), title: z.string().trim().min(1).max(200), view: z.enum(REPORT_VIEWS).optional() }),
+    )
+    .min(1)
+    .max(100),
+});
+export type ReportUpdateRequest = z.infer<typeof reportUpdateRequest>;
 
 /** The report page address (opened in a new tab): the agent as projectId, its name and type=10, and the report. */
 export function reportPageUrl(r: { agentId: string; agentName: string; id: string }) {

@@ -386,6 +386,19 @@ export const messages = {
   insightSourcesFound: { zh: "找到 {count} 段相关资料", en: "{count} relevant passages found" },
   insightDocxReady: { zh: "Word 报告已生成，可下载", en: "The Word report is ready to download" },
   insightPptxReady: { zh: "PPT 演示文稿已生成，可下载", en: "The slide deck is ready to download" },
+  insightReportNotDone: { zh: "报告还没有生成完成", en: "the report is not finished yet" },
+  insightReportChanged: {
+    zh: "报告已在别处修改，请重新打开后再编辑",
+    en: "the report was changed elsewhere; open it again before editing",
+  },
+  insightLayoutInvalid: {
+    zh: "报告布局无效：每个图表须恰好出现一次",
+    en: "invalid layout: every block of the report must appear exactly once",
+  },
+  insightViewUnfit: {
+    zh: "「{title}」的数据不能画成这种图表（需要类别列、数值列且不超过 50 行）",
+    en: "the data of “{title}” cannot be drawn so (a chart needs a category column, a numeric column and at most 50 rows)",
+  },
   robotFieldRequired: { zh: "请填写{field}", en: "please fill in {field}" },
   robotBound: {
     zh: "绑定成功，之后的对话将记在你的平台账号下。",

@@ -3,8 +3,7 @@ import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/p
 import { agents } from "./agents.ts";
 import { chatSessions } from "./chat.ts";
 import { createdAt, id, updatedAt } from "./columns.ts";
-import { tenants } from "./tenants.ts";
-import { users } from "./users.ts";
+import { ownedColumns } from "./owned.ts";
 
 /** The analysis a report agent planned: one SELECT per step and how its result is drawn. */
 export interface InsightPlanStep {
@@ -28,12 +27,7 @@ export const insightReports = pgTable(
   "insight_reports",
   {
     id: id(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ...ownedColumns({ ownerOnDelete: "cascade" }),
     agentId: text("agent_id")
       .notNull()
       .references(() => agents.id, { onDelete: "cascade" }),
@@ -74,13 +68,8 @@ export const chatInsights = pgTable(
   "chat_insights",
   {
     id: id(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
-    /** The agent's owner: the only reader. */
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    /** ownerId: the agent's owner, the only reader. */
+    ...ownedColumns({ ownerOnDelete: "cascade" }),
     agentId: text("agent_id")
       .notNull()
       .references(() => agents.id, { onDelete: "cascade" }),

@@ -33,6 +33,7 @@ const marketColumns = {
   lastModifiedAt: agents.lastModifiedAt,
   launchTags: sql<string[] | null>`${agents.config}->'launchTags'`,
   labelId: sql<string | null>`${agents.config}->>'labelId'`,
+  insightCategory: sql<string | null>`${agents.config}->>'insightCategory'`,
 };
 export type MarketRow = Awaited<ReturnType<AgentsRepository["marketplace"]>>["list"][number];
 export type VersionRow = typeof agentVersions.$inferSelect;

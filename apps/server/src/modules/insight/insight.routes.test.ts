@@ -16,6 +16,7 @@ let alice: TestUser;
 let stranger: TestUser;
 let agentId: string;
 let aliceReportToken: string;
+let ordersId: string;
 
 const R = "/agent/agent_runtime";
 const P = "/prod-api/dashboard/tReportBuilder";
@@ -78,7 +79,7 @@ beforeAll(async () => {
     remoteAddress: randomIp(),
   });
   aliceReportToken = login.json().data.reportToken;
-  await makeTable(alice, [
+  ordersId = await makeTable(alice, [
     { customer: "张三", amount: 100, order_date: "2026-01-05", paid: true },
     { customer: "李四", amount: 300, order_date: "2026-02-09", paid: false },
     { customer: "张三", amount: 50, order_date: "2026-02-20", paid: true },
@@ -187,6 +188,19 @@ describe("a report agent", () => {
   });
 });
 
+describe("the poll", () => {
+  it("answers a report not ready yet with code 200, its steps so far and no url", async () => {
+    const sessionId = `s-${Date.now()}`;
+    const steps = [{ title: "理解问题，规划分析步骤", isEnd: false, stepList: [] }];
+    await t.platform.db
+      .insert(insightReports)
+      .values({ tenantId: alice.tenantId, ownerId: alice.id, agentId, sessionId, question: "销量如何？", status: "RUNNING", steps });
+    const body = (await get(alice, `${R}/get_insight_url?session_id=${sessionId}`)).json();
+    expect(body).toMatchObject({ code: 200, data: { status: "RUNNING", url: null, insightStep: steps } });
+    expect((await get(stranger, `${R}/get_insight_url?session_id=${sessionId}`)).statusCode).toBe(404);
+  });
+});
+
 describe("the build job", () => {
   it("fails a report whose tenant has no data tables, with the reason", async () => {
     const lonely = await createUser(t, { domain: "inslonely" });
@@ -214,5 +228,178 @@ describe("the demo seed", () => {
     expect(report.blocks.map((b: { kind: string }) => b.kind)).toEqual(["text", "chart", "chart", "chart"]);
     expect(report.blocks[1]).toMatchObject({ categories: ["李四", "张三"], series: [{ data: [300, 150] }] });
     expect(report.blocks[2]).toMatchObject({ chartType: "line", categories: ["2026-01", "2026-02"], series: [{ data: [100, 350] }] });
+  });
+});
+
+// Last: its refresh adds a row to Alice's orders table, which the seed's report is computed from.
+describe("the report builder", () => {
+  const post = (user: TestUser | null, path: string, payload: object, token?: string) =>
+    t.app.inject({
+      method: "POST",
+      url: `${P}/${path}`,
+      payload,
+      headers: token ? { authorization: `Bearer ${token}` } : (user?.headers ?? {}),
+    });
+  let id = "";
+  const read = async () => (await get(alice, `${P}/report?id=${id}`)).json().data;
+  beforeAll(async () => {
+    const list = (await get(alice, `${P}/findByAgentId?id=${agentId}`)).json().data;
+    id = list.find((r: { status: string }) => r.status === "DONE").id;
+  });
+
+  it("saves a new title, order, block titles and chart types, redrawn from the data each block holds", async () => {
+    const before = await read();
+    expect(before.blocks.map((b: { kind: string }) => b.kind)).toEqual(["text", "chart", "table"]);
+    const res = await post(
+      null,
+      "update",
+      {
+        id,
+        updateTime: before.updateTime,
+        title: "客户消费看板",
+        blocks: [
+          { from: 1, title: "客户消费额（饼图）", view: "pie" },
+          { from: 0, title: "结论" },
+          { from: 2, title: "订单数", view: "table" },
+        ],
+      },
+      aliceReportToken,
+    );
+    expect(res.statusCode).toBe(200);
+    const saved = res.json().data;
+    expect(saved.title).toBe("客户消费看板");
+    expect(saved.blocks.map((b: { title: string }) => b.title)).toEqual(["客户消费额（饼图）", "结论", "订单数"]);
+    expect(saved.blocks[0]).toMatchObject({
+      kind: "chart",
+      chartType: "pie",
+      categories: ["李四", "张三"],
+      series: [{ data: [300, 150] }],
+    });
+    expect(saved.updateTime).not.toBe(before.updateTime);
+    expect(await read()).toMatchObject({ title: "客户消费看板", blocks: saved.blocks });
+    // a chart drawn as a table and back loses nothing
+    const asTable = (
+      await post(alice, "update", {
+        id,
+        updateTime: saved.updateTime,
+        title: saved.title,
+        blocks: [
+          { from: 0, title: "客户消费额", view: "table" },
+          { from: 1, title: "结论" },
+          { from: 2, title: "订单数" },
+        ],
+      })
+    ).json().data;
+    expect(asTable.blocks[0]).toMatchObject({
+      kind: "table",
+      columns: ["customer", "total"],
+      rows: [
+        ["李四", 300],
+        ["张三", 150],
+      ],
+    });
+    const back = (
+      await post(alice, "update", {
+        id,
+        updateTime: asTable.updateTime,
+        title: saved.title,
+        blocks: [
+          { from: 0, title: "客户消费额", view: "bar" },
+          { from: 1, title: "结论" },
+          { from: 2, title: "订单数" },
+        ],
+      })
+    ).json().data;
+    expect(back.blocks[0]).toMatchObject({
+      kind: "chart",
+      chartType: "bar",
+      categories: ["李四", "张三"],
+      series: [{ name: "total", data: [300, 150] }],
+    });
+  });
+
+  it("refuses a stale edit, a layout that drops or repeats a block, and a view the data cannot take", async () => {
+    const now = await read();
+    const layout = [
+      { from: 0, title: "a" },
+      { from: 1, title: "b" },
+      { from: 2, title: "c" },
+    ];
+    const stale = await post(alice, "update", { id, updateTime: "2020-01-01T00:00:00.000Z", title: "x", blocks: layout });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().msg).toBe("报告已在别处修改，请重新打开后再编辑");
+    for (const blocks of [
+      layout.slice(0, 2),
+      [...layout.slice(0, 2), { from: 1, title: "c" }],
+      [...layout.slice(0, 2), { from: 7, title: "c" }],
+    ]) {
+      const bad = await post(alice, "update", { id, updateTime: now.updateTime, title: "x", blocks });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().msg).toBe("报告布局无效：每个图表须恰好出现一次");
+    }
+    // the count has one column: nothing to draw bars of
+    const unfit = await post(alice, "update", {
+      id,
+      updateTime: now.updateTime,
+      title: "x",
+      blocks: [layout[0], layout[1], { from: 2, title: "订单数", view: "bar" }],
+    });
+    expect(unfit.statusCode).toBe(400);
+    expect(unfit.json().msg).toContain("「订单数」的数据不能画成这种图表");
+    expect(await read()).toEqual(now);
+  });
+
+  it("is the owner's only: a colleague, another tenant's user, an anonymous caller and a share-link holder cannot edit or refresh", async () => {
+    const now = await read();
+    const colleague = await createUser(t, { domain: "insacme", memberLevel: "PER_FLAGSHIP_MONTHLY" });
+    const edit = {
+      id,
+      updateTime: now.updateTime,
+      title: "偷改",
+      blocks: [
+        { from: 0, title: "a" },
+        { from: 1, title: "b" },
+        { from: 2, title: "c" },
+      ],
+    };
+    for (const other of [colleague, stranger]) {
+      expect((await post(other, "update", edit)).statusCode).toBe(404);
+      expect((await post(other, "refresh", { id })).statusCode).toBe(404);
+    }
+    expect((await post(null, "update", edit)).statusCode).toBe(403);
+    expect((await post(null, "refresh", { id })).statusCode).toBe(403);
+    const { shareToken } = (await post(alice, "share", { id })).json().data;
+    expect((await post(null, "update", edit, shareToken)).statusCode).toBe(403);
+    expect(await read()).toEqual({ ...now, shareToken });
+  });
+
+  it("refreshes against the latest data, keeping the titles, order and chart types", async () => {
+    const before = await read();
+    await t.app.inject({
+      method: "POST",
+      url: `/aiagent_api/datatable/${ordersId}/rows`,
+      headers: alice.headers,
+      payload: { customer: "王五", amount: 500 },
+    });
+    const res = await post(null, "refresh", { id }, aliceReportToken);
+    expect(res.statusCode).toBe(200);
+    const after = res.json().data;
+    expect(after.blocks.map((b: { title: string }) => b.title)).toEqual(before.blocks.map((b: { title: string }) => b.title));
+    expect(after.blocks[0]).toMatchObject({
+      kind: "chart",
+      chartType: "bar",
+      categories: ["王五", "李四", "张三"],
+      series: [{ data: [500, 300, 150] }],
+    });
+    expect(after.blocks[2]).toMatchObject({ kind: "table", rows: [[4]] });
+    expect(after.blocks[1]).toEqual(before.blocks[1]);
+    // a report still being built is not the builder's yet
+    const [pending] = await t.platform.db
+      .insert(insightReports)
+      .values({ tenantId: alice.tenantId, ownerId: alice.id, agentId, question: "?" })
+      .returning();
+    const refused = await post(alice, "refresh", { id: pending.id });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().msg).toBe("报告还没有生成完成");
   });
 });

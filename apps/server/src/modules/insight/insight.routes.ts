@@ -11,6 +11,7 @@ import {
   reportExportQuery,
   reportIdQuery,
   reportShareResult,
+  reportUpdateRequest,
   sharedReportQuery,
 } from "@agentfair/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -110,6 +111,31 @@ export const insightReportRoutes: FastifyPluginAsyncZod<{ insight: InsightServic
       },
     },
     async (req) => ok(await insight.share(requireUser(req), req.body.id)),
+  );
+  app.post(
+    `${base}/update`,
+    {
+      schema: {
+        tags,
+        summary:
+          "Report builder: save the title and the blocks' order, titles and views (bar, line, pie, table) of one of the caller's finished reports (beyond the spec)",
+        body: reportUpdateRequest,
+        response: { 200: envelope(insightReport) },
+      },
+    },
+    async (req) => ok(await insight.update(requireUser(req), req.body)),
+  );
+  app.post(
+    `${base}/refresh`,
+    {
+      schema: {
+        tags,
+        summary: "Report builder: run a finished report's stored read-only SQL again over the latest data (beyond the spec)",
+        body: reportIdQuery,
+        response: { 200: envelope(insightReport) },
+      },
+    },
+    async (req) => ok(await insight.refresh(requireUser(req), req.body.id)),
   );
   app.get(
     `${base}/shared`,

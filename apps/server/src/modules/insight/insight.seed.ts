@@ -1,6 +1,6 @@
 import {
-  type AgentSnapshot,
   CHAT_INSIGHT_FEATURES,
+  emptyBindings,
   INSIGHT_AGENT_TYPE,
   type InsightCategory,
   type InsightStepItem,
@@ -10,21 +10,13 @@ import {
 } from "@agentfair/contracts";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import {
-  agentLabels,
-  agents,
-  agentVersions,
-  chatInsights,
-  chatMessages,
-  chatSessions,
-  dataTables,
-  insightReports,
-  users,
-} from "../../db/schema/index.ts";
+import { agentLabels, chatInsights, chatMessages, chatSessions, dataTables, insightReports, users } from "../../db/schema/index.ts";
 import { offlineChatInsight } from "../models/offline-analyst.ts";
 import type { InsightPlanStep } from "../../db/schema/insight.ts";
 import type { DemoSeed } from "../../seed/demo-seed.ts";
 import { defaultConfig } from "../agents/agents.mappers.ts";
+import { insertReleasedAgent } from "../agents/agents.seed.ts";
+import { insertDemoBase } from "../knowledge/knowledge.seed.ts";
 import { guardQuery } from "../datatables/sql-guard.ts";
 import { blockOf } from "./report.ts";
 
@@ -70,33 +62,8 @@ export const seedInsight: DemoSeed = async (db: Db, ctx) => {
       presetQuestions: ["各客户的消费额是多少？", "每月的订单金额趋势如何？"],
     },
   };
-  const [agent] = await db
-    .insert(agents)
-    .values({
-      tenantId: member.tenantId,
-      ownerId,
-      agentName: name,
-      agentDescription: desc,
-      agentIcon: "5",
-      agentIconBackground: "#e8f3ff",
-      agentStatus: "C90_Released",
-      agentType: INSIGHT_AGENT_TYPE,
-      config,
-      debugSucceededRevision: 1,
-      latestVersionNo: 1,
-    })
-    .returning();
-  const snapshot: AgentSnapshot = {
-    agentName: name,
-    agentDescription: desc,
-    agentIcon: "5",
-    agentIconBackground: "#e8f3ff",
-    price: 0,
-    ...config,
-  };
-  await db
-    .insert(agentVersions)
-    .values({ agentId: agent.id, versionNo: 1, notes: "首次发布", snapshot, draftRevision: 1, createdBy: ownerId });
+  const card = { agentName: name, agentDescription: desc, agentIcon: "5", agentIconBackground: "#e8f3ff" };
+  const agent = await insertReleasedAgent(db, { id: ownerId, tenantId: member.tenantId }, card, config, { agentType: INSIGHT_AGENT_TYPE });
 
   const blocks: ReportBlock[] = [];
   const learned: { url: string; learning: string }[] = [];
@@ -191,16 +158,35 @@ const TEMPLATES: { category: InsightCategory; name: string; desc: string; icon: 
   },
 ];
 
+/** The industry report template's knowledge base: demo industry material its reports quote as [n]. */
+const INDUSTRY_PASSAGES: [string, string][] = [
+  [
+    "零售电商的订单季节性",
+    "（演示资料）零售电商行业的订单有明显的季节性：春节前后、618 和双 11 是订单高峰。分析月度订单金额趋势时应与去年同期对比，避免把季节波动误判为行业趋势。",
+  ],
+  [
+    "客户集中度与行业风险",
+    "（演示资料）中小电商企业的订单金额常集中在少数大客户。前几位客户贡献过半销售额时，行业分析通常提示客户流失和议价风险，建议拓展新客户、降低集中度。",
+  ],
+  [
+    "未付款订单与回款",
+    "（演示资料）行业经验表明，未付款订单占比升高往往预示回款压力。建议按月跟踪已付款与未付款订单金额的占比，对逾期客户分级催收，并在报告中单列回款分析。",
+  ],
+];
+
 /**
  * The special categories (doc 1 §9) as marketplace templates: listed, free, copyable report agents
  * of the administrator under the label 数据分析. Hiring one analyses the hirer's tenant's data
- * tables; a copy is the hirer's own. The member plan's `types` says which a member may use.
+ * tables; a copy is the hirer's own. The member plan's `types` says which a member may use. The
+ * industry report template is bound to the administrator's industry knowledge base, so a hirer's
+ * report cites it (a copy leaves the binding behind, as every copy does).
  */
 async function seedTemplates(db: Db, adminId: string | undefined) {
   if (!adminId) return;
   const [admin] = await db.select({ tenantId: users.tenantId }).from(users).where(eq(users.id, adminId));
   await db.insert(agentLabels).values({ labelName: "数据分析", sort: 10 }).onConflictDoNothing();
   const [label] = await db.select().from(agentLabels).where(eq(agentLabels.labelName, "数据分析"));
+  const industry = await insertDemoBase(db, { id: adminId, tenantId: admin.tenantId }, "零售电商行业资料", { passages: INDUSTRY_PASSAGES });
   for (const [i, tpl] of TEMPLATES.entries()) {
     const config = {
       ...defaultConfig(),
@@ -212,30 +198,17 @@ async function seedTemplates(db: Db, adminId: string | undefined) {
         presetQuestions: [tpl.question],
       },
       insightCategory: tpl.category,
+      ...(tpl.category === "industry report" ? { bindings: { ...emptyBindings(), knowledgeBases: [industry.id] } } : {}),
       launchTags: [tpl.tag],
       labelId: label?.id ?? null,
     };
     const card = { agentName: tpl.name, agentDescription: tpl.desc, agentIcon: tpl.icon, agentIconBackground: tpl.bg };
-    const [row] = await db
-      .insert(agents)
-      .values({
-        tenantId: admin.tenantId,
-        ownerId: adminId,
-        ...card,
-        agentStatus: "C90_Released",
-        agentType: INSIGHT_AGENT_TYPE,
-        config,
-        debugSucceededRevision: 1,
-        latestVersionNo: 1,
-        launchVersion: 1,
-        listing: { ...card, priceCents: 0, copyable: true, skillNum: 0 },
-        useCount: 300 - i * 40,
-      })
-      .returning();
-    const snapshot: AgentSnapshot = { ...card, price: 0, ...config };
-    await db
-      .insert(agentVersions)
-      .values({ agentId: row.id, versionNo: 1, notes: "首次发布", snapshot, draftRevision: 1, createdBy: adminId });
+    await insertReleasedAgent(db, { id: adminId, tenantId: admin.tenantId }, card, config, {
+      agentType: INSIGHT_AGENT_TYPE,
+      launchVersion: 1,
+      listing: { ...card, priceCents: 0, copyable: true, skillNum: 0 },
+      useCount: 300 - i * 40,
+    });
   }
 }
 
@@ -268,26 +241,7 @@ async function seedChatInsight(db: Db, ownerId: string | undefined, userId: stri
     },
   };
   const card = { agentName: name, agentDescription: desc, agentIcon: "27", agentIconBackground: "#e8fffb" };
-  const [agent] = await db
-    .insert(agents)
-    .values({
-      tenantId: member.tenantId,
-      ownerId,
-      ...card,
-      agentStatus: "C90_Released",
-      config,
-      debugSucceededRevision: 1,
-      latestVersionNo: 1,
-    })
-    .returning();
-  await db.insert(agentVersions).values({
-    agentId: agent.id,
-    versionNo: 1,
-    notes: "首次发布",
-    snapshot: { ...card, price: 0, ...config },
-    draftRevision: 1,
-    createdBy: ownerId,
-  });
+  const agent = await insertReleasedAgent(db, { id: ownerId, tenantId: member.tenantId }, card, config);
   const [session] = await db
     .insert(chatSessions)
     .values({

@@ -12,11 +12,14 @@ import {
   type Language,
   type ReportBlock,
   type ReportExportFormat,
+  type ReportUpdateRequest,
   reportExportUrl,
   reportPageUrl,
+  reportViewOf,
 } from "@agentfair/contracts";
 import { generateText } from "ai";
 import { and, count, desc, eq, gte, sql } from "drizzle-orm";
+import type { Tx } from "../../db/client.ts";
 import { insightReports } from "../../db/schema/index.ts";
 import type { InsightPlanStep, InsightSource } from "../../db/schema/insight.ts";
 import type { Caller } from "../../platform/auth.ts";
@@ -29,7 +32,7 @@ import type { RuntimeAgent } from "../agents/runtime-agent.ts";
 import type { DatatablesService } from "../datatables/datatables.service.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import { chatModelOf } from "../models/provider.ts";
-import { blockOf, parsePlan, reportHtml, reportMarkdown, rowsPreview } from "./report.ts";
+import { blockOf, parsePlan, redraw, reportHtml, reportMarkdown, rowsPreview } from "./report.ts";
 import { type ReportPrinter, reportDocx, reportPptx } from "./report-export.ts";
 
 /** Marks of the two model prompts; the local test model recognises them too. */
@@ -38,6 +41,8 @@ export const INSIGHT_FINDINGS_MARK = "【数据分析结论】";
 export const BUILD_JOB = "insight.build";
 /** PDF, Word and slide exports per user and 10 minutes. */
 export const EXPORTS_PER_10_MINUTES = 30;
+/** Report refreshes (each re-runs the report's queries) per user and 10 minutes. */
+export const REFRESHES_PER_10_MINUTES = 30;
 
 type Row = typeof insightReports.$inferSelect;
 
@@ -123,10 +128,21 @@ export class InsightService {
 
   // ---- access -----------------------------------------------------------------------------------
 
-  /** The one check: a report is its asker's, in the asker's tenant; anything else is not found. */
-  private async own(caller: Caller, id: string): Promise<Row> {
-    const [row] = await this.db.select().from(insightReports).where(eq(insightReports.id, id));
+  /**
+   * The one check: a report is its asker's, in the asker's tenant; anything else is not found.
+   * `lock`: in a transaction, the row stays locked until it ends (the report builder's writes).
+   */
+  private async own(caller: Caller, id: string, tx: Tx = this.db, lock = false): Promise<Row> {
+    const query = tx.select().from(insightReports).where(eq(insightReports.id, id));
+    const [row] = await (lock ? query.for("update") : query);
     if (!row || row.ownerId !== caller.userId || row.tenantId !== caller.tenantId) throw notFound();
+    return row;
+  }
+
+  /** The report builder works on finished reports only (a running job still writes the blocks). */
+  private async ownDone(caller: Caller, id: string, tx: Tx = this.db, lock = false): Promise<Row> {
+    const row = await this.own(caller, id, tx, lock);
+    if (row.status !== "DONE") throw new AppError("insightReportNotDone", 409);
     return row;
   }
 
@@ -141,6 +157,7 @@ export class InsightService {
       blocks: row.blocks,
       insightStep: row.steps,
       createdTime: row.createdAt.toISOString(),
+      updateTime: row.updatedAt.toISOString(),
       category: row.category,
       error: row.error,
       shareToken: owner ? row.shareToken : null,
@@ -407,6 +424,67 @@ export class InsightService {
     const [row] = await this.db.select().from(insightReports).where(eq(insightReports.shareToken, token));
     if (row?.status !== "DONE") throw notFound();
     return this.toWire(row, false);
+  }
+
+  // ---- the report builder ----------------------------------------------------------------------------
+
+  /**
+   * The owner's edit of a finished report: its title, and its blocks reordered, retitled and redrawn
+   * (bar, line, pie, table) from the data each holds. Refused when the report changed since the
+   * editor read it, so two editors never overwrite each other unseen.
+   */
+  async update(caller: Caller, req: ReportUpdateRequest) {
+    return this.db.transaction(async (tx) => {
+      const row = await this.ownDone(caller, req.id, tx, true);
+      if (row.updatedAt.toISOString() !== req.updateTime) throw new AppError("insightReportChanged", 409);
+      const seen = new Set<number>();
+      const blocks = req.blocks.map(({ from, title, view }) => {
+        const block = row.blocks[from];
+        if (!block || seen.has(from)) throw new AppError("insightLayoutInvalid", 400);
+        seen.add(from);
+        const current = reportViewOf(block);
+        if (!view || !current || view === current) return { ...block, title };
+        const drawn = redraw(block, view);
+        if (!drawn) throw new AppError("insightViewUnfit", 400, { title });
+        return { ...drawn, title };
+      });
+      if (seen.size !== row.blocks.length) throw new AppError("insightLayoutInvalid", 400);
+      const [saved] = await tx
+        .update(insightReports)
+        .set({ title: req.title, blocks, updatedAt: new Date() })
+        .where(eq(insightReports.id, row.id))
+        .returning();
+      return this.toWire(saved, true);
+    });
+  }
+
+  /**
+   * Against the latest data: every chart and table runs its stored SQL again through the read-only
+   * guard over the owner's tenant's tables, keeping its title and view. A query that fails now
+   * refuses the refresh and changes nothing. The written findings stay as they were written.
+   */
+  async refresh(caller: Caller, id: string) {
+    const read = await this.ownDone(caller, id);
+    await this.platform.rateLimiter.take(`insight-refresh:${caller.userId}`, REFRESHES_PER_10_MINUTES, 600);
+    const fresh = new Map<string, DataQueryResult>();
+    for (const b of read.blocks)
+      if (b.kind !== "text" && !fresh.has(b.sql)) fresh.set(b.sql, await this.deps.datatables.query(read.tenantId, b.sql));
+    // The queries ran outside the lock; the blocks as they are now (an edit may have moved them) get the new data.
+    return this.db.transaction(async (tx) => {
+      const row = await this.ownDone(caller, id, tx, true);
+      const blocks = row.blocks.map((b) => {
+        const result = b.kind === "text" ? undefined : fresh.get(b.sql);
+        const view = reportViewOf(b);
+        if (!result || b.kind === "text" || !view) return b;
+        return { ...blockOf({ title: b.title, sql: b.sql, chart: view }, result), title: b.title };
+      });
+      const [saved] = await tx
+        .update(insightReports)
+        .set({ blocks, updatedAt: new Date() })
+        .where(eq(insightReports.id, row.id))
+        .returning();
+      return this.toWire(saved, true);
+    });
   }
 
   /** A finished report as a file: a page, Markdown, a printed PDF, a Word document or a slide deck. */

@@ -17,6 +17,7 @@ let free: TestUser;
 const R = "/agent/agent_runtime";
 const B = "/prod-api/dashboard/tReportBuilder";
 const template = new Map<string, string>();
+let marketCards: { agentName: string; agentType: string | null; insightCategory: string | null }[] = [];
 
 async function login(username: string): Promise<TestUser> {
   const res = await t.app.inject({
@@ -67,6 +68,7 @@ beforeAll(async () => {
   free = await login("free");
   const market = await t.app.inject({ method: "POST", url: "/agent_api/api/agent/launch/page", headers: member.headers, payload: {} });
   for (const card of market.json().data.list) if (card.agentType === "insight") template.set(card.agentName, card.agentId);
+  marketCards = market.json().data.list;
 }, 120_000);
 afterAll(async () => {
   for (let i = 0; i < 100; i++) {
@@ -85,6 +87,18 @@ describe("the special categories as marketplace templates", () => {
     const rows = await t.platform.db.select().from(agents).where(eq(agents.agentType, "insight"));
     const categories = rows.map((r) => r.config.insightCategory).filter(Boolean);
     expect(new Set(categories)).toEqual(new Set(INSIGHT_CATEGORIES));
+    // each card carries its category, which the web shows as the card's tag
+    const tagged = marketCards.filter((c) => c.agentType === "insight").map((c) => [c.agentName, c.insightCategory]);
+    expect(tagged).toEqual(
+      expect.arrayContaining([
+        ["ChatBI 问数", "chatBi"],
+        ["对话仪表盘", "chat dashboard"],
+        ["ChatWord 报告", "chatWord"],
+        ["ChatPPT 演示", "chatPPT"],
+        ["行业报告生成", "industry report"],
+      ]),
+    );
+    expect(marketCards.filter((c) => c.agentType !== "insight").every((c) => c.insightCategory === null)).toBe(true);
     const labels = (await t.app.inject({ url: "/agent_api/api/lables/list", headers: member.headers })).json().data;
     expect(labels.map((l: { labelName: string }) => l.labelName)).toContain("数据分析");
   });
@@ -136,12 +150,19 @@ describe("the special categories as marketplace templates", () => {
     expect(res.rawPayload.subarray(0, 2).toString()).toBe("PK");
   });
 
-  it("industry report: a long-form report in four sections, after searching the knowledge bases", async () => {
+  it("industry report, hired: a long-form report in four sections that cites the template's bound knowledge base", async () => {
     const { sid } = await ask(member, template.get("行业报告生成") as string, "结合订单数据写一份行业分析报告");
     const { poll: p, report: r } = await report(member, sid);
-    expect(p.insightStep[0]).toMatchObject({ title: "检索知识库资料", stepList: [{ learning: "找到 0 段相关资料" }] });
+    expect(p.insightStep[0]).toMatchObject({
+      title: "检索知识库资料",
+      stepList: [{ learning: expect.stringMatching(/^找到 [1-9]\d* 段相关资料$/) }],
+    });
     expect(r.blocks[0]).toMatchObject({ kind: "text", title: "行业报告" });
     for (const h of ["## 概述", "## 数据分析", "## 趋势与风险", "## 建议"]) expect(r.blocks[0].content).toContain(h);
+    expect(r.blocks[0].content).toMatch(/(零售电商的订单季节性|客户集中度与行业风险|未付款订单与回款) \[1\]/);
+    const sources = r.blocks.at(-1);
+    expect(sources).toMatchObject({ kind: "text", title: "参考资料" });
+    expect(sources.content).toMatch(/^- \[1\] (零售电商的订单季节性|客户集中度与行业风险|未付款订单与回款)/);
   });
 
   it("the member plan's types gate them: the free plan has chatBi only", async () => {

@@ -68,7 +68,7 @@ export async function reportPptx(r: InsightReport): Promise<Buffer> {
     } else if (b.kind === "chart") {
       slide.addChart(
         kinds[b.chartType],
-        b.series.map((s) => ({ name: s.name, labels: b.categories, values: s.data })),
+        (b.chartType === "pie" ? b.series.slice(0, 1) : b.series).map((s) => ({ name: s.name, labels: b.categories, values: s.data })),
         { x: 0.6, y: 1.3, w: 12, h: 5.8, showLegend: b.series.length > 1 || b.chartType === "pie", showValue: b.chartType === "pie" },
       );
     } else {

@@ -1,4 +1,4 @@
-import { type DataQueryResult, INSIGHT_MAX_STEPS, type InsightReport, type ReportBlock } from "@agentfair/contracts";
+import { type DataQueryResult, INSIGHT_MAX_STEPS, type InsightReport, type ReportBlock, type ReportView } from "@agentfair/contracts";
 import { z } from "zod";
 import type { InsightPlanStep } from "../../db/schema/insight.ts";
 
@@ -49,8 +49,10 @@ export function blockOf(step: InsightPlanStep, r: DataQueryResult): ReportBlock 
       kind: "chart",
       title: step.title,
       chartType: step.chart,
+      categoryColumn: r.columns[0],
       categories: r.rows.map((row) => String(row[0] ?? "")),
-      series: (step.chart === "pie" ? cols.slice(0, 1) : cols).map(({ c, i }) => ({
+      // A pie draws the first series; the others stay, so the block can be drawn as bars again.
+      series: cols.map(({ c, i }) => ({
         name: c,
         data: r.rows.map((row) => Number(row[i] ?? 0)),
       })),
@@ -85,11 +87,26 @@ const esc = (s: unknown) =>
   String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
 
 /** A chart as its data table (a category column, then one column per series), or a table block as is. */
-export function blockTable(b: ReportBlock): { columns: string[]; rows: unknown[][] } | null {
+export function blockTable(b: ReportBlock): { columns: string[]; rows: DataQueryResult["rows"] } | null {
   if (b.kind === "table") return { columns: b.columns, rows: b.rows };
   if (b.kind === "chart")
-    return { columns: ["", ...b.series.map((s) => s.name)], rows: b.categories.map((c, i) => [c, ...b.series.map((s) => s.data[i])]) };
+    return {
+      columns: [b.categoryColumn ?? "", ...b.series.map((s) => s.name)],
+      rows: b.categories.map((c, i) => [c, ...b.series.map((s) => s.data[i])]),
+    };
   return null;
+}
+
+/**
+ * A chart or table block drawn another way from the data it holds (the report builder), or null
+ * when the data cannot be drawn so: a chart needs a category column, a numeric one and at most
+ * CHART_MAX_POINTS rows.
+ */
+export function redraw(b: ReportBlock, view: ReportView): ReportBlock | null {
+  const t = blockTable(b);
+  if (!t || b.kind === "text") return null;
+  const drawn = blockOf({ title: b.title, sql: b.sql, chart: view }, { columns: t.columns, rows: t.rows, truncated: false });
+  return (drawn.kind === "table") === (view === "table") ? drawn : null;
 }
 
 /** A self-contained page (no scripts): findings as text, every chart as its data table, for printing or archiving. */

@@ -35,17 +35,19 @@ const PASSAGES: [string, string][] = [
   ],
 ];
 
-/** Demo: the member's help-center knowledge base, bound to the member's released (not listed) FAQ agent that answers from it with no model. */
-export const seedKnowledge: DemoSeed = async (db: Db, ctx) => {
-  const memberId = ctx.users.member;
-  if (!memberId) return;
-  const [member] = await db.select().from(users).where(eq(users.id, memberId));
-  const [base] = await db
-    .insert(knowledgeBases)
-    .values({ tenantId: member.tenantId, ownerId: member.id, name: "Agentfair 使用帮助" })
-    .returning();
+/**
+ * A demo knowledge base of the owner holding hand-written segments (marked edited, indexed for keyword
+ * search; vectors come when an embedding model re-indexes them): Q&A pairs, then titled passages.
+ */
+export async function insertDemoBase(
+  db: Db,
+  owner: { id: string; tenantId: string },
+  name: string,
+  segments: { qa?: [string, string][]; passages: [string, string][] },
+) {
+  const [base] = await db.insert(knowledgeBases).values({ tenantId: owner.tenantId, ownerId: owner.id, name }).returning();
   let position = 0;
-  const qa = QA.map(([question, answer]) => ({
+  const qa = (segments.qa ?? []).map(([question, answer]) => ({
     id: randomUUID(),
     baseId: base.id,
     position: position++,
@@ -57,7 +59,7 @@ export const seedKnowledge: DemoSeed = async (db: Db, ctx) => {
     headTerms: indexTerms(question),
     bodyTerms: indexTerms(answer),
   }));
-  const passages = PASSAGES.map(([title, content]) => ({
+  const passages = segments.passages.map(([title, content]) => ({
     id: randomUUID(),
     baseId: base.id,
     position: position++,
@@ -69,6 +71,15 @@ export const seedKnowledge: DemoSeed = async (db: Db, ctx) => {
     bodyTerms: indexTerms(content),
   }));
   await db.insert(knowledgeSegments).values([...qa, ...passages]);
+  return base;
+}
+
+/** Demo: the member's help-center knowledge base, bound to the member's released (not listed) FAQ agent that answers from it with no model. */
+export const seedKnowledge: DemoSeed = async (db: Db, ctx) => {
+  const memberId = ctx.users.member;
+  if (!memberId) return;
+  const [member] = await db.select().from(users).where(eq(users.id, memberId));
+  const base = await insertDemoBase(db, member, "Agentfair 使用帮助", { qa: QA, passages: PASSAGES });
   // Folders to file uploads into (the Q&A pairs and passages above belong to no file).
   await db.insert(knowledgeFolders).values([
     { baseId: base.id, name: "产品文档" },

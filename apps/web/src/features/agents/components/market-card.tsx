@@ -40,9 +40,17 @@ export function MarketCard({ agent, taskNum, onCopy }: { agent: AgentCard; taskN
           <Typography.Text strong ellipsis style={{ fontSize: 16, display: "block" }} data-testid="agent-name">
             {agent.agentName}
           </Typography.Text>
-          <div style={{ display: "flex", gap: 8, alignItems: "center", marginTop: 4 }}>
+          <div style={{ display: "flex", flexWrap: "wrap", rowGap: 4, columnGap: 8, alignItems: "center", marginTop: 4 }}>
             {agent.price > 0 ? <Tag color="orange">¥{agent.price}</Tag> : <Tag color="green">{t("agents.market.free")}</Tag>}
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {/* A report template's special category, by the name the member plans use (doc 1 §9). */}
+            {agent.insightCategory && (
+              <Tooltip title={t(`insight.categories.${agent.insightCategory}`, agent.insightCategory)}>
+                <Tag color="purple" data-testid="insight-category">
+                  {agent.insightCategory}
+                </Tag>
+              </Tooltip>
+            )}
+            <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: "nowrap" }}>
               <StarFilled style={{ color: "#fadb14" }} /> {stars.toFixed(1)}
             </Typography.Text>
           </div>

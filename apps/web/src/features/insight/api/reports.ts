@@ -1,4 +1,4 @@
-import type { InsightReport, InsightReportItem } from "@agentfair/contracts";
+import type { InsightReport, InsightReportItem, ReportUpdateRequest } from "@agentfair/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { API, http } from "../../../lib/http";
 import { downloadReport } from "../../../lib/report-file";
@@ -30,6 +30,12 @@ export const useReport = (q: { id?: string; shareToken?: string }) =>
   });
 
 export const shareReport = (id: string) => http.post<{ shareToken: string }>(`${base}/share`, { id });
+
+/** The report builder's save: title, order, titles and views of the blocks. */
+export const updateReport = (req: ReportUpdateRequest) => http.post<InsightReport>(`${base}/update`, req);
+
+/** Runs the report's stored queries again over the latest data. */
+export const refreshReport = (id: string) => http.post<InsightReport>(`${base}/refresh`, { id });
 
 /** Downloads a finished report (a page, Markdown, PDF, Word or slides), with the report token. */
 export const exportReport = downloadReport;

@@ -30,7 +30,7 @@ function Block({ block }: { block: ReportBlock }) {
   if (block.kind === "text") return <Markdown text={block.content} />;
   if (block.kind === "chart")
     return (
-      <div data-testid="report-chart">
+      <div data-testid="report-chart" data-chart-type={block.chartType}>
         <ReactECharts option={chartOption(block)} style={{ height: 300 }} notMerge />
       </div>
     );

@@ -61,7 +61,14 @@ export function InsightPage() {
                   <Space align="start">
                     <AgentAvatar icon={a.agentIcon} background={a.agentIconBackground} size={44} />
                     <div style={{ minWidth: 0 }}>
-                      <Typography.Text strong>{a.agentName}</Typography.Text>
+                      <Space size={4} wrap>
+                        <Typography.Text strong>{a.agentName}</Typography.Text>
+                        {a.insightCategory && (
+                          <Tag color="purple" data-testid="insight-category">
+                            {a.insightCategory}
+                          </Tag>
+                        )}
+                      </Space>
                       <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} style={{ margin: 0 }}>
                         {a.agentDescription}
                       </Typography.Paragraph>
@@ -96,7 +103,11 @@ export function InsightPage() {
                 description={
                   <Space>
                     <Tag color={statusColor[r.status]}>{t(`insight.status.${r.status}`)}</Tag>
-                    {r.category && <Tag color="blue">{t(`insight.categories.${r.category}`, r.category)}</Tag>}
+                    {r.category && (
+                      <Tag color="purple" title={t(`insight.categories.${r.category}`, r.category)}>
+                        {r.category}
+                      </Tag>
+                    )}
                     <span>{r.agentName}</span>
                   </Space>
                 }

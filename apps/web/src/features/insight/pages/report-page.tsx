@@ -1,6 +1,7 @@
-import { DownloadOutlined, ShareAltOutlined } from "@ant-design/icons";
+import { DownloadOutlined, EditOutlined, ReloadOutlined, ShareAltOutlined } from "@ant-design/icons";
 import { type InsightReport, REPORT_EXPORT_FORMATS, type ReportExportFormat } from "@agentfair/contracts";
 import { App as AntApp, Alert, Button, Card, Dropdown, Empty, Layout, List, Space, Spin, Tag, Typography } from "antd";
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation, useSearchParams } from "react-router";
@@ -8,14 +9,27 @@ import { LanguageSwitch } from "../../../components/language-switch";
 import { relativeTime } from "../../../components/relative-time";
 import { getReportToken, getToken } from "../../../lib/storage";
 import { routerBase } from "../../../lib/tenant";
-import { exportReport, shareReport, useReport, useReportsOfAgent } from "../api/reports";
+import { exportReport, refreshReport, shareReport, useReport, useReportsOfAgent } from "../api/reports";
+import { ReportEditor } from "../components/report-editor";
 import { ReportView } from "../components/report-view";
 import { statusColor } from "../components/status";
 
-function ReportActions({ report }: { report: InsightReport }) {
+function ReportActions({ report, onEdit, onSaved }: { report: InsightReport; onEdit: () => void; onSaved: (r: InsightReport) => void }) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
+  const [refreshing, setRefreshing] = useState(false);
   if (report.status !== "DONE") return null;
+  const refresh = async () => {
+    setRefreshing(true);
+    try {
+      onSaved(await refreshReport(report.id));
+      message.success(t("insight.builder.refreshed"));
+    } catch {
+      // the http client has shown why
+    } finally {
+      setRefreshing(false);
+    }
+  };
   const download = (format: ReportExportFormat) => exportReport(report.id, format).catch(() => message.error(t("insight.exportFailed")));
   const share = async () => {
     const { shareToken } = await shareReport(report.id);
@@ -24,7 +38,13 @@ function ReportActions({ report }: { report: InsightReport }) {
     message.success(t("insight.shareCopied"));
   };
   return (
-    <Space>
+    <Space wrap>
+      <Button icon={<EditOutlined />} onClick={onEdit} data-testid="report-edit">
+        {t("insight.builder.edit")}
+      </Button>
+      <Button icon={<ReloadOutlined />} loading={refreshing} onClick={refresh} data-testid="report-refresh">
+        {t("insight.builder.refresh")}
+      </Button>
       <Dropdown
         menu={{
           items: REPORT_EXPORT_FORMATS.map((f) => ({ key: f, label: t(`insight.exportAs.${f}`), onClick: () => download(f) })),
@@ -43,10 +63,18 @@ function ReportActions({ report }: { report: InsightReport }) {
 
 function ReportPanel({ id, shareToken }: { id?: string; shareToken?: string }) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const report = useReport({ id, shareToken });
+  const [editing, setEditing] = useState("");
   if (report.isLoading) return <Spin />;
   if (!report.data) return <Empty description={t("insight.pickReport")} />;
   const r = report.data;
+  // The saved report is shown at once; the lists (titles) are read again.
+  const saved = (next: InsightReport) => {
+    queryClient.setQueryData(["insight", "report", { id, shareToken }], next);
+    void queryClient.invalidateQueries({ queryKey: ["insight", "byAgent"] });
+    void queryClient.invalidateQueries({ queryKey: ["insight", "recent"] });
+  };
   return (
     <Card
       title={
@@ -56,13 +84,26 @@ function ReportPanel({ id, shareToken }: { id?: string; shareToken?: string }) {
           </Typography.Title>
           <Typography.Text type="secondary" style={{ fontWeight: "normal" }}>
             {t("insight.question")}：{r.question} · {relativeTime(r.createdTime)}
+            {/* (the build itself updates the report: said only when it reads differently) */}
+            {relativeTime(r.updateTime) !== relativeTime(r.createdTime) &&
+              ` · ${t("insight.builder.updated", { time: relativeTime(r.updateTime) })}`}
           </Typography.Text>
         </Space>
       }
-      extra={!shareToken && <ReportActions report={r} />}
+      extra={!shareToken && editing !== r.id && <ReportActions report={r} onEdit={() => setEditing(r.id)} onSaved={saved} />}
     >
       {shareToken && <Alert type="info" showIcon title={t("insight.sharedHint")} style={{ marginBottom: 16 }} />}
-      <ReportView report={r} />
+      {!shareToken && editing === r.id ? (
+        <ReportEditor
+          report={r}
+          onDone={(next) => {
+            if (next) saved(next);
+            setEditing("");
+          }}
+        />
+      ) : (
+        <ReportView report={r} />
+      )}
     </Card>
   );
 }
