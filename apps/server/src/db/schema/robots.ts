@@ -1,7 +1,7 @@
 import { boolean, index, jsonb, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
 import { agents } from "./agents.ts";
 import { createdAt, id, updatedAt } from "./columns.ts";
-import { tenants } from "./tenants.ts";
+import { ownedColumns } from "./owned.ts";
 import { users } from "./users.ts";
 
 /** A chat robot: a released agent answering on WeCom, DingTalk, Feishu or a generic webhook. */
@@ -9,12 +9,7 @@ export const robots = pgTable(
   "robots",
   {
     id: id(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ...ownedColumns({ ownerOnDelete: "cascade" }),
     name: text("name").notNull(),
     /** wecom | dingtalk | feishu | webhook */
     type: text("type").notNull(),
