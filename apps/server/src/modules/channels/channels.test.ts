@@ -3,7 +3,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freeChatUsage, mcpSessions, users } from "../../db/schema/index.ts";
+import { agents, freeChatUsage, mcpSessions, users } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createPeerApp, createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
@@ -49,6 +49,9 @@ beforeAll(async () => {
   b = a.databaseUrl ? await createPeerApp(a) : a;
   urlA = await a.app.listen({ port: 0, host: "127.0.0.1" });
   urlB = b === a ? urlA : await b.app.listen({ port: 0, host: "127.0.0.1" });
+  // Report agents' answers wait for the report job (run by either process; the other waits for it through the database).
+  await a.platform.jobs.start({ pollingIntervalSeconds: 0.5 });
+  if (b !== a) await b.platform.jobs.start({ pollingIntervalSeconds: 0.5 });
   owner = await createUser(a, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
   other = await createUser(a, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
   agentId = await agentSteps(a).released(owner, {}, "MCP 助手");
@@ -199,6 +202,46 @@ describe("the MCP endpoint", () => {
     const { client } = await connect(urlA, key);
     // The agent has no knowledge base bound: nothing to search, so the tool is not offered.
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["ask"]);
+  });
+
+  it("answers a report agent's question with the report's findings and a share link, once the report is built", async () => {
+    const table = await a.app.inject({
+      method: "POST",
+      url: "/aiagent_api/datatable",
+      headers: owner.headers,
+      payload: {
+        name: "orders",
+        fields: [
+          { name: "customer", type: "text" },
+          { name: "amount", type: "number" },
+        ],
+      },
+    });
+    const tableId = table.json().data.id;
+    for (const row of [
+      { customer: "张三", amount: 100 },
+      { customer: "李四", amount: 300 },
+    ])
+      await a.app.inject({ method: "POST", url: `/aiagent_api/datatable/${tableId}/rows`, headers: owner.headers, payload: row });
+    const reportAgent = await agentSteps(a).released(owner, {}, "报告助手");
+    await a.platform.db.update(agents).set({ agentType: "insight" }).where(eq(agents.id, reportAgent));
+    await a.platform.invalidate("agent", reportAgent);
+    const { key } = await newKey({}, reportAgent);
+    const { client } = await connect(urlB, key, reportAgent);
+    const result = await client.callTool({ name: "ask", arguments: { question: "各客户的消费额是多少？" } });
+    const answer = text(result);
+    expect(result.isError, answer).toBeFalsy();
+    // Not the chat's "analysing…": the findings of the finished report, and its link.
+    expect(answer).not.toContain("正在分析数据");
+    expect(answer).toContain("数据显示");
+    const url = (result.structuredContent as { reportUrl: string }).reportUrl;
+    expect(url.startsWith(`${urlB}/insight-detail?share=`)).toBe(true);
+    expect(answer).toContain(url);
+    // The link opens the report read-only without signing in.
+    const token = new URL(url).searchParams.get("share");
+    const shared = await b.app.inject({ method: "GET", url: `/prod-api/dashboard/tReportBuilder/shared?token=${token}` });
+    expect(shared.json().data).toMatchObject({ status: "DONE", agentId: reportAgent, shareToken: null });
+    await client.close();
   });
 
   it("is billed like a chat: a free owner's calls use the daily free chats", async () => {

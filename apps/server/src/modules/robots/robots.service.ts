@@ -39,6 +39,8 @@ const SECRET_PURPOSE = "robots";
 export const REPLY_JOB = "robots.reply";
 /** Send-message calls give up after this long (the job retries). */
 const SEND_TIMEOUT_MS = 15_000;
+/** A report agent's answer waits this long for its report, then sends its link. */
+const REPORT_WAIT_MS = 3 * 60_000;
 /** Access tokens are renewed this long before the platform says they expire. */
 const TOKEN_MARGIN_S = 300;
 
@@ -47,7 +49,7 @@ export interface AgentsForRobots {
   releaseSchema(caller: Caller | null, id: string): Promise<{ agentName: string }>;
 }
 /** What the robots need of the chat runtime: the same prepare and run a chat request takes. */
-export type ChatForRobots = Pick<ChatService, "admit" | "prepare" | "run">;
+export type ChatForRobots = Pick<ChatService, "admit" | "prepare" | "answer">;
 
 /** What a callback answers the platform, at once. */
 export interface CallbackAnswer {
@@ -468,21 +470,17 @@ export class RobotsService {
       if (err instanceof AppError && err.status === 429) return translate(err.key, "zh", err.params);
       throw err;
     }
-    let content = "";
-    let error = "";
-    let session = "";
+    let reply: Awaited<ReturnType<ChatForRobots["answer"]>>;
     try {
-      await chat.run(run.prepared, "zh", signal, (e) => {
-        if (e.type === "session") session = e.session_id;
-        if (e.type === "content") content += e.delta;
-        if (e.type === "error") error = e.msg;
-      });
+      // The answer is sent after the callback was acknowledged: a report agent's may wait for its report.
+      reply = await chat.answer(run.prepared, "zh", signal, { reportWaitMs: REPORT_WAIT_MS });
     } finally {
       await place.release();
     }
+    const session = reply.sessionId;
     if (session && (session !== mapping.sessionId || mapping.sessionUserId !== run.caller.userId))
       await this.repo.setConversation(mapping.id, session, run.caller.userId);
-    return content.trim() || error || translate("robotReplyFailed", "zh");
+    return reply.content || reply.error || translate("robotReplyFailed", "zh");
   }
 
   private async post(url: string, body: unknown, headers: Record<string, string> = {}) {

@@ -1,5 +1,5 @@
 import { DownloadOutlined, ShareAltOutlined } from "@ant-design/icons";
-import { type InsightReport, REPORT_EXPORT_FORMATS, type ReportExportFormat } from "@agentfair/contracts";
+import { type InsightReport, REPORT_EXPORT_FORMATS, type ReportExportFormat, reportSharedUrl } from "@agentfair/contracts";
 import { App as AntApp, Alert, Button, Card, Dropdown, Empty, Layout, List, Space, Spin, Tag, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -19,7 +19,7 @@ function ReportActions({ report }: { report: InsightReport }) {
   const download = (format: ReportExportFormat) => exportReport(report.id, format).catch(() => message.error(t("insight.exportFailed")));
   const share = async () => {
     const { shareToken } = await shareReport(report.id);
-    const url = `${window.location.origin}${routerBase().replace(/\/$/, "")}/insight-detail?share=${encodeURIComponent(shareToken)}`;
+    const url = `${window.location.origin}${routerBase().replace(/\/$/, "")}${reportSharedUrl(shareToken)}`;
     await navigator.clipboard?.writeText(url).catch(() => undefined);
     message.success(t("insight.shareCopied"));
   };
