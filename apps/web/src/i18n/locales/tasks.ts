@@ -110,7 +110,14 @@ export const tasks = defineArea(
     prompt: "Prompt",
     promptHint: "Sent to the agent or workflow at every run, at most 1500 bytes",
     trigger: "Trigger",
-    triggers: { cron: "Cron expression", cycle: "Cycle", email: "E-mail arrives", api: "API call", schedule: "Scheduled", manual: "Manual" },
+    triggers: {
+      cron: "Cron expression",
+      cycle: "Cycle",
+      email: "E-mail arrives",
+      api: "API call",
+      schedule: "Scheduled",
+      manual: "Manual",
+    },
     apiPerMinute: "Calls per minute",
     apiPerMinuteHint: "Runs one apikey may start per minute; 0 means no limit",
     apiHint:
