@@ -51,6 +51,9 @@ export const robotMessages = pgTable(
   (t) => [unique("robot_messages_external").on(t.robotId, t.externalId)],
 );
 
+/** The password hash of a robot's guest account: nothing signs in with it. */
+export const ROBOT_GUEST_PASSWORD_HASH = "robot-guest:no-sign-in";
+
 /** A robot's user on the platform: a guest of the robot (or a bound platform user), with their conversation. */
 export const robotUsers = pgTable(
   "robot_users",

@@ -41,6 +41,7 @@ import type { KnowledgeForRuntime } from "../knowledge/knowledge.runtime.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import { chatModelOf, type ResolvedModel } from "../models/provider.ts";
 import { ChatRepository, type MessageRow, type SessionRow } from "./chat.repository.ts";
+import { ownerReadsConversations } from "./conversations.repository.ts";
 import { ChatMemory } from "./memory.ts";
 import { ReplyStreams, type StreamWriter } from "./reply-streams.ts";
 
@@ -872,6 +873,7 @@ export class ChatService {
       chatCount: await this.repo.countReplies(caller.userId, agent.agentId),
       membershipRequired: this.deps.billing()?.chatNeedsMembership(caller, agent) ?? false,
       chargesPerUse: agent.priceCents > 0 && agent.ownerId !== caller.userId && !!this.deps.billing(),
+      ownerReadsConversations: ownerReadsConversations(agent, caller),
     };
   }
 
