@@ -1,3 +1,4 @@
+import { emptyBindings } from "@agentfair/contracts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -8,6 +9,7 @@ import { createUser, type TestUser } from "../../test/factories.ts";
 import { createPeerApp, createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { agentSteps } from "../agents/agents.fixtures.ts";
+import { knowledgeSteps } from "../knowledge/knowledge.fixtures.ts";
 
 /**
  * Agents as MCP servers: keys, both transports, limits and billing. With TEST_DATABASE_URL the
@@ -197,11 +199,23 @@ describe("the MCP endpoint", () => {
     expect(text(refused)).toContain("token");
   });
 
-  it("offers search_knowledge only when the key allows it", async () => {
+  it("offers search_knowledge only when the key allows it and the agent has a knowledge base", async () => {
     const { key } = await newKey({ searchKnowledge: true });
     const { client } = await connect(urlA, key);
     // The agent has no knowledge base bound: nothing to search, so the tool is not offered.
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["ask"]);
+    const k = knowledgeSteps(a);
+    const baseId = await k.createBase(owner, "售后问答");
+    await k.call(owner, "POST", `/${baseId}/qa`, { question: "退货运费谁承担？", answer: "七天无理由退货的运费由买家承担。" });
+    const faq = await agentSteps(a).released(owner, { bindings: { ...emptyBindings(), knowledgeBases: [baseId] } }, "售后助手");
+    const allowed = await newKey({ searchKnowledge: true }, faq);
+    const withSearch = await connect(urlB, allowed.key, faq);
+    expect((await withSearch.client.listTools()).tools.map((t) => t.name)).toEqual(["ask", "search_knowledge"]);
+    const found = await withSearch.client.callTool({ name: "search_knowledge", arguments: { query: "退货运费由谁承担" } });
+    expect(text(found)).toContain("七天无理由退货的运费由买家承担");
+    const notAllowed = await newKey({}, faq);
+    const without = await connect(urlB, notAllowed.key, faq);
+    expect((await without.client.listTools()).tools.map((t) => t.name)).toEqual(["ask"]);
   });
 
   it("answers a report agent's question with the report's findings and a share link, once the report is built", async () => {
