@@ -222,7 +222,15 @@ export class RobotsService {
   // ---- callbacks -----------------------------------------------------------------------------------
 
   /** A platform's call to a robot's callback URL: verified, recorded once, answered at once. */
-  async callback(id: string, method: string, query: Record<string, string>, headers: Headers, body: string): Promise<CallbackAnswer> {
+  /** `origin`: the address the platform called, where links in answers (a report's) point without PUBLIC_URL. */
+  async callback(
+    id: string,
+    method: string,
+    query: Record<string, string>,
+    headers: Headers,
+    body: string,
+    origin = "",
+  ): Promise<CallbackAnswer> {
     const robot = /^[0-9a-f-]{36}$/i.test(id) ? await this.repo.get(id) : undefined;
     if (!robot?.enabled) return text(404, "not found");
     const secrets = this.secretsOf(robot);
@@ -260,7 +268,7 @@ export class RobotsService {
       externalId: result.externalId.slice(0, 200),
       externalUserId: result.externalUserId.slice(0, 200),
       text: result.text.slice(0, ROBOT_TEXT_MAX),
-      replyTo: { ...result.replyTo, nickname: result.nickname.slice(0, 64) },
+      replyTo: { ...result.replyTo, nickname: result.nickname.slice(0, 64), origin: origin.slice(0, 200) },
     });
     // A retried callback: already recorded (and answered or being answered).
     if (!row) return ack;
@@ -407,7 +415,7 @@ export class RobotsService {
       const bind = msg.text.match(ROBOT_BIND_PATTERN);
       answer = bind
         ? await this.bind(robot, msg.externalUserId, msg.replyTo.nickname ?? "", bind[1])
-        : await this.runAgent(robot, msg.externalUserId, msg.replyTo.nickname ?? "", msg.text);
+        : await this.runAgent(robot, msg.externalUserId, msg.replyTo.nickname ?? "", msg.text, msg.replyTo.origin);
       await this.repo.updateMessage(msg.id, { answer });
     }
     try {
@@ -440,7 +448,7 @@ export class RobotsService {
     return translate("robotBound", "zh");
   }
 
-  private async runAgent(robot: RobotRow, externalUserId: string, nickname: string, question: string) {
+  private async runAgent(robot: RobotRow, externalUserId: string, nickname: string, question: string, origin?: string) {
     const mapping = await this.robotUser(robot, externalUserId, nickname);
     const chat = this.deps.chat();
     const signal = AbortSignal.timeout(5 * 60_000);
@@ -473,7 +481,7 @@ export class RobotsService {
     let reply: Awaited<ReturnType<ChatForRobots["answer"]>>;
     try {
       // The answer is sent after the callback was acknowledged: a report agent's may wait for its report.
-      reply = await chat.answer(run.prepared, "zh", signal, { reportWaitMs: REPORT_WAIT_MS });
+      reply = await chat.answer(run.prepared, "zh", signal, { reportWaitMs: REPORT_WAIT_MS, origin });
     } finally {
       await place.release();
     }
