@@ -216,8 +216,10 @@ describe("WeCom", () => {
     await waitFor(() => (sent.filter((s) => s.path.startsWith("/cgi-bin/message/send")).length === 2 ? true : undefined));
     expect(sent.filter((s) => s.path.startsWith("/cgi-bin/message/send"))).toHaveLength(2);
     expect(tokenCalls.filter((c) => c === "wecom")).toHaveLength(1);
-    const rows = await t.platform.db.select().from(robotMessages).where(eq(robotMessages.robotId, id));
-    expect(rows.map((r) => r.status)).toEqual(["answered", "answered"]);
+    // Marked answered just after the send the platform saw.
+    await expect
+      .poll(async () => (await t.platform.db.select().from(robotMessages).where(eq(robotMessages.robotId, id))).map((r) => r.status))
+      .toEqual(["answered", "answered"]);
     // The robot user got a guest account of the robot; the conversation continues in one session.
     const [mapping] = await t.platform.db.select().from(robotUsers).where(eq(robotUsers.robotId, id));
     expect(mapping.externalUserId).toBe("zhangsan");
