@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { apiToken, chooseLanguage, loginAs, snap } from "./helpers";
+import { apiToken, chooseLanguage, loginAs, readCheckCode, snap, unique } from "./helpers";
 
 /**
  * Conversation details and tuning records (issue 16): a session of the member's demo agent (it
@@ -69,4 +69,55 @@ test("the owner sees a session of the agent, tunes a reply and finds the tuning 
     await confirm.getByRole("button", { name: /OK|确/ }).click({ timeout: 2000 });
     await expect(record).toBeHidden({ timeout: 3000 });
   }).toPass({ timeout: 20_000 });
+});
+
+/**
+ * Privacy: a member of an organisation chatting with a colleague's agent (the seeded "Acme 制度问答"
+ * of tenant acme) is told on the chat page that its maker reads the conversation.
+ */
+test("an organisation's member is told that the agent's maker reads their conversations", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const stamp = unique();
+  const email = `member-${stamp}@acme.local`;
+  await request.post("/agent_api/api/auth/reg/send-check-code", { data: { contact: email, purpose: "register", domain: "acme" } });
+  const reg = await request.post("/agent_api/api/auth/reg", {
+    data: {
+      username: `m_${stamp}`,
+      password: "e2e-password-1",
+      contact: email,
+      checkCode: await readCheckCode(request, email),
+      domain: "acme",
+    },
+  });
+  expect(reg.ok(), await reg.text()).toBe(true);
+  const login = await request.post("/agent_api/api/auth/login", {
+    data: { username: `m_${stamp}`, password: "e2e-password-1", domain: "acme" },
+  });
+  const auth = { authorization: `Bearer ${(await login.json()).data.token}` };
+  const market = await request.post("/agent_api/api/agent/launch/page", {
+    headers: auth,
+    data: { name: "Acme 制度问答", page: 1, size: 10 },
+  });
+  const agentId = ((await market.json()).data.list as { id: string; agentName: string }[]).find((a) => a.agentName === "Acme 制度问答")?.id;
+  expect(agentId).toBeTruthy();
+
+  await page.goto("/acme/login");
+  await page.getByPlaceholder("用户名 / 邮箱 / 手机号").fill(`m_${stamp}`);
+  await page.getByPlaceholder("密码").fill("e2e-password-1");
+  await page.getByRole("button", { name: "登 录" }).click();
+  await expect(page).not.toHaveURL(/\/login/, { timeout: 30_000 });
+  // A new account is asked the usage survey first.
+  const survey = page.getByRole("dialog", { name: "使用意向调查问卷" });
+  await expect(survey).toBeVisible();
+  await survey.getByRole("button", { name: "跳过问卷" }).click();
+  await expect(survey).toBeHidden();
+  await page.goto(`/acme/agent-execute?id=${agentId}`);
+  await expect(page.getByTestId("chat-footnote")).toContainText("其创建者可查看你与它的对话记录");
+  await snap(page, "chat-owner-reads-zh");
+  // The chat page has no language switch: chosen on the marketplace, then back to the chat.
+  await page.goto("/acme/index");
+  await chooseLanguage(page, "English");
+  await page.goto(`/acme/agent-execute?id=${agentId}`);
+  await expect(page.getByTestId("chat-footnote")).toContainText("its maker can read your conversations");
+  await snap(page, "chat-owner-reads-en");
 });

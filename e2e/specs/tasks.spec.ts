@@ -98,7 +98,7 @@ test("an API-triggered task: its apikey starts a run over HTTP, a new key replac
     .toBe("SUCCEEDED");
   await row.getByTestId("task-history").click();
   const drawer = page.locator(".ant-drawer:visible");
-  await expect(drawer.getByText("API", { exact: true }).first()).toBeVisible();
+  await expect(drawer.getByText("API 调用", { exact: true }).first()).toBeVisible();
   await expect(drawer.getByTestId("task-run-status").first()).toHaveText("成功");
   await drawer.locator(".ant-drawer-close").click();
   await expect(drawer).toBeHidden();

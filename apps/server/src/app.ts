@@ -283,7 +283,11 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
       },
   });
   const chatInsight = new ChatInsightService(platform, { models: () => chat.models, chat: () => chat.chat });
-  insightForChat = { start: (ctx) => insight.start(ctx), replied: (ctx) => chatInsight.replied(ctx) };
+  insightForChat = {
+    start: (ctx) => insight.start(ctx),
+    settle: (caller, reportId, opts) => insight.settle(caller, reportId, opts),
+    replied: (ctx) => chatInsight.replied(ctx),
+  };
   const rpa = new RpaService(platform, () => chat.chat);
   chat.tools.register(rpaToolKind(rpa));
   platform.jobs.schedule("rpa.purge-tickets", "*/10 * * * *", () => rpa.purgeTickets());

@@ -158,6 +158,8 @@ export const chatAgentInfo = z.object({
   membershipRequired: z.boolean(),
   /** This caller pays `price` per use (the first send after 5 idle minutes); the owner does not. */
   chargesPerUse: z.boolean(),
+  /** The agent's owner can read this caller's conversations with it (a colleague's agent in an organisation): the page says so. */
+  ownerReadsConversations: z.boolean(),
 });
 export type ChatAgentInfo = z.infer<typeof chatAgentInfo>;
 

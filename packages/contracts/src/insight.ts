@@ -136,6 +136,11 @@ export function reportPageUrl(r: { agentId: string; agentName: string; id: strin
   return `/insight-report?${q}`;
 }
 
+/** A report opened read-only by a share-link holder (the share token in the query). */
+export function reportSharedUrl(shareToken: string) {
+  return `/insight-detail?${new URLSearchParams({ share: shareToken })}`;
+}
+
 /** A finished report as a file (the export call; it needs the owner's token or the report token). */
 export function reportExportUrl(id: string, format: ReportExportFormat) {
   return `/prod-api/dashboard/tReportBuilder/export?${new URLSearchParams({ id, format })}`;

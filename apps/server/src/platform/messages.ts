@@ -364,6 +364,14 @@ export const messages = {
     zh: "正在分析数据、生成报告，完成后会在下方给出报告链接。",
     en: "Analysing the data and building the report; its link appears below when it is ready.",
   },
+  insightReportReady: {
+    zh: "完整报告（图表与明细）：{url}\n\n{findings}",
+    en: "The full report (charts and tables): {url}\n\n{findings}",
+  },
+  insightReportPending: {
+    zh: "报告仍在生成中，完成后可在此查看：{url}",
+    en: "The report is still being built; it will be at this link when ready: {url}",
+  },
   insightPlanning: { zh: "理解问题，规划分析步骤", en: "Understanding the question and planning the analysis" },
   insightRunning: { zh: "执行查询", en: "Running the queries" },
   insightWriting: { zh: "撰写分析结论", en: "Writing the findings" },

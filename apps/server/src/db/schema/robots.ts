@@ -1,7 +1,7 @@
 import { boolean, index, jsonb, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
 import { agents } from "./agents.ts";
 import { createdAt, id, updatedAt } from "./columns.ts";
-import { tenants } from "./tenants.ts";
+import { ownedColumns } from "./owned.ts";
 import { users } from "./users.ts";
 
 /** A chat robot: a released agent answering on WeCom, DingTalk, Feishu or a generic webhook. */
@@ -9,12 +9,7 @@ export const robots = pgTable(
   "robots",
   {
     id: id(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ...ownedColumns({ ownerOnDelete: "cascade" }),
     name: text("name").notNull(),
     /** wecom | dingtalk | feishu | webhook */
     type: text("type").notNull(),
@@ -55,6 +50,9 @@ export const robotMessages = pgTable(
   },
   (t) => [unique("robot_messages_external").on(t.robotId, t.externalId)],
 );
+
+/** The password hash of a robot's guest account: nothing signs in with it. */
+export const ROBOT_GUEST_PASSWORD_HASH = "robot-guest:no-sign-in";
 
 /** A robot's user on the platform: a guest of the robot (or a bound platform user), with their conversation. */
 export const robotUsers = pgTable(

@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./columns.ts";
-import { tenants } from "./tenants.ts";
-import { users } from "./users.ts";
+import { ownedColumns } from "./owned.ts";
 
 /**
  * Scheduled tasks (Task schedule and task management): an agent or a released workflow asked a
@@ -13,12 +12,7 @@ export const scheduledTasks = pgTable(
   "scheduled_tasks",
   {
     id: id(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id),
+    ...ownedColumns(),
     name: text("name").notNull(),
     /** agent | workflow */
     targetType: text("target_type").notNull(),
@@ -96,12 +90,7 @@ export const taskNotices = pgTable(
   "task_notices",
   {
     id: id(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id),
+    ...ownedColumns(),
     taskId: text("task_id")
       .notNull()
       .references(() => scheduledTasks.id, { onDelete: "cascade" }),

@@ -146,9 +146,10 @@ export class AgentsService implements AgentsForRuntime {
     return row!;
   }
 
-  /** For other modules (conversation details): the caller owns the agent, else not found. */
+  /** For other modules (conversation details): the caller owns the agent (else not found); its owner and tenant. */
   async requireOwner(caller: Caller, id: string) {
-    await this.ownAgent(caller, id);
+    const row = await this.ownAgent(caller, id);
+    return { ownerId: row.ownerId, tenantId: row.tenantId, publicPlatform: row.tenantId === (await this.defaultTenant()) };
   }
 
   /** Readable as a hirer (listed in scope) or as the owner. `cached`: read through the runtime's cache. */

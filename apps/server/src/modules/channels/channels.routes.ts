@@ -94,7 +94,7 @@ function rpcError(reply: FastifyReply, status: number, message: string, code = -
 async function authenticated(channels: ChannelsService, req: FastifyRequest, reply: FastifyReply, agentId: string) {
   const lang = requestLanguage(req.headers);
   try {
-    return await channels.authenticate(agentId, bearer(req), req.ip, lang);
+    return await channels.authenticate(agentId, bearer(req), req.ip, lang, `${req.protocol}://${req.host}`);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     if (err.status === 401) reply.header("www-authenticate", 'Bearer realm="agentfair-mcp"');

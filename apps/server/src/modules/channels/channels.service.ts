@@ -1,6 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
 import {
-  type ChatEvent,
   type chatRequest,
   type CreatedMcpKey,
   type createMcpKeyRequest,
@@ -31,6 +30,8 @@ export interface McpContext {
   agentId: string;
   ip: string;
   lang: Language;
+  /** The request's origin, for links in answers (PUBLIC_URL wins). */
+  origin: string;
 }
 
 const toItem = (k: McpKeyRow): McpKeyItem => ({
@@ -44,6 +45,12 @@ const toItem = (k: McpKeyRow): McpKeyItem => ({
   createdAt: k.createdAt.toISOString(),
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
 });
+
+/**
+ * A report agent's answer waits this long for its report: under the 60 s an MCP client (the SDK's
+ * default) waits for a tool call. A slower report is answered with its link.
+ */
+const MCP_REPORT_WAIT_MS = 45_000;
 
 /** Only one update of "last used" per key and minute: every call would be a write otherwise. */
 const LAST_USED_EVERY_MS = 60_000;
@@ -118,7 +125,7 @@ export class ChannelsService {
   // ---- the MCP side ---------------------------------------------------------------------------
 
   /** The key of a bearer header, for this agent; anything else is refused alike (401). */
-  async authenticate(agentId: string, bearer: string | undefined, ip: string, lang: Language): Promise<McpContext> {
+  async authenticate(agentId: string, bearer: string | undefined, ip: string, lang: Language, origin: string): Promise<McpContext> {
     const refuse = () => new AppError("mcpKeyInvalid", 401);
     if (!bearer?.startsWith(MCP_KEY_PREFIX) || bearer.length > 200) throw refuse();
     const key = await this.repo.keyByHash(this.hash(bearer));
@@ -134,7 +141,7 @@ export class ChannelsService {
       );
     if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > LAST_USED_EVERY_MS)
       await this.repo.touchKey(key.id).catch(() => undefined);
-    return { key, owner, agentId, ip, lang };
+    return { key, owner, agentId, ip, lang, origin };
   }
 
   /**
@@ -171,22 +178,9 @@ export class ChannelsService {
     try {
       const req: z.output<typeof chatRequest> = { query: question, schema_id: ctx.agentId, release: true, session_id: sessionId ?? null };
       const prepared = await chat.prepare(ctx.owner, req, signal);
-      let answer = "";
-      let session = "";
-      const errors: string[] = [];
-      let usage = { inputTokens: 0, outputTokens: 0 };
-      let status = "failed";
-      await chat.run(prepared, ctx.lang, signal, (e: ChatEvent) => {
-        if (e.type === "session") session = e.session_id;
-        else if (e.type === "content") answer += e.delta;
-        else if (e.type === "error") errors.push(e.msg);
-        else if (e.type === "stop") {
-          usage = e.usage;
-          status = e.status;
-        }
-      });
-      await this.countTokens(ctx.key, usage).catch((err) => this.platform.log.warn({ err }, "mcp token count failed"));
-      return { answer, sessionId: session, status, error: errors.join("\n") || null, usage };
+      const reply = await chat.answer(prepared, ctx.lang, signal, { reportWaitMs: MCP_REPORT_WAIT_MS, origin: ctx.origin });
+      await this.countTokens(ctx.key, reply.usage).catch((err) => this.platform.log.warn({ err }, "mcp token count failed"));
+      return reply;
     } finally {
       await place.release();
     }
@@ -217,10 +211,14 @@ export class ChannelsService {
       async ({ question, sessionId }, extra) => {
         try {
           const r = await this.ask(ctx, question, sessionId, extra.signal);
-          const text = r.answer || r.error || "";
           return {
-            content: [{ type: "text" as const, text }],
-            structuredContent: { answer: r.answer, sessionId: r.sessionId, status: r.status },
+            content: [{ type: "text" as const, text: r.content || r.error || "" }],
+            structuredContent: {
+              answer: r.content,
+              sessionId: r.sessionId,
+              status: r.status,
+              ...(r.reportUrl ? { reportUrl: r.reportUrl } : {}),
+            },
             isError: r.status === "failed",
           };
         } catch (err) {

@@ -1,13 +1,15 @@
+import { emptyBindings } from "@agentfair/contracts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freeChatUsage, mcpSessions, users } from "../../db/schema/index.ts";
+import { agents, freeChatUsage, mcpSessions, users } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createPeerApp, createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { agentSteps } from "../agents/agents.fixtures.ts";
+import { knowledgeSteps } from "../knowledge/knowledge.fixtures.ts";
 
 /**
  * Agents as MCP servers: keys, both transports, limits and billing. With TEST_DATABASE_URL the
@@ -49,6 +51,9 @@ beforeAll(async () => {
   b = a.databaseUrl ? await createPeerApp(a) : a;
   urlA = await a.app.listen({ port: 0, host: "127.0.0.1" });
   urlB = b === a ? urlA : await b.app.listen({ port: 0, host: "127.0.0.1" });
+  // Report agents' answers wait for the report job (run by either process; the other waits for it through the database).
+  await a.platform.jobs.start({ pollingIntervalSeconds: 0.5 });
+  if (b !== a) await b.platform.jobs.start({ pollingIntervalSeconds: 0.5 });
   owner = await createUser(a, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
   other = await createUser(a, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
   agentId = await agentSteps(a).released(owner, {}, "MCP 助手");
@@ -194,11 +199,63 @@ describe("the MCP endpoint", () => {
     expect(text(refused)).toContain("token");
   });
 
-  it("offers search_knowledge only when the key allows it", async () => {
+  it("offers search_knowledge only when the key allows it and the agent has a knowledge base", async () => {
     const { key } = await newKey({ searchKnowledge: true });
     const { client } = await connect(urlA, key);
     // The agent has no knowledge base bound: nothing to search, so the tool is not offered.
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["ask"]);
+    const k = knowledgeSteps(a);
+    const baseId = await k.createBase(owner, "售后问答");
+    await k.call(owner, "POST", `/${baseId}/qa`, { question: "退货运费谁承担？", answer: "七天无理由退货的运费由买家承担。" });
+    const faq = await agentSteps(a).released(owner, { bindings: { ...emptyBindings(), knowledgeBases: [baseId] } }, "售后助手");
+    const allowed = await newKey({ searchKnowledge: true }, faq);
+    const withSearch = await connect(urlB, allowed.key, faq);
+    expect((await withSearch.client.listTools()).tools.map((t) => t.name)).toEqual(["ask", "search_knowledge"]);
+    const found = await withSearch.client.callTool({ name: "search_knowledge", arguments: { query: "退货运费由谁承担" } });
+    expect(text(found)).toContain("七天无理由退货的运费由买家承担");
+    const notAllowed = await newKey({}, faq);
+    const without = await connect(urlB, notAllowed.key, faq);
+    expect((await without.client.listTools()).tools.map((t) => t.name)).toEqual(["ask"]);
+  });
+
+  it("answers a report agent's question with the report's findings and a share link, once the report is built", async () => {
+    const table = await a.app.inject({
+      method: "POST",
+      url: "/aiagent_api/datatable",
+      headers: owner.headers,
+      payload: {
+        name: "orders",
+        fields: [
+          { name: "customer", type: "text" },
+          { name: "amount", type: "number" },
+        ],
+      },
+    });
+    const tableId = table.json().data.id;
+    for (const row of [
+      { customer: "张三", amount: 100 },
+      { customer: "李四", amount: 300 },
+    ])
+      await a.app.inject({ method: "POST", url: `/aiagent_api/datatable/${tableId}/rows`, headers: owner.headers, payload: row });
+    const reportAgent = await agentSteps(a).released(owner, {}, "报告助手");
+    await a.platform.db.update(agents).set({ agentType: "insight" }).where(eq(agents.id, reportAgent));
+    await a.platform.invalidate("agent", reportAgent);
+    const { key } = await newKey({}, reportAgent);
+    const { client } = await connect(urlB, key, reportAgent);
+    const result = await client.callTool({ name: "ask", arguments: { question: "各客户的消费额是多少？" } });
+    const answer = text(result);
+    expect(result.isError, answer).toBeFalsy();
+    // Not the chat's "analysing…": the findings of the finished report, and its link.
+    expect(answer).not.toContain("正在分析数据");
+    expect(answer).toContain("数据显示");
+    const url = (result.structuredContent as { reportUrl: string }).reportUrl;
+    expect(url.startsWith(`${urlB}/insight-detail?share=`)).toBe(true);
+    expect(answer).toContain(url);
+    // The link opens the report read-only without signing in.
+    const token = new URL(url).searchParams.get("share");
+    const shared = await b.app.inject({ method: "GET", url: `/prod-api/dashboard/tReportBuilder/shared?token=${token}` });
+    expect(shared.json().data).toMatchObject({ status: "DONE", agentId: reportAgent, shareToken: null });
+    await client.close();
   });
 
   it("is billed like a chat: a free owner's calls use the daily free chats", async () => {

@@ -14,6 +14,7 @@ import {
   type Language,
   MODE_PRESETS,
   PROGRESS_MAX,
+  type ReplyStatus,
   SESSION_TITLE_MAX,
   type SessionDetail,
   type SessionItem,
@@ -40,6 +41,7 @@ import type { KnowledgeForRuntime } from "../knowledge/knowledge.runtime.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import { chatModelOf, type ResolvedModel } from "../models/provider.ts";
 import { ChatRepository, type MessageRow, type SessionRow } from "./chat.repository.ts";
+import { ownerReadsConversations } from "./conversations.repository.ts";
 import { ChatMemory } from "./memory.ts";
 import { ReplyStreams, type StreamWriter } from "./reply-streams.ts";
 
@@ -78,6 +80,12 @@ export interface InsightForChat {
     query: string;
     lang: Language;
   }): Promise<{ reportId: string; insightStep: InsightStepItem[]; content: string }>;
+  /** A report reply for a channel without the report page: bounded wait, then findings and a link (see InsightService.settle). */
+  settle(
+    caller: Caller,
+    reportId: string,
+    opts: { waitMs: number; signal: AbortSignal; lang: Language; origin?: string },
+  ): Promise<{ status: "done" | "pending" | "failed"; content: string; url: string | null }>;
   /** A reply ended done: an agent with chat insight queues the conversation's analysis for its owner. */
   replied(ctx: { caller: Caller; agent: RuntimeAgent; sessionId: string; lang: Language }): Promise<void>;
 }
@@ -383,6 +391,39 @@ export class ChatService {
     } finally {
       await writer?.close();
     }
+  }
+
+  /**
+   * A whole reply, for channels that hand on the answer rather than stream it (MCP, robots, tasks).
+   * A report agent's reply is only "analysing…" at first: it waits up to `reportWaitMs` for the
+   * report and answers with its findings and link.
+   */
+  async answer(p: Prepared, lang: Language, signal: AbortSignal, opts: { reportWaitMs: number; origin?: string }) {
+    let content = "";
+    let sessionId = "";
+    let reportId = "";
+    const errors: string[] = [];
+    let status = "failed" as ReplyStatus;
+    let usage = { inputTokens: 0, outputTokens: 0 };
+    await this.run(p, lang, signal, (e) => {
+      if (e.type === "session") sessionId = e.session_id;
+      else if (e.type === "content") content += e.delta;
+      else if (e.type === "error") errors.push(e.msg);
+      else if (e.type === "insight_step") reportId = e.reportId;
+      else if (e.type === "stop") ({ status, usage } = e);
+    });
+    const insight = reportId && status === "done" ? this.deps.insight?.() : undefined;
+    let reportUrl: string | null = null;
+    if (insight) {
+      const report = await insight.settle(p.caller, reportId, { waitMs: opts.reportWaitMs, signal, lang, origin: opts.origin });
+      reportUrl = report.url;
+      if (report.status === "failed") {
+        status = "failed";
+        errors.push(report.content);
+        content = "";
+      } else content = report.content;
+    }
+    return { content: content.trim(), error: errors.join("\n") || null, sessionId, status, usage, reportUrl };
   }
 
   /** A reply's events after the first `after`, from whichever process writes it (the caller's own replies only). */
@@ -832,6 +873,7 @@ export class ChatService {
       chatCount: await this.repo.countReplies(caller.userId, agent.agentId),
       membershipRequired: this.deps.billing()?.chatNeedsMembership(caller, agent) ?? false,
       chargesPerUse: agent.priceCents > 0 && agent.ownerId !== caller.userId && !!this.deps.billing(),
+      ownerReadsConversations: ownerReadsConversations(agent, caller),
     };
   }
 

@@ -1,10 +1,46 @@
-import { and, asc, count, desc, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { chatMessages, chatSessions, chatTuning, users } from "../../db/schema/index.ts";
+import type { Caller } from "../../platform/auth.ts";
+import { chatMessages, chatSessions, chatTuning, ROBOT_GUEST_PASSWORD_HASH, robots, robotUsers, users } from "../../db/schema/index.ts";
 
 export type TuningRow = typeof chatTuning.$inferSelect;
 
-/** An agent's sessions (every user's) with their totals, for the owner's conversation details. */
+/** An agent as conversation details see it: whose it is, and where. */
+export interface AgentAudience {
+  ownerId: string;
+  tenantId: string;
+  /** On the public platform (the default tenant): its other users are strangers to the owner. */
+  publicPlatform: boolean;
+}
+
+/**
+ * The sessions of an agent its owner may read (the privacy rule, in one place):
+ * - the owner's own (the web chat, MCP keys, scheduled tasks);
+ * - the conversations of the owner's robots: their guest accounts, and the session a robot holds
+ *   for a user who bound their account in it (the owner runs that channel);
+ * - in an organisation's tenant, its members' sessions: the organisation's agent, and its members
+ *   are told so on the chat page.
+ * Never the sessions of the public platform's users or of other tenants (hirers of a listed agent):
+ * those conversations are theirs alone.
+ */
+function visibleTo(agent: AgentAudience): SQL {
+  const viaOwnersRobot = sql`exists (select 1 from ${robotUsers} join ${robots} on ${robots.id} = ${robotUsers.robotId}
+    where ${robots.ownerId} = ${agent.ownerId}
+      and (${robotUsers.sessionId} = ${chatSessions.id}
+        or (${robotUsers.userId} = ${chatSessions.userId} and ${users.passwordHash} = ${ROBOT_GUEST_PASSWORD_HASH})))`;
+  return or(
+    eq(chatSessions.userId, agent.ownerId),
+    viaOwnersRobot,
+    agent.publicPlatform ? undefined : eq(chatSessions.tenantId, agent.tenantId),
+  )!;
+}
+
+/** visibleTo's organisation clause for one member: the chat page tells them their conversations are readable. */
+export function ownerReadsConversations(agent: { ownerId: string; tenantId: string }, caller: Caller) {
+  return agent.ownerId !== caller.userId && agent.tenantId === caller.tenantId && !caller.tenantIsDefault;
+}
+
+/** An agent's sessions its owner may read (see visibleTo) with their totals, for conversation details. */
 export class ConversationsRepository {
   constructor(private readonly db: Db) {}
 
@@ -24,15 +60,19 @@ export class ConversationsRepository {
   }
 
   /** Sessions active since `since` (their last message), newest first. */
-  async page(agentId: string, since: Date, offset: number, limit: number) {
-    const where = and(eq(chatSessions.agentId, agentId), gte(chatSessions.updatedAt, since));
+  async page(agentId: string, agent: AgentAudience, since: Date, offset: number, limit: number) {
+    const where = and(eq(chatSessions.agentId, agentId), gte(chatSessions.updatedAt, since), visibleTo(agent));
     const list = await this.rows(where, offset, limit);
-    const [{ n }] = await this.db.select({ n: count() }).from(chatSessions).where(where);
+    const [{ n }] = await this.db
+      .select({ n: count() })
+      .from(chatSessions)
+      .innerJoin(users, eq(users.id, chatSessions.userId))
+      .where(where);
     return { list, total: n };
   }
 
-  async one(agentId: string, sessionId: string) {
-    const [row] = await this.rows(and(eq(chatSessions.agentId, agentId), eq(chatSessions.id, sessionId)), 0, 1);
+  async one(agentId: string, agent: AgentAudience, sessionId: string) {
+    const [row] = await this.rows(and(eq(chatSessions.agentId, agentId), eq(chatSessions.id, sessionId), visibleTo(agent)), 0, 1);
     return row;
   }
 

@@ -1,13 +1,16 @@
+import { and, eq } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatMessages, chatSessions } from "../../db/schema/index.ts";
+import { chatMessages, chatSessions, ROBOT_GUEST_PASSWORD_HASH, robots, robotUsers, users } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
+import { agentSteps } from "../agents/agents.fixtures.ts";
 
 /**
- * Conversation details and tuning records: the agent's owner sees every session of the agent
- * (other users' too), by range, with totals and feedback; nobody else sees any of it.
+ * Conversation details and tuning records: the agent's owner sees the sessions of the agent they
+ * may read (their own, their robots', their organisation's), by range, with totals and feedback;
+ * nobody else sees any of it.
  */
 let t: TestApp;
 let llm: LlmServer;
@@ -35,11 +38,11 @@ async function chat(user: TestUser, id: string, query: string, release = true) {
   return /"session_id":"([^"]+)"/.exec(res.body)?.[1] ?? "";
 }
 
-async function sessionAs(user: TestUser, daysAgo: number, question: string, answer: string) {
+async function sessionAs(user: { id: string; tenantId: string }, daysAgo: number, question: string, answer: string, agent = agentId) {
   const at = new Date(Date.now() - daysAgo * 24 * 60 * 60 * 1000);
   const [s] = await t.platform.db
     .insert(chatSessions)
-    .values({ userId: user.id, tenantId: user.tenantId, agentId, title: question, titled: true, createdAt: at, updatedAt: at })
+    .values({ userId: user.id, tenantId: user.tenantId, agentId: agent, title: question, titled: true, createdAt: at, updatedAt: at })
     .returning();
   await t.platform.db.insert(chatMessages).values([
     { sessionId: s.id, role: "user", content: question, createdAt: at },
@@ -65,8 +68,10 @@ beforeAll(async () => {
   agentId = (await call(alice, "POST", "/aiagent_api/agent/quick/add", { agentName: "客服" })).data.agentId;
   otherAgent = (await call(alice, "POST", "/aiagent_api/agent/quick/add", { agentName: "另一个" })).data.agentId;
   aliceSession = await chat(alice, agentId, "退货流程是什么", false);
-  // A hirer's session (as a robot guest's or a marketplace user's would be), and one older than a month.
+  // A colleague's session in the organisation's tenant, and one older than a month.
   bobSession = await sessionAs(bob, 10, "发票怎么开", "在订单页申请。");
+  // Another tenant's user (a hirer, had the agent been listed on the public platform): private.
+  await sessionAs(carol, 3, "别家租户的问题", "别家租户的回答");
   await sessionAs(bob, 40, "很久以前的问题", "很久以前的回答");
   await chat(alice, otherAgent, "别的智能体", false);
 }, 60_000);
@@ -173,5 +178,73 @@ describe("tuning records", () => {
     expect((await call(bob, "DELETE", A(`/tuning/${saved.data.id}`))).status).toBe(404);
     expect((await call(alice, "DELETE", A(`/tuning/${saved.data.id}`))).status).toBe(200);
     expect((await call(alice, "GET", A("/tuning"))).data).toHaveLength(0);
+  });
+});
+
+describe("privacy: whose sessions the owner reads", () => {
+  let admin: TestUser;
+  beforeAll(async () => {
+    admin = await createUser(t, { username: "admin" });
+  });
+  it("on the public platform: the owner's own and the owner's robots' conversations, never other users'", async () => {
+    const dave = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
+    const erin = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
+    const daves = (await call(dave, "POST", "/aiagent_api/agent/quick/add", { agentName: "公开助手" })).data.agentId as string;
+    const own = await sessionAs(dave, 1, "我自己的测试", "好的", daves);
+    // A stranger of the public platform and another tenant's user: their conversations are theirs.
+    const stranger = await sessionAs(erin, 1, "陌生人的隐私问题", "回答", daves);
+    await sessionAs(carol, 1, "别的租户的隐私问题", "回答", daves);
+    // Dave's robot: its guest's conversation, and the one it holds for Erin, who bound her account in it.
+    const [robot] = await t.platform.db
+      .insert(robots)
+      .values({ tenantId: dave.tenantId, ownerId: dave.id, name: "客服群", type: "webhook", agentId: daves, secretsEnc: "-" })
+      .returning();
+    const [guest] = await t.platform.db
+      .insert(users)
+      .values({ tenantId: dave.tenantId, username: `robot_${robot.id.slice(0, 12)}`, passwordHash: ROBOT_GUEST_PASSWORD_HASH })
+      .returning();
+    const viaRobot = await sessionAs(guest, 1, "群里的问题", "群里的回答", daves);
+    const bound = await sessionAs(erin, 1, "绑定后在群里问", "回答", daves);
+    await t.platform.db.insert(robotUsers).values([
+      { robotId: robot.id, externalUserId: "guest-1", userId: guest.id, sessionId: viaRobot, sessionUserId: guest.id },
+      { robotId: robot.id, externalUserId: "erin-1", userId: erin.id, sessionId: bound, sessionUserId: erin.id },
+    ]);
+    const expected = [own, viaRobot, bound].sort();
+    for (const reader of [dave, admin]) {
+      const page = (await call(reader, "GET", `/aiagent_api/agent/${daves}/conversations?days=7`)).data;
+      expect(page.list.map((s: { sessionId: string }) => s.sessionId).sort()).toEqual(expected);
+      expect(page.total).toBe(3);
+      expect((await call(reader, "GET", `/aiagent_api/agent/${daves}/conversations/${stranger}`)).status).toBe(404);
+    }
+    const csv = await t.app.inject({
+      method: "GET",
+      url: `/aiagent_api/agent/${daves}/conversations/export?days=7&format=csv`,
+      headers: dave.headers,
+    });
+    expect(csv.body).toContain("群里的问题");
+    expect(csv.body).not.toContain("隐私问题");
+    // Nor can a private reply be tuned (which would copy it into a tuning record).
+    const [reply] = await t.platform.db
+      .select()
+      .from(chatMessages)
+      .where(and(eq(chatMessages.sessionId, stranger), eq(chatMessages.role, "bot")));
+    expect((await call(dave, "POST", `/aiagent_api/agent/${daves}/tuning`, { messageId: reply.id, note: "x" })).status).toBe(404);
+  });
+
+  it("in an organisation's tenant: its members' sessions, not another tenant's; members are told on the chat page", async () => {
+    const list = (await call(alice, "GET", A("/conversations?days=7"))).data.list;
+    expect(JSON.stringify(list)).not.toContain("别家租户");
+    const steps = agentSteps(t);
+    const info = async (user: TestUser, id: string) =>
+      (await call(user, "GET", `/agent/agent_runtime/agent_info?id=${id}&release=true`)).data.ownerReadsConversations;
+    const teams = await steps.listed(alice, admin, { name: "团队助手" });
+    expect(await info(bob, teams)).toBe(true);
+    expect(await info(alice, teams)).toBe(false);
+    // A public agent's users are not told anything: their conversations stay theirs.
+    const dave = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
+    const erin = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
+    const publicOne = await steps.listed(dave, admin, { name: "公开助手" });
+    expect(await info(erin, publicOne)).toBe(false);
+    expect(await info(bob, publicOne)).toBe(false);
   });
 });

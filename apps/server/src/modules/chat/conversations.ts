@@ -12,11 +12,11 @@ import { type Caller, requireAccess } from "../../platform/auth.ts";
 import { badRequest, notFound } from "../../platform/errors.ts";
 import { type MessageKey, translate } from "../../platform/messages.ts";
 import type { Platform } from "../../platform/platform.ts";
-import { ConversationsRepository, type TuningRow } from "./conversations.repository.ts";
+import { type AgentAudience, ConversationsRepository, type TuningRow } from "./conversations.repository.ts";
 
 /** What conversation details need of the agents: the one owner check (others: not found). */
 export interface AgentsForConversations {
-  requireOwner(caller: Caller, agentId: string): Promise<void>;
+  requireOwner(caller: Caller, agentId: string): Promise<AgentAudience>;
 }
 /** What tuning records need of the knowledge bases: a Q&A pair added under the base's own owner check. */
 export interface KnowledgeForTuning {
@@ -41,8 +41,9 @@ const EXPORT_COLUMNS: [MessageKey, number][] = [
 ];
 
 /**
- * Conversation details for an agent's owner: every session of the agent (web users, robot guests,
- * MCP and task runs), with messages, token cost and feedback; and tuning records on replies.
+ * Conversation details for an agent's owner: the sessions of the agent the owner may read (their
+ * own, their robots', their organisation's: see visibleTo), with messages, token cost and
+ * feedback; and tuning records on replies.
  */
 export class ConversationsService {
   private readonly repo: ConversationsRepository;
@@ -54,29 +55,30 @@ export class ConversationsService {
     this.repo = new ConversationsRepository(platform.db);
   }
 
+  /** The owner check; the agent's audience decides which of its sessions the owner reads (see visibleTo). */
   private async owner(caller: Caller, agentId: string) {
     const agents = this.deps.agents();
     if (!agents) throw notFound();
-    await agents.requireOwner(caller, agentId);
+    return agents.requireOwner(caller, agentId);
   }
 
-  /** A session of the agent (the owner was checked first); another agent's is not found. */
-  private async sessionOf(agentId: string, sessionId: string) {
-    const session = await this.repo.session(sessionId);
-    if (!session || session.agentId !== agentId) throw notFound();
-    return session;
+  /** A session of the agent the owner may read; another agent's, or a private one, is not found. */
+  private async sessionOf(agentId: string, agent: AgentAudience, sessionId: string) {
+    const row = await this.repo.one(agentId, agent, sessionId);
+    if (!row) throw notFound();
+    return row.session;
   }
 
   async page(caller: Caller, agentId: string, q: { days: number; pageNo: number }) {
-    await this.owner(caller, agentId);
+    const agent = await this.owner(caller, agentId);
     const since = new Date(Date.now() - q.days * DAY_MS);
-    const { list, total } = await this.repo.page(agentId, since, (q.pageNo - 1) * CONVERSATION_PAGE_SIZE, CONVERSATION_PAGE_SIZE);
+    const { list, total } = await this.repo.page(agentId, agent, since, (q.pageNo - 1) * CONVERSATION_PAGE_SIZE, CONVERSATION_PAGE_SIZE);
     return { list: list.map(toItem), total };
   }
 
   async detail(caller: Caller, agentId: string, sessionId: string) {
-    await this.owner(caller, agentId);
-    const item = await this.repo.one(agentId, sessionId);
+    const agent = await this.owner(caller, agentId);
+    const item = await this.repo.one(agentId, agent, sessionId);
     if (!item) throw notFound();
     const messages = await this.repo.messagesOf([sessionId]);
     const tuning = new Map((await this.repo.tuningOfMessages(messages.map((m) => m.id))).map((r) => [r.messageId, r.id]));
@@ -85,9 +87,9 @@ export class ConversationsService {
 
   /** The range as a workbook or CSV: one row per message, with the tuning record of a reply. */
   async export(caller: Caller, agentId: string, days: number, format: "csv" | "xlsx", lang: Language) {
-    await this.owner(caller, agentId);
+    const agent = await this.owner(caller, agentId);
     const since = new Date(Date.now() - days * DAY_MS);
-    const { list } = await this.repo.page(agentId, since, 0, CONVERSATION_EXPORT_MAX);
+    const { list } = await this.repo.page(agentId, agent, since, 0, CONVERSATION_EXPORT_MAX);
     const byId = new Map(list.map((r) => [r.session.id, r]));
     const messages = await this.repo.messagesOf([...byId.keys()]);
     const tuning = new Map((await this.repo.tuningOfMessages(messages.map((m) => m.id))).map((r) => [r.messageId, r]));
@@ -133,10 +135,10 @@ export class ConversationsService {
   }
 
   async saveTuning(caller: Caller, agentId: string, input: { messageId: string; note: string; correctedAnswer: string }) {
-    await this.owner(caller, agentId);
+    const agent = await this.owner(caller, agentId);
     const message = await this.repo.message(input.messageId);
     if (!message) throw notFound();
-    const session = await this.sessionOf(agentId, message.sessionId);
+    const session = await this.sessionOf(agentId, agent, message.sessionId);
     if (message.role === "user") throw badRequest("feedbackOnQuestion");
     if (!input.note.trim() && !input.correctedAnswer.trim()) throw badRequest("tuningEmpty");
     const row = await this.repo.saveTuning({

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type DataQueryResult,
   type InsightCategory,
@@ -15,6 +16,7 @@ import {
   type ReportUpdateRequest,
   reportExportUrl,
   reportPageUrl,
+  reportSharedUrl,
   reportViewOf,
 } from "@agentfair/contracts";
 import { generateText } from "ai";
@@ -103,6 +105,9 @@ export const CATEGORY_PROFILES: Record<InsightCategory, CategoryProfile> = {
   },
 };
 const profileOf = (category: string | null): CategoryProfile => (category && CATEGORY_PROFILES[category as InsightCategory]) || GENERAL;
+
+/** How often a channel waiting for a report looks at it (the job may run on any process). */
+const SETTLE_POLL_MS = 1000;
 
 /** Midnight of today in Asia/Shanghai (no daylight saving there), where the daily limits turn over. */
 const shanghaiMidnight = () => new Date(`${shanghaiDay()}T00:00:00+08:00`);
@@ -356,6 +361,33 @@ export class InsightService {
     }
   }
 
+  /**
+   * Channels without a report page (MCP, robots, tasks) cannot poll: they wait here, at most
+   * `waitMs`, for the report of a reply. Done: a share link (the reader is not signed in) and the
+   * findings, the link first so a shortened message keeps it; still running: the link, which shows
+   * the report once it is done; failed: why.
+   */
+  async settle(
+    caller: Caller,
+    reportId: string,
+    opts: { waitMs: number; signal: AbortSignal; lang: Language; origin?: string },
+  ): Promise<{ status: "done" | "pending" | "failed"; content: string; url: string | null }> {
+    const deadline = Date.now() + opts.waitMs;
+    let row = await this.own(caller, reportId);
+    while ((row.status === "PENDING" || row.status === "RUNNING") && Date.now() < deadline && !opts.signal.aborted) {
+      await sleep(SETTLE_POLL_MS, undefined, { signal: opts.signal }).catch(() => undefined);
+      row = await this.own(caller, reportId);
+    }
+    if (row.status === "FAILED")
+      return { status: "failed", content: row.error ?? translate("insightFailed", opts.lang, { detail: "" }), url: null };
+    const { shareToken } = await this.share(caller, reportId);
+    const url = `${(this.platform.config.PUBLIC_URL || opts.origin || "").replace(/\/$/, "")}${reportSharedUrl(shareToken)}`;
+    if (row.status !== "DONE") return { status: "pending", content: translate("insightReportPending", opts.lang, { url }), url };
+    const findings = row.blocks.find((b) => b.kind === "text");
+    const content = translate("insightReportReady", opts.lang, { findings: findings?.kind === "text" ? findings.content : row.title, url });
+    return { status: "done", content, url };
+  }
+
   // ---- reading ---------------------------------------------------------------------------------------
 
   /** The poll: the newest report of the caller's session (or of one reply), its steps and, when done, its page. */
@@ -420,9 +452,10 @@ export class InsightService {
     return { shareToken };
   }
 
+  /** A report still being built is shown too: a channel hands out its link before it is done. */
   async shared(token: string) {
     const [row] = await this.db.select().from(insightReports).where(eq(insightReports.shareToken, token));
-    if (row?.status !== "DONE") throw notFound();
+    if (!row) throw notFound();
     return this.toWire(row, false);
   }
 

@@ -1,6 +1,15 @@
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { agents, robotBindCodes, robotMessages, robotUsers, robots, tenants, users } from "../../db/schema/index.ts";
+import {
+  agents,
+  ROBOT_GUEST_PASSWORD_HASH,
+  robotBindCodes,
+  robotMessages,
+  robotUsers,
+  robots,
+  tenants,
+  users,
+} from "../../db/schema/index.ts";
 
 export type RobotRow = typeof robots.$inferSelect;
 export type NewRobotRow = typeof robots.$inferInsert;
@@ -77,7 +86,7 @@ export class RobotsRepository {
     return this.db.transaction(async (tx) => {
       const [user] = await tx
         .insert(users)
-        .values({ tenantId: robot.tenantId, username, nickname, passwordHash: "robot-guest:no-sign-in" })
+        .values({ tenantId: robot.tenantId, username, nickname, passwordHash: ROBOT_GUEST_PASSWORD_HASH })
         .onConflictDoNothing()
         .returning();
       const userId =

@@ -3,10 +3,11 @@ import type { AddressInfo } from "node:net";
 import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { robotMessages, robotUsers, robots } from "../../db/schema/index.ts";
+import { agents, robotMessages, robotUsers, robots } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
+import { agentSteps } from "../agents/agents.fixtures.ts";
 import { dingtalkSignature, feishuEncrypt, feishuSignature, webhookSignature, wecomEncrypt, wecomSignature } from "./protocols.ts";
 
 /**
@@ -215,8 +216,10 @@ describe("WeCom", () => {
     await waitFor(() => (sent.filter((s) => s.path.startsWith("/cgi-bin/message/send")).length === 2 ? true : undefined));
     expect(sent.filter((s) => s.path.startsWith("/cgi-bin/message/send"))).toHaveLength(2);
     expect(tokenCalls.filter((c) => c === "wecom")).toHaveLength(1);
-    const rows = await t.platform.db.select().from(robotMessages).where(eq(robotMessages.robotId, id));
-    expect(rows.map((r) => r.status)).toEqual(["answered", "answered"]);
+    // Marked answered just after the send the platform saw.
+    await expect
+      .poll(async () => (await t.platform.db.select().from(robotMessages).where(eq(robotMessages.robotId, id))).map((r) => r.status))
+      .toEqual(["answered", "answered"]);
     // The robot user got a guest account of the robot; the conversation continues in one session.
     const [mapping] = await t.platform.db.select().from(robotUsers).where(eq(robotUsers.robotId, id));
     expect(mapping.externalUserId).toBe("zhangsan");
@@ -372,6 +375,59 @@ describe("DingTalk and the generic webhook", () => {
     const [mapping] = await t.platform.db.select().from(robotUsers).where(eq(robotUsers.robotId, id));
     expect(mapping.userId).toBe(bob.id);
     expect((await say("h-3", "u-10", `bind ${code}`)).body.text).toBe("绑定码无效或已过期");
+  });
+
+  it("a report agent's answer is its finished report's findings and link, under the address the platform called", async () => {
+    const table = await t.app.inject({
+      method: "POST",
+      url: "/aiagent_api/datatable",
+      headers: alice.headers,
+      payload: {
+        name: "orders",
+        fields: [
+          { name: "customer", type: "text" },
+          { name: "amount", type: "number" },
+        ],
+      },
+    });
+    for (const row of [
+      { customer: "张三", amount: 100 },
+      { customer: "李四", amount: 300 },
+    ])
+      await t.app.inject({
+        method: "POST",
+        url: `/aiagent_api/datatable/${table.json().data.id}/rows`,
+        headers: alice.headers,
+        payload: row,
+      });
+    const reportAgent = await agentSteps(t).released(alice, {}, "报告机器人助手");
+    await t.platform.db.update(agents).set({ agentType: "insight" }).where(eq(agents.id, reportAgent));
+    await t.platform.invalidate("agent", reportAgent);
+    const id = (
+      await createRobot(alice, {
+        agentId: reportAgent,
+        name: "报告钩子",
+        type: "webhook",
+        settings: { replyUrl: `${base}/hook/report` },
+        secrets: { secret: HOOK_SECRET },
+      })
+    ).json().data.id;
+    const body = JSON.stringify({ messageId: "r-1", userId: "u-r", text: "各客户的消费额是多少？" });
+    const ts = String(Date.now());
+    await t.app.inject({
+      method: "POST",
+      url: `${M}/callback/${id}`,
+      headers: {
+        host: "robots.example.com",
+        "content-type": "application/json",
+        "x-agentfair-timestamp": ts,
+        "x-agentfair-signature": webhookSignature(HOOK_SECRET, ts, body),
+      },
+      payload: body,
+    });
+    const reply = await waitFor(() => sent.find((s) => s.path === "/hook/report"), 30_000);
+    expect(reply.body.text).toMatch(/^完整报告（图表与明细）：http:\/\/robots\.example\.com\/insight-detail\?share=/);
+    expect(reply.body.text).toContain("数据显示");
   });
 
   it("an unknown robot id is not found", async () => {

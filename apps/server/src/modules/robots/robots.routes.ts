@@ -80,14 +80,23 @@ export const robotsRoutes: FastifyPluginAsyncZod<{ robots: RobotsService }> = as
     callbacks.removeAllContentTypeParsers();
     callbacks.addContentTypeParser("*", { parseAs: "string", bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
     const handler = async (
-      req: { params: unknown; query: unknown; headers: Record<string, string | string[] | undefined>; body: unknown; method: string },
+      req: {
+        params: unknown;
+        query: unknown;
+        headers: Record<string, string | string[] | undefined>;
+        body: unknown;
+        method: string;
+        protocol: string;
+        host: string;
+      },
       reply: { status(n: number): { type(t: string): { send(b: string): unknown } } },
     ) => {
       const { id } = req.params as { id: string };
       const query = Object.fromEntries(
         Object.entries((req.query ?? {}) as Record<string, unknown>).map(([k, v]) => [k, typeof v === "string" ? v : ""]),
       );
-      const answer = await robots.callback(id, req.method, query, req.headers, typeof req.body === "string" ? req.body : "");
+      const body = typeof req.body === "string" ? req.body : "";
+      const answer = await robots.callback(id, req.method, query, req.headers, body, `${req.protocol}://${req.host}`);
       return reply.status(answer.status).type(answer.contentType).send(answer.body);
     };
     callbacks.get("/robots/callback/:id", { schema: { tags, summary: "A platform's callback URL verification (WeCom echostr)" } }, handler);

@@ -39,6 +39,8 @@ const SECRET_PURPOSE = "robots";
 export const REPLY_JOB = "robots.reply";
 /** Send-message calls give up after this long (the job retries). */
 const SEND_TIMEOUT_MS = 15_000;
+/** A report agent's answer waits this long for its report, then sends its link. */
+const REPORT_WAIT_MS = 3 * 60_000;
 /** Access tokens are renewed this long before the platform says they expire. */
 const TOKEN_MARGIN_S = 300;
 
@@ -47,7 +49,7 @@ export interface AgentsForRobots {
   releaseSchema(caller: Caller | null, id: string): Promise<{ agentName: string }>;
 }
 /** What the robots need of the chat runtime: the same prepare and run a chat request takes. */
-export type ChatForRobots = Pick<ChatService, "admit" | "prepare" | "run">;
+export type ChatForRobots = Pick<ChatService, "admit" | "prepare" | "answer">;
 
 /** What a callback answers the platform, at once. */
 export interface CallbackAnswer {
@@ -220,7 +222,15 @@ export class RobotsService {
   // ---- callbacks -----------------------------------------------------------------------------------
 
   /** A platform's call to a robot's callback URL: verified, recorded once, answered at once. */
-  async callback(id: string, method: string, query: Record<string, string>, headers: Headers, body: string): Promise<CallbackAnswer> {
+  /** `origin`: the address the platform called, where links in answers (a report's) point without PUBLIC_URL. */
+  async callback(
+    id: string,
+    method: string,
+    query: Record<string, string>,
+    headers: Headers,
+    body: string,
+    origin = "",
+  ): Promise<CallbackAnswer> {
     const robot = /^[0-9a-f-]{36}$/i.test(id) ? await this.repo.get(id) : undefined;
     if (!robot?.enabled) return text(404, "not found");
     const secrets = this.secretsOf(robot);
@@ -258,7 +268,7 @@ export class RobotsService {
       externalId: result.externalId.slice(0, 200),
       externalUserId: result.externalUserId.slice(0, 200),
       text: result.text.slice(0, ROBOT_TEXT_MAX),
-      replyTo: { ...result.replyTo, nickname: result.nickname.slice(0, 64) },
+      replyTo: { ...result.replyTo, nickname: result.nickname.slice(0, 64), origin: origin.slice(0, 200) },
     });
     // A retried callback: already recorded (and answered or being answered).
     if (!row) return ack;
@@ -405,7 +415,7 @@ export class RobotsService {
       const bind = msg.text.match(ROBOT_BIND_PATTERN);
       answer = bind
         ? await this.bind(robot, msg.externalUserId, msg.replyTo.nickname ?? "", bind[1])
-        : await this.runAgent(robot, msg.externalUserId, msg.replyTo.nickname ?? "", msg.text);
+        : await this.runAgent(robot, msg.externalUserId, msg.replyTo.nickname ?? "", msg.text, msg.replyTo.origin);
       await this.repo.updateMessage(msg.id, { answer });
     }
     try {
@@ -438,7 +448,7 @@ export class RobotsService {
     return translate("robotBound", "zh");
   }
 
-  private async runAgent(robot: RobotRow, externalUserId: string, nickname: string, question: string) {
+  private async runAgent(robot: RobotRow, externalUserId: string, nickname: string, question: string, origin?: string) {
     const mapping = await this.robotUser(robot, externalUserId, nickname);
     const chat = this.deps.chat();
     const signal = AbortSignal.timeout(5 * 60_000);
@@ -468,21 +478,17 @@ export class RobotsService {
       if (err instanceof AppError && err.status === 429) return translate(err.key, "zh", err.params);
       throw err;
     }
-    let content = "";
-    let error = "";
-    let session = "";
+    let reply: Awaited<ReturnType<ChatForRobots["answer"]>>;
     try {
-      await chat.run(run.prepared, "zh", signal, (e) => {
-        if (e.type === "session") session = e.session_id;
-        if (e.type === "content") content += e.delta;
-        if (e.type === "error") error = e.msg;
-      });
+      // The answer is sent after the callback was acknowledged: a report agent's may wait for its report.
+      reply = await chat.answer(run.prepared, "zh", signal, { reportWaitMs: REPORT_WAIT_MS, origin });
     } finally {
       await place.release();
     }
+    const session = reply.sessionId;
     if (session && (session !== mapping.sessionId || mapping.sessionUserId !== run.caller.userId))
       await this.repo.setConversation(mapping.id, session, run.caller.userId);
-    return content.trim() || error || translate("robotReplyFailed", "zh");
+    return reply.content || reply.error || translate("robotReplyFailed", "zh");
   }
 
   private async post(url: string, body: unknown, headers: Record<string, string> = {}) {

@@ -36,6 +36,8 @@ const SECRET_PURPOSE = "tasks.mailbox";
 const MAIL_BATCH = 50;
 /** A run that takes longer is stopped and counts as a failed try. */
 const RUN_TIMEOUT_MS = 5 * 60_000;
+/** A report agent's run waits this long for its report, then delivers its link. */
+const REPORT_WAIT_MS = 3 * 60_000;
 /** Due tasks one tick takes at most; the rest are taken by the next tick. */
 const TICK_BATCH = 200;
 const NOTICE_BODY_MAX = 500;
@@ -484,14 +486,10 @@ export class TasksService {
     // The chat runtime itself: billed as a chat, and the session is in the owner's history.
     const chat = this.deps.chat();
     const prepared = await chat.prepare(owner, { query, schema_id: task.targetId, release: true }, signal);
-    let text = "";
-    let failure: string | null = null;
-    await chat.run(prepared, "zh", signal, (e) => {
-      if (e.type === "content") text += e.delta;
-      else if (e.type === "error") failure = e.msg;
-    });
-    if (failure) throw new Error(failure);
-    return { text, sessionId: prepared.session.id };
+    // A report agent's run delivers the report's findings and link, not its "analysing…".
+    const reply = await chat.answer(prepared, "zh", signal, { reportWaitMs: REPORT_WAIT_MS });
+    if (reply.error) throw new Error(reply.error);
+    return { text: reply.content, sessionId: prepared.session.id };
   }
 
   /** The in-app notice always; the mail too when the task delivers by e-mail (to its address or the owner's). */

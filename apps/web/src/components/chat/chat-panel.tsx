@@ -35,6 +35,8 @@ export function ChatPanel(props: {
    * input's place, and question buttons call `onBlocked` instead of sending.
    */
   blocked?: { notice: ReactNode; onBlocked: () => void };
+  /** A line under the input (e.g. who else reads this conversation). */
+  footnote?: ReactNode;
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -123,6 +125,11 @@ export function ChatPanel(props: {
               : undefined
           }
         />
+      )}
+      {!props.share && props.footnote && (
+        <div className="chat-footnote" data-testid="chat-footnote">
+          {props.footnote}
+        </div>
       )}
     </div>
   );

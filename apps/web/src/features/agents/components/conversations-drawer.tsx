@@ -90,6 +90,9 @@ function Sessions({ agentId }: { agentId: string }) {
           </Button>
         </Space>
       </Space>
+      <Typography.Paragraph type="secondary" style={{ fontSize: 12 }} data-testid="conversations-whose">
+        {t("agents.conversations.whose")}
+      </Typography.Paragraph>
       <Table<ConversationItem>
         rowKey="sessionId"
         size="small"

@@ -141,6 +141,7 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
             history={history}
             replying={storedId ? session.data?.replying?.uuid : undefined}
             blocked={blocked}
+            footnote={agent.ownerReadsConversations ? t("chat.ownerReads") : undefined}
             beforeSend={confirmCharge}
             onShare={async () => {
               if (!activeId) return;

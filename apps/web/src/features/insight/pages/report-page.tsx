@@ -1,5 +1,5 @@
 import { DownloadOutlined, EditOutlined, ReloadOutlined, ShareAltOutlined } from "@ant-design/icons";
-import { type InsightReport, REPORT_EXPORT_FORMATS, type ReportExportFormat } from "@agentfair/contracts";
+import { type InsightReport, REPORT_EXPORT_FORMATS, type ReportExportFormat, reportSharedUrl } from "@agentfair/contracts";
 import { App as AntApp, Alert, Button, Card, Dropdown, Empty, Layout, List, Space, Spin, Tag, Typography } from "antd";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
@@ -33,7 +33,7 @@ function ReportActions({ report, onEdit, onSaved }: { report: InsightReport; onE
   const download = (format: ReportExportFormat) => exportReport(report.id, format).catch(() => message.error(t("insight.exportFailed")));
   const share = async () => {
     const { shareToken } = await shareReport(report.id);
-    const url = `${window.location.origin}${routerBase().replace(/\/$/, "")}/insight-detail?share=${encodeURIComponent(shareToken)}`;
+    const url = `${window.location.origin}${routerBase().replace(/\/$/, "")}${reportSharedUrl(shareToken)}`;
     await navigator.clipboard?.writeText(url).catch(() => undefined);
     message.success(t("insight.shareCopied"));
   };

@@ -508,7 +508,7 @@ function TaskEditor({
         ) : triggerType === "cron" ? (
           <Form.Item
             name="cron"
-            label={t("tasks.cron")}
+            label={t("tasks.triggers.cron")}
             extra={
               <Space direction="vertical" size={0}>
                 <span>{t("tasks.cronHint")}</span>
@@ -634,7 +634,7 @@ function RunHistory({ task, onClose }: { task: Task; onClose: () => void }) {
         }}
         columns={[
           { title: t("tasks.dueAt"), dataIndex: "dueAt", render: fmt, width: 140 },
-          { title: t("tasks.trigger"), dataIndex: "trigger", render: (v: TaskRun["trigger"]) => t(`tasks.runTriggers.${v}`), width: 100 },
+          { title: t("tasks.trigger"), dataIndex: "trigger", render: (v: TaskRun["trigger"]) => t(`tasks.triggers.${v}`), width: 100 },
           {
             title: t("tasks.status"),
             dataIndex: "status",
