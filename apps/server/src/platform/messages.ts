@@ -290,7 +290,7 @@ export const messages = {
   dataImported: { zh: "导入完成：成功 {imported} 行，拒绝 {rejected} 行", en: "import done: {imported} rows added, {rejected} rejected" },
   sqlSyntax: { zh: "SQL语法错误：{detail}", en: "SQL syntax error: {detail}" },
   sqlOneSelect: { zh: "只允许执行一条只读的 SELECT 查询", en: "only one read-only SELECT statement is allowed" },
-  sqlTable: { zh: "只能查询本租户的数据表，不允许访问：{detail}", en: "only your tenant's data tables can be queried, not: {detail}" },
+  sqlTable: { zh: "只能查询你可读的数据表，不允许访问：{detail}", en: "only data tables you may read can be queried, not: {detail}" },
   sqlFunction: { zh: "不允许使用该函数：{detail}", en: "this function is not allowed: {detail}" },
   sqlRecursive: { zh: "不允许使用递归查询", en: "recursive queries are not allowed" },
   sqlCast: { zh: "不允许转换为该类型：{detail}", en: "casting to this type is not allowed: {detail}" },

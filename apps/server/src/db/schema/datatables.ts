@@ -13,7 +13,10 @@ export const dataTables = pgTable(
   {
     id: id(),
     ...ownedColumns(),
-    /** The name SQL uses: unique in the tenant, mapped to the physical table by the query guard. */
+    /**
+     * The name SQL uses, mapped to the physical table by the query guard: unique among the tables
+     * readable beside it (its owner's; in an organisation, the tenant's: checked by the module).
+     */
     name: text("name").notNull(),
     introduction: text("introduction").notNull().default(""),
     queryMode: text("query_mode").notNull().default("sql"),
@@ -23,5 +26,5 @@ export const dataTables = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("data_tables_tenant_name").on(t.tenantId, sql`lower(${t.name})`), index("data_tables_owner").on(t.ownerId)],
+  (t) => [uniqueIndex("data_tables_owner_name").on(t.tenantId, t.ownerId, sql`lower(${t.name})`), index("data_tables_owner").on(t.ownerId)],
 );

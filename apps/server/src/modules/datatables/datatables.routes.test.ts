@@ -208,6 +208,20 @@ describe("the read-only query guard", () => {
     const res = await query(stranger, "select count(*) as n from orders");
     expect(res.json().data.rows).toEqual([[0]]);
   });
+  it("on the public platform reads only the asker's own tables; a name is unique per user there", async () => {
+    const alice = await createUser(t);
+    const bob = await createUser(t);
+    const wages = await call(alice, "POST", "/datatable", { name: "wages", fields: [{ name: "amount", type: "number" }] });
+    expect(wages.statusCode, wages.body).toBe(200);
+    await call(alice, "POST", `/datatable/${wages.json().data.id}/rows`, { amount: 9000 });
+    expect((await query(alice, "select count(*) as n from wages")).json().data.rows).toEqual([[1]]);
+    const refused = await query(bob, "select * from wages");
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().msg).toBe("只能查询你可读的数据表，不允许访问：wages");
+    const own = await call(bob, "POST", "/datatable", { name: "wages", fields: [{ name: "amount", type: "number" }] });
+    expect(own.statusCode, own.body).toBe(200);
+    expect((await query(bob, "select count(*) as n from wages")).json().data.rows).toEqual([[0]]);
+  });
   it("reports a database error without the physical names", async () => {
     const res = await query(owner, "select nope from orders");
     expect(res.statusCode).toBe(400);

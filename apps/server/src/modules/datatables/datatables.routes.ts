@@ -58,7 +58,7 @@ export const datatablesRoutes: FastifyPluginAsyncZod<{ datatables: DatatablesSer
         response: { 200: envelope(dataQueryResult) },
       },
     },
-    async (req) => ok(await datatables.query(requireUser(req).tenantId, req.body.sql)),
+    async (req) => ok(await datatables.query(requireUser(req), req.body.sql)),
   );
   app.post(
     "/datatable",

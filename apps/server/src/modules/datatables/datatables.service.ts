@@ -11,10 +11,10 @@ import {
   type Language,
 } from "@agentfair/contracts";
 import { parse as parseCsv } from "csv-parse/sync";
-import { and, count, desc, eq, ilike, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import type { Tx } from "../../db/client.ts";
-import { dataTables, users } from "../../db/schema/index.ts";
+import { dataTables, tenants, users } from "../../db/schema/index.ts";
 import type { Caller } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
 import { translate } from "../../platform/messages.ts";
@@ -23,6 +23,26 @@ import { bindNamed, DATA_SCHEMA, guardQuery, SqlGuardError, splitPlaceholders } 
 import { checkRow, outValue, SQL_TYPES, TYPE_LABELS, type ValueProblem } from "./values.ts";
 
 type TableRow = typeof dataTables.$inferSelect;
+
+/** Whose data tables SQL reads: the rule's author, the asker of a report. */
+export interface DataReader {
+  userId: string;
+  tenantId: string;
+}
+
+/**
+ * The data tables a reader's SQL may use, and in which a table name must be unique. An
+ * organisation's members share their tenant's tables; on the public platform (the default tenant)
+ * users are strangers to each other, so each has only their own.
+ */
+const readableBy = (reader: DataReader) =>
+  and(
+    eq(dataTables.tenantId, reader.tenantId),
+    or(
+      eq(dataTables.ownerId, reader.userId),
+      sql`not exists (select 1 from ${tenants} where ${tenants.id} = ${dataTables.tenantId} and ${tenants.isDefault})`,
+    ),
+  );
 
 /** Work the planner may estimate for one query before it is refused (on PGlite nothing can stop it once running). */
 const MAX_QUERY_COST = 50_000;
@@ -101,9 +121,9 @@ export class DatatablesService {
     return { list: await this.toWire(list), total };
   }
 
-  /** Every data table of the caller's tenant (what rules and queries may read). */
-  async tenantTables(tenantId: string) {
-    return this.db.select().from(dataTables).where(eq(dataTables.tenantId, tenantId)).orderBy(dataTables.name);
+  /** The data tables `reader`'s SQL may read (rules, reports). */
+  async readableTables(reader: DataReader) {
+    return this.db.select().from(dataTables).where(readableBy(reader)).orderBy(dataTables.name);
   }
 
   async get(caller: Caller, id: string) {
@@ -119,18 +139,19 @@ export class DatatablesService {
     }
   }
 
-  private async nameFree(tx: Tx, tenantId: string, name: string, exceptId?: string) {
+  /** A name SQL resolves must be unique among the tables readable beside it. */
+  private async nameFree(tx: Tx, owner: DataReader, name: string, exceptId?: string) {
     const [other] = await tx
       .select({ id: dataTables.id })
       .from(dataTables)
-      .where(and(eq(dataTables.tenantId, tenantId), sql`lower(${dataTables.name}) = ${name.toLowerCase()}`));
+      .where(and(readableBy(owner), sql`lower(${dataTables.name}) = ${name.toLowerCase()}`));
     if (other && other.id !== exceptId) throw badRequest("dataTableNameTaken", { name });
   }
 
   async create(caller: Caller, input: DataTableInput) {
     this.checkFields(input.fields);
     const id = await this.db.transaction(async (tx) => {
-      await this.nameFree(tx, caller.tenantId, input.name);
+      await this.nameFree(tx, caller, input.name);
       const physicalName = `t_${crypto.randomUUID().replace(/-/g, "")}`;
       const [row] = await tx
         .insert(dataTables)
@@ -147,7 +168,7 @@ export class DatatablesService {
     this.checkFields(input.fields);
     await this.db.transaction(async (tx) => {
       const row = await this.owned(caller, input.id, tx);
-      await this.nameFree(tx, row.tenantId, input.name, row.id);
+      await this.nameFree(tx, { userId: row.ownerId, tenantId: row.tenantId }, input.name, row.id);
       const before = new Map(row.fields.map((f) => [f.name, f]));
       const after = new Map(input.fields.map((f) => [f.name, f]));
       for (const f of row.fields)
@@ -349,13 +370,13 @@ export class DatatablesService {
   }
 
   /**
-   * Runs one SELECT over the tenant's data tables: checked and rewritten by the guard, estimated by
+   * Runs one SELECT over the tables `reader` may read: checked and rewritten by the guard, estimated by
    * the planner (refused when too expensive), then run in a READ ONLY transaction with a statement
    * timeout, an empty search path and a row cap. `inputs`: a rule's values its SQL reads by name,
    * each sent as a bound parameter.
    */
-  async query(tenantId: string, text: string, inputs?: Record<string, unknown>): Promise<DataQueryResult> {
-    const checked = this.check(await this.tenantTables(tenantId), text, inputs ? Object.keys(inputs) : undefined);
+  async query(reader: DataReader, text: string, inputs?: Record<string, unknown>): Promise<DataQueryResult> {
+    const checked = this.check(await this.readableTables(reader), text, inputs ? Object.keys(inputs) : undefined);
     const { parts, indexes } = splitPlaceholders(`SELECT * FROM (${checked.sql}) AS "q" LIMIT ${DATA_QUERY_MAX_ROWS + 1}`);
     const values = checked.names.map((n) => parameterValue(n, inputs?.[n]));
     const statement = (prefix: string) =>

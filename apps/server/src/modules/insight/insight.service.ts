@@ -251,7 +251,7 @@ export class InsightService {
     await this.save(row, { status: "RUNNING", steps });
     const profile = profileOf(row.category);
     try {
-      const tables = await this.deps.datatables.tenantTables(row.tenantId);
+      const tables = await this.deps.datatables.readableTables({ userId: row.ownerId, tenantId: row.tenantId });
       if (!tables.length) throw new AppError("insightNoTables", 400);
       if (row.category === "industry report") {
         steps.unshift({
@@ -289,7 +289,7 @@ export class InsightService {
       for (const step of plan.steps) {
         let learning: string;
         try {
-          const result = await this.deps.datatables.query(row.tenantId, step.sql);
+          const result = await this.deps.datatables.query({ userId: row.ownerId, tenantId: row.tenantId }, step.sql);
           results.push({ step, result });
           blocks.push(blockOf(step, result));
           learning = translate("insightRows", lang, { rows: result.rows.length, preview: rowsPreview(result) });
@@ -493,7 +493,7 @@ export class InsightService {
 
   /**
    * Against the latest data: every chart and table runs its stored SQL again through the read-only
-   * guard over the owner's tenant's tables, keeping its title and view. A query that fails now
+   * guard over the tables its asker may read, keeping its title and view. A query that fails now
    * refuses the refresh and changes nothing. The written findings stay as they were written.
    */
   async refresh(caller: Caller, id: string) {
@@ -501,7 +501,7 @@ export class InsightService {
     await this.platform.rateLimiter.take(`insight-refresh:${caller.userId}`, REFRESHES_PER_10_MINUTES, 600);
     const fresh = new Map<string, DataQueryResult>();
     for (const b of read.blocks)
-      if (b.kind !== "text" && !fresh.has(b.sql)) fresh.set(b.sql, await this.deps.datatables.query(read.tenantId, b.sql));
+      if (b.kind !== "text" && !fresh.has(b.sql)) fresh.set(b.sql, await this.deps.datatables.query({ userId: read.ownerId, tenantId: read.tenantId }, b.sql));
     // The queries ran outside the lock; the blocks as they are now (an edit may have moved them) get the new data.
     return this.db.transaction(async (tx) => {
       const row = await this.ownDone(caller, id, tx, true);

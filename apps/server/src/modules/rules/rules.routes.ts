@@ -97,7 +97,7 @@ export const rulesRoutes: FastifyPluginAsyncZod<{ rules: RulesService }> = async
     async (req) => {
       const caller = requireUser(req);
       const { expression, params } = decodeTest(req.body);
-      const result = await rules.evaluate(caller.tenantId, expression, params, req.body.ruleParams ?? []);
+      const result = await rules.evaluate(caller, expression, params, req.body.ruleParams ?? []);
       return ok(result, translate("ruleTested", requestLanguage(req.headers)));
     },
   );

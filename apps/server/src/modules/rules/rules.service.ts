@@ -17,7 +17,7 @@ import type { RuleFieldConfig, RuleParamRow, RuleProposalPayload } from "../../d
 import type { Caller } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
 import type { Platform } from "../../platform/platform.ts";
-import type { DatatablesService } from "../datatables/datatables.service.ts";
+import type { DataReader, DatatablesService } from "../datatables/datatables.service.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import { chatModelOf } from "../models/provider.ts";
 import { compile, evaluateTree, type EvalResult, inputValue, PARAM_NAME, type Value } from "./formula/evaluate.ts";
@@ -232,7 +232,7 @@ export class RulesService {
     if (!input.description.trim()) throw badRequest("ruleDescriptionRequired");
     if (!input.params.length) throw badRequest("ruleParamsRequired");
     const seen = new Set<string>();
-    const tables = await this.deps.datatables.tenantTables(caller.tenantId);
+    const tables = await this.deps.datatables.readableTables(caller);
     for (const p of input.params) {
       if (!RULE_PARAM_NAME.test(p.name) || seen.has(p.name)) throw badRequest("ruleParamInvalid", { name: p.name.slice(0, 64) });
       seen.add(p.name);
@@ -264,7 +264,7 @@ export class RulesService {
     const fieldKeys = new Set(project.fieldConfig.map((f) => f.key));
     const inputs: Record<string, string> = {};
     for (const [k, v] of Object.entries(input)) if (RULE_INPUT_KEY.test(k) && fieldKeys.has(k) && typeof v === "string") inputs[k] = v;
-    const tableNames = new Set((await this.deps.datatables.tenantTables(caller.tenantId)).map((t) => t.name));
+    const tableNames = new Set((await this.deps.datatables.readableTables(caller)).map((t) => t.name));
     const formKeys = [...new Set([...input.formKeys, ...input.params.filter((p) => p.type === "sql").map((p) => p.tableName)])].filter(
       (n) => tableNames.has(n),
     );
@@ -337,13 +337,13 @@ export class RulesService {
 
   /**
    * Evaluates an expression with given values; SQL fields among `ruleParams` are computed through
-   * the read-only guard over `tenantId`'s data tables (one value, or the first column as a list).
+   * the read-only guard over the data tables `reader` may read (the rule's author) (one value, or the first column as a list).
    * An SQL field reads the rule's inputs by name (`:region`, `#{input1}`) as bound parameters: the
    * given values, with the rule's own input1..N (`configured`) over them, so a caller cannot
    * replace what the rule's author set.
    */
   async evaluate(
-    tenantId: string,
+    reader: DataReader,
     expression: string,
     params: Record<string, unknown>,
     ruleParams: RuleParam[] = [],
@@ -363,7 +363,7 @@ export class RulesService {
     for (const [k, v] of Object.entries(configured)) if (RULE_INPUT_KEY.test(k)) sqlInputs[k] = v;
     for (const p of ruleParams) {
       if (p.type !== "sql" || !p.sql.trim()) continue;
-      const result = await this.deps.datatables.query(tenantId, p.sql, sqlInputs);
+      const result = await this.deps.datatables.query(reader, p.sql, sqlInputs);
       const first = result.rows.map((r) => r[0] ?? null);
       values.set(p.name, result.rows.length === 1 && result.columns.length === 1 ? first[0] : first);
     }
@@ -379,7 +379,7 @@ export class RulesService {
   /** Evaluates a stored rule by key (the model's tool): enabled rules of those given. */
   async evaluateRule(row: RuleRow, inputs: Record<string, unknown>) {
     if (row.useData !== 1) throw badRequest("ruleDisabled", { key: row.ruleKey });
-    const result = await this.evaluate(row.tenantId, row.expression, inputs, row.params, row.inputs);
+    const result = await this.evaluate({ userId: row.ownerId, tenantId: row.tenantId }, row.expression, inputs, row.params, row.inputs);
     return { ruleKey: row.ruleKey, name: row.name, value: result.value, expressionCn: row.expressionCn, trace: result.trace.slice(-10) };
   }
 
@@ -545,7 +545,7 @@ export class RulesService {
   /** The data sources a rule of the project may read: the tenant's data tables. */
   async forms(caller: Caller, projectId?: string) {
     if (projectId) await this.project(caller, projectId, "read");
-    const tables = await this.deps.datatables.tenantTables(caller.tenantId);
+    const tables = await this.deps.datatables.readableTables(caller);
     return tables.map((t) => ({
       name: t.name,
       introduction: t.introduction,
@@ -614,7 +614,7 @@ export class RulesService {
   async aiSql(caller: Caller, input: { projectId: string; question: string; name: string; tableNames: string[] }) {
     if (!input.tableNames.length || !input.name.trim() || !input.question.trim()) throw badRequest("ruleSqlFieldsRequired");
     if (input.projectId) await this.project(caller, input.projectId, "read");
-    const tables = (await this.deps.datatables.tenantTables(caller.tenantId)).filter((t) => input.tableNames.includes(t.name));
+    const tables = (await this.deps.datatables.readableTables(caller)).filter((t) => input.tableNames.includes(t.name));
     if (!tables.length) throw badRequest("sqlTable", { detail: input.tableNames.join(", ").slice(0, 100) });
     const prompt = [
       AI_SQL_MARK,
