@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../platform/auth.ts";
 import type { RuntimeAgent } from "../agents/runtime-agent.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
-import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { createPeerApp, createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { seedTools } from "../tools/tools.seed.ts";
 import { engineCases } from "./engine.cases.ts";
@@ -735,6 +735,80 @@ describe("answers stream, and the agent's version picks the workflow's", () => {
     expect(deltas.every((i) => i < answered)).toBe(true);
     expect(lines.at(-1)).toMatchObject({ type: "run", status: "SUCCEEDED" });
   });
+
+  it.runIf(!!process.env.TEST_DATABASE_URL)(
+    "a run a worker executes in another process streams its answer into the chat like a local run",
+    async () => {
+      // The chat goes to a web process (it executes no runs, it queues them); this process is the worker that takes the job.
+      const web = await createPeerApp(t, { ROLE: "web" });
+      await web.platform.jobs.start({ work: false });
+      await t.platform.jobs.start({ work: true, pollingIntervalSeconds: 0.5 });
+      const executedOnWeb = new Set<string>();
+      web.services.workflows.engine.listen((id) => executedOnWeb.add(id));
+      try {
+        const wf = await asUser(carol, "POST", "/aiagent_api/workflow", {
+          workflowName: "跨进程回答",
+          workflowDescription: "别的进程执行",
+          workflowCallableName: "remote_reply",
+        });
+        await asUser(carol, "PUT", `/aiagent_api/workflow/${wf.id}/graph`, llmAnswer("远端："));
+        const agent = await newAgent(carol, "跨进程编排");
+        await patchDraft(carol, agent, (d) => ({
+          ...d,
+          bindings: { ...d.bindings, workflows: [wf.id] },
+          orchestration: { mode: "multi", multiMode: "workflow", agents: [], workflowId: wf.id },
+        }));
+        llm.script({ chunks: pieces, delayMs: 60 });
+        const res = await web.app.inject({
+          method: "POST",
+          url: "/agent/agent_runtime/chat",
+          payload: { token: carol.token, schema_id: agent, release: false, query: "写四段" },
+        });
+        const evs = res.payload
+          .split("\n")
+          .map(parseChatEvent)
+          .filter((e): e is ChatEvent => !!e);
+        const text = evs.flatMap((e) => (e.type === "content" ? [e.delta] : [])).join("");
+        expect(text).toBe(`远端：${pieces.join("")}`);
+        const node = evs.find((e) => e.type === "workflow_node");
+        const runId = node?.type === "workflow_node" ? node.runId : "";
+        expect(runId).not.toBe("");
+        expect(executedOnWeb.has(runId)).toBe(false);
+        // The pieces came on their own while the worker's LLM node wrote them, as in a local run.
+        const contents = evs.flatMap((e, i) => (e.type === "content" ? [i] : []));
+        const llmDone = evs.findIndex((e) => e.type === "workflow_node" && e.nodeId === "write" && e.status === "SUCCEEDED");
+        expect(contents.length).toBeGreaterThan(2);
+        expect(contents.filter((i) => i < llmDone).length).toBeGreaterThan(2);
+        expect(evs.at(-1)).toMatchObject({ type: "stop", status: "done" });
+
+        // The test-run panel on the web process gets the worker's answer pieces too.
+        llm.script({ chunks: pieces, delayMs: 60 });
+        const run = await web.app.inject({
+          method: "POST",
+          url: `${P}/workflow/${wf.id}/run`,
+          headers: carol.headers,
+          payload: { inputs: { query: "写四段" } },
+        });
+        const events = await web.app.inject({
+          method: "GET",
+          url: `${P}/workflow/runs/${run.json().data.runId}/events`,
+          headers: carol.headers,
+        });
+        const lines = events.body
+          .split("\n\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l.replace(/^data: /, "")));
+        const deltas = lines.filter((e) => e.type === "delta");
+        expect(deltas.length).toBeGreaterThan(2);
+        expect(deltas.map((e) => e.text).join("")).toBe(`远端：${pieces.join("")}`);
+        expect(lines.at(-1)).toMatchObject({ type: "run", status: "SUCCEEDED" });
+      } finally {
+        await t.platform.jobs.stop();
+        await web.platform.jobs.stop();
+        await web.close();
+      }
+    },
+  );
 
   it("the studio's debug run follows the workflow's draft; the released agent its released version", async () => {
     const wf = await asUser(carol, "POST", "/aiagent_api/workflow", {
