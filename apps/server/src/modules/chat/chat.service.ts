@@ -90,6 +90,8 @@ export interface ChatOrchestrator {
     query: string,
     signal: AbortSignal,
     emit: (event: ChatEvent) => void,
+    /** The asker's language, for what the reply says itself (a run waiting for a person). */
+    lang: Language,
   ): Promise<{ content: string } | null>;
 }
 
@@ -499,7 +501,7 @@ export class ChatService {
         }
       }
       // Self-orchestration: the agent's bound workflow answers each question (its answer nodes stream).
-      const orchestrated = await this.deps.orchestrator?.()?.reply(caller, agent, query, signal, emit);
+      const orchestrated = await this.deps.orchestrator?.()?.reply(caller, agent, query, signal, emit, lang);
       if (orchestrated) {
         Object.assign(bot, { content: orchestrated.content, status: "done", step: 4 });
         return;

@@ -181,6 +181,11 @@ export class WorkflowEngine {
     readonly limits: EngineLimits = DEFAULT_LIMITS,
   ) {}
 
+  /** Stops this process's execution of a run at once (its lease was given up: nothing more is written). */
+  drop(runId: string) {
+    this.held.get(runId)?.abort(new LeaseLost());
+  }
+
   /** Whether this process executes the run now. */
   holds(runId: string) {
     return this.held.has(runId);

@@ -1,5 +1,5 @@
 import { translate } from "../../platform/messages.ts";
-import type { ChatEvent, HumanInputRequest } from "@agentfair/contracts";
+import type { ChatEvent, HumanInputRequest, Language } from "@agentfair/contracts";
 import type { RuntimeTool, ToolKind } from "../../runtime/tool-registry.ts";
 import type { PluginRow } from "../tools/tools.repository.ts";
 import type { RunRow, WorkflowRow } from "./workflows.repository.ts";
@@ -90,6 +90,8 @@ export async function runInChat(
   userId: string,
   signal: AbortSignal,
   emit?: (event: ChatEvent) => void,
+  /** What the reply says itself (a pause) is in this language; a tool's result is read by the model. */
+  lang: Language = "zh",
 ): Promise<{ result: unknown; answered: string; paused: boolean; outputs: Record<string, unknown> }> {
   const run = await workflows.createRun({ tenantId: row.tenantId, ownerId: row.ownerId }, userId, wf, which, inputs, 0);
   let answered = "";
@@ -115,14 +117,17 @@ export async function runInChat(
       });
     } else if (c.type === "end") end = c.run;
   }
-  if (!end) throw new Error("stopped");
+  if (!end) {
+    await workflows.stopForChat(run.id);
+    throw new Error("stopped");
+  }
   if (end.status === "FAILED") throw new Error(end.error ?? "the workflow failed");
   if (end.status === "SUCCEEDED") {
     const outputs = end.outputs ?? {};
     return { result: outputs, answered, paused: false, outputs };
   }
   const waiting = end.waiting as HumanInputRequest | null;
-  const message = translate("workflowWaitingForInput", "zh", {
+  const message = translate("workflowWaitingForInput", lang, {
     name: row.pluginName,
     node: waiting?.nodeId ?? "",
     prompt: waiting?.prompt || "-",

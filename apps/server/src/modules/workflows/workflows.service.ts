@@ -316,6 +316,16 @@ export class WorkflowsService {
     await this.local.get(runId);
   }
 
+  /**
+   * Stops a run whose chat reply was stopped (by its asker, or as nobody read it): it ends failed, and can be
+   * resumed from its history. A process shutting down stops nothing: its runs continue elsewhere or after it.
+   */
+  async stopForChat(runId: string) {
+    if (this.platform.stopping.aborted) return;
+    await this.repo.stopRun(runId, "stopped: the chat reply that ran it was stopped");
+    this.engine.drop(runId);
+  }
+
   async resume(caller: Caller, runId: string): Promise<string> {
     const run = await this.ownedRun(caller, runId);
     if (run.status !== "FAILED") throw badRequest("workflowRunNotResumable");

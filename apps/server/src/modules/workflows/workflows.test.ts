@@ -1,7 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatStreams } from "../../db/schema/index.ts";
 import type { Caller } from "../../platform/auth.ts";
 import type { RuntimeAgent } from "../agents/runtime-agent.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
@@ -9,6 +11,7 @@ import { createPeerApp, createTestApp, type TestApp } from "../../test/harness.t
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { seedTools } from "../tools/tools.seed.ts";
 import { engineCases } from "./engine.cases.ts";
+import { runInChat } from "./workflow-tools.ts";
 import { seedWorkflows } from "./workflows.seed.ts";
 
 let t: TestApp;
@@ -436,6 +439,11 @@ describe("declared code outputs and a paused workflow in chat", () => {
     expect(result.message).toContain("请确认金额");
     expect(events.some((e) => e.type === "content" && e.delta.includes("等待人工输入"))).toBe(true);
     expect((await call(user, "GET", `/workflow/runs/${result.runId}`)).body.data.status).toBe("PAUSED");
+    // A self-orchestrated reply says it in the asker's language.
+    const wf = (await t.services.workflows.repo.byIds([id]))[0]!;
+    const owner = { tenantId: user.tenantId, ownerId: user.id, pluginName: "确认流程" };
+    const en = await runInChat(t.services.workflows, owner, wf, "released", {}, user.id, new AbortController().signal, undefined, "en");
+    expect(en.answered).toContain("waiting for a person's input");
   });
 });
 
@@ -809,6 +817,60 @@ describe("answers stream, and the agent's version picks the workflow's", () => {
       }
     },
   );
+
+  it("a stopped reply stops the workflow it runs, and is saved stopped with the text shown so far", async () => {
+    const wf = await asUser(carol, "POST", "/aiagent_api/workflow", {
+      workflowName: "可停的回答",
+      workflowDescription: "写很久",
+      workflowCallableName: "stoppable_reply",
+    });
+    await asUser(carol, "PUT", `/aiagent_api/workflow/${wf.id}/graph`, llmAnswer("答："));
+    const agent = await newAgent(carol, "可停编排");
+    await patchDraft(carol, agent, (d) => ({
+      ...d,
+      bindings: { ...d.bindings, workflows: [wf.id] },
+      orchestration: { mode: "multi", multiMode: "workflow", agents: [], workflowId: wf.id },
+    }));
+    const asked = llm.requests.length;
+    llm.script({ chunks: Array.from({ length: 200 }, (_, i) => `第${i}句`), delayMs: 30 });
+    const chatting = t.app.inject({
+      method: "POST",
+      url: "/agent/agent_runtime/chat",
+      payload: { token: carol.token, schema_id: agent, release: false, query: "写很久" },
+    });
+    await expect.poll(() => llm.requests.length, { timeout: 5000, interval: 20 }).toBeGreaterThan(asked);
+    await new Promise((r) => setTimeout(r, 300));
+    const [stream] = await t.platform.db
+      .select()
+      .from(chatStreams)
+      .where(and(eq(chatStreams.userId, carol.id), isNull(chatStreams.endedAt)));
+    expect(
+      (
+        await t.app.inject({
+          method: "POST",
+          url: "/agent/agent_runtime/stop_reply",
+          headers: carol.headers,
+          payload: { uuid: stream!.id },
+        })
+      ).json(),
+    ).toMatchObject({ code: 200 });
+    const evs = (await chatting).payload
+      .split("\n")
+      .map(parseChatEvent)
+      .filter((e): e is ChatEvent => !!e);
+    const text = evs.flatMap((e) => (e.type === "content" ? [e.delta] : [])).join("");
+    expect(evs.at(-1)).toMatchObject({ type: "stop", status: "stopped" });
+    expect(text).toMatch(/^答：第0句第1句/);
+    const session = evs[0]?.type === "session" ? evs[0].session_id : "";
+    const saved = await asUser(carol, "GET", `/agent/agent_runtime/session/${session}`);
+    expect(saved.messages.find((m: Json) => m.role === "bot")).toMatchObject({ status: "stopped", content: text });
+    // The run stopped too (resumable from its history), its model call cut off.
+    const node = evs.find((e) => e.type === "workflow_node");
+    const runId = node?.type === "workflow_node" ? node.runId : "";
+    const run = await asUser(carol, "GET", `/aiagent_api/workflow/runs/${runId}`);
+    expect(run).toMatchObject({ status: "FAILED", error: expect.stringContaining("stopped") });
+    await expect.poll(() => llm.requests.at(-1)?.aborted, { timeout: 3000 }).toBe(true);
+  });
 
   it("the studio's debug run follows the workflow's draft; the released agent its released version", async () => {
     const wf = await asUser(carol, "POST", "/aiagent_api/workflow", {
