@@ -124,3 +124,42 @@ test("a reply goes on while the page reloads, and the reopened session follows i
   const text = (await lastBot(page).textContent()) ?? "";
   expect(text.match(/第1段/g)).toHaveLength(1);
 });
+
+test("the studio's debug pane: its memory drawer, and a reply followed on after a reload", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const agentId = await releasedAgentWithMemory(request);
+  await loginAs(page, "member");
+  await page.goto(`/studio?id=${agentId}`);
+  const pane = page.getByTestId("studio-debug-pane");
+  await expect(pane.locator(".ant-sender textarea")).toBeVisible();
+  // The draft's memory, as the chat page shows it.
+  await pane.getByTestId("memory-button").click();
+  const drawer = page.locator(".ant-drawer", { hasText: "智能体为你记住的内容" });
+  await expect(drawer.getByTestId("memory-城市").getByRole("textbox")).toHaveValue("北京");
+  await snap(page, "studio-debug-memory");
+  await clickUntilClosed(drawer, /close|关闭/i);
+
+  const question = `long ${unique()}`;
+  await pane.locator(".ant-sender textarea").fill(question);
+  await pane.locator(".ant-sender textarea").press("Enter");
+  const bot = pane.getByTestId("msg-bot").last();
+  await expect(bot).toContainText("第5段");
+  await page.reload();
+  // The same debug conversation, its reply still streaming.
+  await expect(pane.getByTestId("msg-user").last()).toContainText(question);
+  await expect(bot).toContainText("第1段");
+  await snap(page, "studio-debug-resumed");
+  await expect(bot).toContainText("第300段", { timeout: 60_000 });
+  await expect(pane.locator(".ant-sender [class*='loading-button']")).toHaveCount(0, { timeout: 30_000 });
+  expect(((await bot.textContent()) ?? "").match(/第1段/g)).toHaveLength(1);
+  // A new debug chat starts empty.
+  await pane.getByTestId("studio-debug-new").click();
+  await expect(pane.getByTestId("msg-bot")).toHaveCount(0);
+
+  await page.evaluate(() => localStorage.setItem("lang", "en"));
+  await page.reload();
+  await pane.getByTestId("memory-button").click();
+  await expect(page.locator(".ant-drawer", { hasText: "What the agent remembers" })).toBeVisible();
+  await snap(page, "studio-debug-memory-en");
+  await page.evaluate(() => localStorage.setItem("lang", "zh"));
+});

@@ -18,7 +18,7 @@ let llm: LlmServer;
 beforeAll(async () => {
   if (unavailable) return;
   llm = await startLlmServer();
-  c = await startCluster({ env: { MODEL_BASE_URL: llm.url, MODEL_NAME: "test-model", MODEL_API_KEY: "k" } });
+  c = await startCluster({ env: { MODEL_BASE_URL: llm.url, MODEL_NAME: "test-model", MODEL_API_KEY: "k", CHAT_UNREAD_STOP_MS: "2000" } });
 }, 90_000);
 afterAll(async () => {
   await c?.close();
@@ -169,6 +169,16 @@ describe.skipIf(!!unavailable)("a cluster of two processes behind nginx", () => 
     const stopped = parse(await reading);
     expect(stopped.at(-1)).toMatchObject({ type: "stop", status: "stopped" });
     expect(contentOf(stopped).length).toBeLessThan(200 * 4);
+
+    // Read on the other process only, a reply runs past the unread limit (2 s here) to its end.
+    const long = Array.from({ length: 100 }, (_, i) => `长${i}`);
+    llm.script({ chunks: long, delayMs: 40 });
+    const third = await askAndDrop(2);
+    const s3 = third[0]!;
+    if (s3.type !== "session") throw new Error("no session event");
+    const kept = parse(await (await readFrom(c.upstreams[1]!, s3.uuid, third.length)).text());
+    expect(kept.at(-1)).toMatchObject({ type: "stop", status: "done" });
+    expect(contentOf([...third, ...kept])).toBe(long.join(""));
   });
 
   it("queued jobs run once each across both processes", async () => {

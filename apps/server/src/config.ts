@@ -94,6 +94,11 @@ const schema = z.object({
   CHAT_PER_MINUTE_PER_IP: z.coerce.number().int().min(1).default(120),
   /** A model stream that sends nothing for this long is ended as failed. */
   CHAT_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /**
+   * A reply outlives its asker's connection (a reload, a dropped network reads it on); one that nobody reads
+   * anywhere for this long is stopped, and saved as stopped with what it wrote.
+   */
+  CHAT_UNREAD_STOP_MS: z.coerce.number().int().min(100).default(120_000),
   // tools: plugin calls and the code sandboxes
   /** Wall-clock limit of one plugin call (HTTP, code, MCP). */
   PLUGIN_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),

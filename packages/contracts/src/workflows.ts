@@ -40,10 +40,9 @@ export const workflowCallableNameRequest = z.object({
 // ---------------------------------------------------------------------------------------------------------------
 // Nodes
 
+/** Every node type; after start, in the order the canvas's palette offers them. */
 export const NODE_TYPES = [
   "start",
-  "end",
-  "answer",
   "llm",
   "knowledge",
   "tool",
@@ -59,8 +58,10 @@ export const NODE_TYPES = [
   "loop",
   "iteration",
   "subworkflow",
+  "answer",
   "human",
   "agent",
+  "end",
 ] as const;
 export const nodeType = z.enum(NODE_TYPES);
 export type NodeType = z.infer<typeof nodeType>;

@@ -7,7 +7,9 @@ import type { Database, Tx } from "../db/client.ts";
 /** "mcp": replies waiting in the outbox of an SSE MCP session; key: the session id. */
 /** "chatStream": new events of a reply stream; "chatStop": stop a reply; key: the reply id. */
 /** "robots": the names of a tenant's RPA robots (offered to every chat as a tool); key: the tenant id. */
-export type CacheTopic = "user" | "agent" | "models" | "mcp" | "chatStream" | "chatStop" | "robots";
+/** "workflowRun": changes of a run executing in another process; key: the notice (see workflows/run-notices.ts). */
+/** "chatRead": someone reads a reply (it is not abandoned); key: the reply id. */
+export type CacheTopic = "user" | "agent" | "models" | "mcp" | "chatStream" | "chatStop" | "chatRead" | "robots" | "workflowRun";
 
 const CHANNEL = "agentfair_invalidate";
 /** The key handlers get when messages may have been missed (a lost connection): drop everything. */
@@ -36,8 +38,9 @@ export class Invalidation {
     this.stopListening = await this.database.listen(
       CHANNEL,
       (payload) => {
-        const [topic, key] = payload.split("|");
-        if (topic && key !== undefined) this.deliver(topic, key);
+        // Keys may hold "|" themselves (a workflow run's notice carries text).
+        const bar = payload.indexOf("|");
+        if (bar > 0) this.deliver(payload.slice(0, bar), payload.slice(bar + 1));
       },
       () => {
         this.log.info("cache invalidations: listening again; every cache starts empty");

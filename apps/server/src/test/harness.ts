@@ -32,11 +32,11 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   };
 }
 
-/** A second process of the same platform: another app on the first one's PostgreSQL database. */
-export async function createPeerApp(first: TestApp): Promise<TestApp> {
+/** A second process of the same platform: another app on the first one's PostgreSQL database (`config`: what differs, e.g. its ROLE). */
+export async function createPeerApp(first: TestApp, config: Partial<TestApp["platform"]["config"]> = {}): Promise<TestApp> {
   if (!first.databaseUrl) throw new Error("a peer process needs PostgreSQL (TEST_DATABASE_URL)");
   const database = await openDatabase({ url: first.databaseUrl });
-  const built = await buildApp(first.platform.config, database);
+  const built = await buildApp({ ...first.platform.config, ...config }, database);
   await built.app.ready();
   return {
     ...built,

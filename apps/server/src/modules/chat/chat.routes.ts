@@ -70,7 +70,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
       const controller = new AbortController();
       // A client going away before the stream starts cancels the request (and a charge not yet made).
       // Once it streams, the reply is its own: it goes on, readable again through /chat_stream from
-      // any process, until it ends or /stop_reply stops it.
+      // any process, until it ends, /stop_reply stops it, or nobody has read it for CHAT_UNREAD_STOP_MS.
       const onClose = () => {
         if (!res.writableFinished) controller.abort();
       };
@@ -85,10 +85,12 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
         reply.hijack();
         if (controller.signal.aborted) return void res.destroy();
         res.off("close", onClose);
+        const asker = new AbortController();
+        res.on("close", () => asker.abort());
         const ended = chat.streamStarted();
         writeStreamHead(res, reply.getHeaders() as Record<string, string>);
         try {
-          await chat.runStreamed(prepared, lang, (event) => {
+          await chat.runStreamed(prepared, lang, asker.signal, (event) => {
             if (firstToken && event.type === "content") {
               firstToken = false;
               chat.firstTokenSent((performance.now() - received) / 1000);

@@ -98,6 +98,8 @@ export interface ChatOrchestrator {
     query: string,
     signal: AbortSignal,
     emit: (event: ChatEvent) => void,
+    /** The asker's language, for what the reply says itself (a run waiting for a person). */
+    lang: Language,
   ): Promise<{ content: string } | null>;
 }
 
@@ -371,13 +373,14 @@ export class ChatService {
   /**
    * Runs a reply of the chat page as a stream that outlives its request: every event also goes to
    * the reply's stream (readable from any process through `replies.read`), and only a stop
-   * (`replies.stop`, from any process) or the process shutting down ends it early. Never throws.
+   * (`replies.stop`, from any process), nobody reading it for a while after `asker` (the asker's
+   * connection) ended, or the process shutting down ends it early. Never throws.
    */
-  async runStreamed(p: Prepared, lang: Language, emit: (e: ChatEvent) => void) {
+  async runStreamed(p: Prepared, lang: Language, asker: AbortSignal, emit: (e: ChatEvent) => void) {
     const controller = new AbortController();
     let writer: StreamWriter | undefined;
     const both = (e: ChatEvent) => {
-      if (e.type === "session") writer = this.replies.open(e.uuid, e.session_id, p.caller.userId, controller);
+      if (e.type === "session") writer = this.replies.open(e.uuid, e.session_id, p.caller.userId, controller, asker);
       writer?.push(e);
       emit(e);
     };
@@ -499,8 +502,11 @@ export class ChatService {
     const docs: ChatDoc[] = [];
     /** The reply's cards: one per bound tool result, in the order they came. */
     const widgets: WidgetData[] = [];
+    /** The reply's text as shown so far. */
+    let shown = "";
     const emit = (e: ChatEvent) => {
       emitEvent(e);
+      if (e.type === "content") shown += e.delta;
       if (e.type === "docs") docs.push(...e.docs);
       if (e.type === "widget_data") widgets.push(e.widgetData);
       if (e.type === "content" || e.type === "tool_call_start" || e.type === "error" || e.type === "stop") startWrites();
@@ -536,7 +542,7 @@ export class ChatService {
         }
       }
       // Self-orchestration: the agent's bound workflow answers each question (its answer nodes stream).
-      const orchestrated = await this.deps.orchestrator?.()?.reply(caller, agent, query, signal, emit);
+      const orchestrated = await this.deps.orchestrator?.()?.reply(caller, agent, query, signal, emit, lang);
       if (orchestrated) {
         Object.assign(bot, { content: orchestrated.content, status: "done", step: 4 });
         return;
@@ -647,9 +653,13 @@ export class ChatService {
         }
       }
     } catch (err) {
-      this.platform.log.error({ err }, "chat reply crashed");
-      bot.status = "failed";
-      fail("internal");
+      // A stopped workflow reply ends as stopped, keeping the text it had shown.
+      if (signal.aborted) Object.assign(bot, { status: "stopped", content: bot.content || shown });
+      else {
+        this.platform.log.error({ err }, "chat reply crashed");
+        bot.status = "failed";
+        fail("internal");
+      }
     } finally {
       if (this.platform.stopping.aborted && bot.status !== "failed") {
         bot.status = "failed";

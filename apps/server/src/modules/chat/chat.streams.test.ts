@@ -20,6 +20,8 @@ let agentId: string;
 let port: number;
 
 const R = "/agent/agent_runtime";
+/** Replies nobody reads for this long are stopped (short here; two minutes by default). */
+const UNREAD_MS = 1500;
 const events = (payload: string) =>
   payload
     .split("\n")
@@ -29,7 +31,12 @@ const text = (evs: ChatEvent[]) => evs.map((e) => (e.type === "content" ? e.delt
 
 beforeAll(async () => {
   llm = await startLlmServer();
-  t = await createTestApp({ MODEL_BASE_URL: llm.url, MODEL_NAME: "test-model", MODEL_API_KEY: "k" });
+  t = await createTestApp({
+    MODEL_BASE_URL: llm.url,
+    MODEL_NAME: "test-model",
+    MODEL_API_KEY: "k",
+    CHAT_UNREAD_STOP_MS: String(UNREAD_MS),
+  });
   alice = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
   bob = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
   agentId = (await t.app.inject({ method: "POST", url: "/aiagent_api/agent/quick/add", headers: alice.headers, payload: {} })).json().data
@@ -127,6 +134,34 @@ describe("a reply outlives its connection", () => {
       (await t.app.inject({ method: "POST", url: `${R}/stop_reply`, headers: alice.headers, payload: { uuid: session.uuid } })).json(),
     ).toMatchObject({ code: 200 });
   });
+
+  it("a reply nobody reads is stopped after the unread limit and saved as stopped; a reader keeps it going", async () => {
+    const bot = async (sessionId: string) =>
+      (await t.app.inject({ method: "GET", url: `${R}/session/${sessionId}`, headers: alice.headers }))
+        .json()
+        .data.messages.find((m: { role: string }) => m.role === "bot");
+    // Read on from another connection, the reply outlives the limit and ends done.
+    const chunks = Array.from({ length: 100 }, (_, i) => `段${i}`);
+    llm.script({ chunks, delayMs: 30 });
+    const read1 = await askAndDrop("有人读的回答", 2);
+    const s1 = read1[0]!;
+    if (s1.type !== "session") throw new Error("no session event");
+    const rest = events((await read(alice, s1.uuid, read1.length)).payload);
+    expect(rest.at(-1)).toMatchObject({ type: "stop", status: "done" });
+    expect(text([...read1, ...rest])).toBe(chunks.join(""));
+
+    // Nobody reads it: stopped once the limit has passed since the asker left, and saved with what it wrote.
+    const aborted = llm.requests.filter((r) => r.aborted).length;
+    llm.script({ chunks: Array.from({ length: 300 }, (_, i) => `段${i}`), delayMs: 30 });
+    const dropped = await askAndDrop("没人读的回答", 2);
+    const left = Date.now();
+    const s2 = dropped[0]!;
+    if (s2.type !== "session") throw new Error("no session event");
+    await expect.poll(async () => (await bot(s2.session_id))?.status, { timeout: UNREAD_MS + 4000, interval: 100 }).toBe("stopped");
+    expect(Date.now() - left).toBeGreaterThanOrEqual(UNREAD_MS - 100);
+    expect((await bot(s2.session_id)).content).toMatch(/^段0段1/);
+    expect(llm.requests.filter((r) => r.aborted).length).toBe(aborted + 1);
+  }, 20_000);
 
   it("another user's, an unknown or an anonymous read is refused before any line", async () => {
     llm.script({ chunks: ["一", "二", "三"] });

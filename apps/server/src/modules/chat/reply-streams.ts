@@ -18,9 +18,12 @@ const READER_CHECK_MS = 5_000;
 /** Ended streams are kept this long for late readers, then purged. */
 const KEEP_ENDED_MS = 10 * 60_000;
 
-/** Topics on the platform's NOTIFY channel: new events of a stream; a stop for a reply. */
+/** Topics on the platform's NOTIFY channel: new events of a stream; a stop for a reply; someone reads a reply. */
 const EVENTS = "chatStream" as const;
 const STOP = "chatStop" as const;
+const READ = "chatRead" as const;
+/** A reader says it reads this often (and at least three times within the unread limit). */
+const READING_EVERY_MS = 30_000;
 
 export interface StreamWriter {
   push(event: ChatEvent): void;
@@ -39,6 +42,8 @@ export class ReplyStreams {
   private readonly waiting = new Map<string, Set<() => void>>();
   /** Replies running on this process, by stream: what a stop aborts. */
   private readonly running = new Map<string, AbortController>();
+  /** Replies running on this process, by stream: notes that someone (anywhere) reads it. */
+  private readonly reading = new Map<string, () => void>();
   private readonly db: Db;
 
   constructor(private readonly platform: Platform) {
@@ -46,6 +51,11 @@ export class ReplyStreams {
     platform.invalidation.on(EVENTS, (key) => this.wake(key));
     platform.invalidation.on(STOP, (key) => {
       if (key !== EVERYTHING) this.running.get(key)?.abort();
+    });
+    platform.invalidation.on(READ, (key) => {
+      // Notices may have been missed: every reply counts as read now.
+      if (key === EVERYTHING) for (const read of this.reading.values()) read();
+      else this.reading.get(key)?.();
     });
     platform.jobs.schedule("chat.purge-streams", "*/10 * * * *", () => this.purge());
   }
@@ -55,9 +65,35 @@ export class ReplyStreams {
     for (const w of wakers) w();
   }
 
-  /** Starts the stream of a reply; `controller` is aborted by a stop from any process. */
-  open(id: string, sessionId: string, userId: string, controller: AbortController): StreamWriter {
+  /**
+   * Starts the stream of a reply; `controller` is aborted by a stop from any process, and once nobody has read
+   * the reply for CHAT_UNREAD_STOP_MS after `asker` (the asker's connection) ended: an abandoned reply does not
+   * run (and cost) on its own for as long as its tools and workflows allow.
+   */
+  open(id: string, sessionId: string, userId: string, controller: AbortController, asker: AbortSignal): StreamWriter {
     this.running.set(id, controller);
+    const unreadFor = this.platform.config.CHAT_UNREAD_STOP_MS;
+    let readAt = Date.now();
+    let unread: NodeJS.Timeout | undefined;
+    this.reading.set(id, () => {
+      readAt = Date.now();
+    });
+    const watch = () => {
+      const left = readAt + unreadFor - Date.now();
+      if (left > 0) {
+        unread = setTimeout(watch, left);
+        unread.unref();
+        return;
+      }
+      this.platform.log.info({ reply: id }, "a reply nobody read was stopped");
+      controller.abort();
+    };
+    const askerGone = () => {
+      readAt = Date.now();
+      watch();
+    };
+    if (asker.aborted) askerGone();
+    else asker.addEventListener("abort", askerGone, { once: true });
     let seq = 0;
     let pending: ChatEvent[] = [];
     let created = false;
@@ -71,8 +107,11 @@ export class ReplyStreams {
         .catch((err) => this.platform.log.warn({ err }, "renewing a reply stream failed"));
     }, ALIVE_EVERY_MS);
     alive.unref();
-    const flush = (ended: boolean) => {
+    let ended = false;
+    const flush = (end: boolean) => {
       timer = undefined;
+      if (ended && !pending.length) return;
+      ended ||= end;
       const events = pending;
       pending = [];
       const fromSeq = seq;
@@ -84,7 +123,7 @@ export class ReplyStreams {
             if (!created) await tx.insert(chatStreams).values({ id, sessionId, userId });
             created = true;
             if (events.length) await tx.insert(chatStreamEvents).values({ streamId: id, fromSeq, toSeq, events });
-            if (ended) await tx.update(chatStreams).set({ endedAt: new Date(), aliveAt: new Date() }).where(eq(chatStreams.id, id));
+            if (end) await tx.update(chatStreams).set({ endedAt: new Date(), aliveAt: new Date() }).where(eq(chatStreams.id, id));
             await this.platform.invalidation.publish(EVENTS, id, tx);
           });
         } catch (err) {
@@ -96,11 +135,21 @@ export class ReplyStreams {
     return {
       push: (event) => {
         pending.push(event);
-        timer ??= setTimeout(() => flush(false), BATCH_MS);
+        // The stop is written with the stream's end: whoever reads it finds the reply ended too.
+        if (event.type === "stop") {
+          clearTimeout(timer);
+          flush(true);
+          return;
+        }
+        // The first event (the session) is written at once, so a reader that comes right after finds the stream.
+        timer ??= setTimeout(() => flush(false), seq || pending.length > 1 ? BATCH_MS : 0);
       },
       close: async () => {
         clearTimeout(timer);
         clearInterval(alive);
+        clearTimeout(unread);
+        asker.removeEventListener("abort", askerGone);
+        this.reading.delete(id);
         flush(true);
         await chain;
         this.running.delete(id);
@@ -150,6 +199,11 @@ export class ReplyStreams {
     this.waiting.set(id, wakers);
     const onAbort = () => wake();
     signal.addEventListener("abort", onAbort);
+    // Tells the reply's process (whichever it is) that someone reads it, so it is not stopped as abandoned.
+    const says = () => void this.platform.invalidation.publish(READ, id);
+    says();
+    const saying = setInterval(says, Math.max(50, Math.min(READING_EVERY_MS, this.platform.config.CHAT_UNREAD_STOP_MS / 3)));
+    saying.unref();
     try {
       while (!signal.aborted) {
         // Armed before reading, so a notice that comes during the read is not lost.
@@ -185,6 +239,7 @@ export class ReplyStreams {
         if (now.endedAt && !rows.length) return;
       }
     } finally {
+      clearInterval(saying);
       wakers.delete(waker);
       if (!wakers.size) this.waiting.delete(id);
       signal.removeEventListener("abort", onAbort);

@@ -86,6 +86,8 @@ export interface AnswerDelta {
   nodeId: string;
   scope: string;
   text: string;
+  /** Where the piece starts in the answer's text: a reader in another process places it (or sees a gap). */
+  at: number;
 }
 
 /**
@@ -178,6 +180,16 @@ export class WorkflowEngine {
     private readonly executors: Partial<Record<NodeType, NodeExecutor>>,
     readonly limits: EngineLimits = DEFAULT_LIMITS,
   ) {}
+
+  /** Stops this process's execution of a run at once (its lease was given up: nothing more is written). */
+  drop(runId: string) {
+    this.held.get(runId)?.abort(new LeaseLost());
+  }
+
+  /** Whether this process executes the run now. */
+  holds(runId: string) {
+    return this.held.has(runId);
+  }
 
   listen(listener: RunListener) {
     this.listeners.add(listener);
@@ -411,10 +423,10 @@ export class WorkflowEngine {
             continue;
           }
           sent = resolveText(feed.prefix, lookup);
-          if (sent) this.emit(exec.run.id, { delta: { nodeId: feed.answerId, scope, text: sent } });
+          if (sent) this.emit(exec.run.id, { delta: { nodeId: feed.answerId, scope, text: sent, at: 0 } });
         }
         exec.streamed.set(key, sent + text);
-        this.emit(exec.run.id, { delta: { nodeId: feed.answerId, scope, text } });
+        this.emit(exec.run.id, { delta: { nodeId: feed.answerId, scope, text, at: sent.length } });
       }
     };
   }
@@ -520,8 +532,9 @@ export class WorkflowEngine {
         }
         if (node.type === "answer") {
           // What its writer has not streamed yet (all of it for an answer nobody streamed).
-          const text = String(result.output.text ?? "").slice((exec.streamed.get(key) ?? "").length);
-          if (text) this.emit(exec.run.id, { delta: { nodeId: node.id, scope, text } });
+          const at = (exec.streamed.get(key) ?? "").length;
+          const text = String(result.output.text ?? "").slice(at);
+          if (text) this.emit(exec.run.id, { delta: { nodeId: node.id, scope, text, at } });
         }
         Object.assign(row, {
           status: "SUCCEEDED",

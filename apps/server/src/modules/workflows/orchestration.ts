@@ -53,7 +53,7 @@ export function agentHandoffKind(workflows: WorkflowsService): ToolKind {
  */
 export function workflowOrchestrator(workflows: WorkflowsService, plugins: WorkflowPlugins): ChatOrchestrator {
   return {
-    async reply(caller: Caller, agent: RuntimeAgent, query, signal, emit) {
+    async reply(caller: Caller, agent: RuntimeAgent, query, signal, emit, lang) {
       const o = agent.orchestration;
       if (o?.mode !== "multi" || o.multiMode !== "workflow" || !o.workflowId) return null;
       const id = o.workflowId;
@@ -74,7 +74,7 @@ export function workflowOrchestrator(workflows: WorkflowsService, plugins: Workf
       const inputs = ((start?.data.inputs as { name: string; type: string }[] | undefined) ?? []).filter((i) => i.type === "string");
       const target = inputs.find((i) => QUESTION_NAMES.includes(i.name.toLowerCase())) ?? inputs[0];
       emit({ type: "progress", stage: 2, percent: 30 });
-      const r = await runInChat(workflows, row, wf, which, target ? { [target.name]: query } : {}, caller.userId, signal, emit);
+      const r = await runInChat(workflows, row, wf, which, target ? { [target.name]: query } : {}, caller.userId, signal, emit, lang);
       let content = r.answered;
       if (!content) {
         const values = Object.values(r.outputs);

@@ -1,8 +1,8 @@
 import { translate } from "../../platform/messages.ts";
-import type { ChatEvent } from "@agentfair/contracts";
+import type { ChatEvent, HumanInputRequest, Language } from "@agentfair/contracts";
 import type { RuntimeTool, ToolKind } from "../../runtime/tool-registry.ts";
 import type { PluginRow } from "../tools/tools.repository.ts";
-import type { WorkflowRow } from "./workflows.repository.ts";
+import type { RunRow, WorkflowRow } from "./workflows.repository.ts";
 import type { WorkflowPlugins } from "../tools/workflow-plugins.ts";
 import type { WorkflowsService } from "./workflows.service.ts";
 
@@ -90,42 +90,50 @@ export async function runInChat(
   userId: string,
   signal: AbortSignal,
   emit?: (event: ChatEvent) => void,
+  /** What the reply says itself (a pause) is in this language; a tool's result is read by the model. */
+  lang: Language = "zh",
 ): Promise<{ result: unknown; answered: string; paused: boolean; outputs: Record<string, unknown> }> {
   const run = await workflows.createRun({ tenantId: row.tenantId, ownerId: row.ownerId }, userId, wf, which, inputs, 0);
   let answered = "";
-  const stop = workflows.engine.listen((runId, change) => {
-    if (runId !== run.id) return;
+  let end: RunRow | undefined;
+  // Followed wherever it executes: here, or on a worker that took its job.
+  const changes = workflows.follow(run.id, signal);
+  workflows.dispatch(run.id);
+  for await (const c of changes) {
     // Top-level answer nodes are the reply: their text arrives in pieces while their LLM writes it.
-    if (change.delta && !change.delta.scope) {
-      answered += change.delta.text;
-      emit?.({ type: "content", delta: change.delta.text });
-    }
-    if (!change.node || change.node.scope) return;
-    const n = change.node;
-    emit?.({
-      type: "workflow_node",
-      workflowName: row.pluginName,
-      runId: run.id,
-      nodeId: n.nodeId,
-      nodeType: n.type,
-      title: n.title,
-      status: n.status as "RUNNING",
-    });
-  });
-  try {
-    workflows.dispatch(run.id);
-    const end = await workflows.settle(run.id, signal);
-    if (end.status === "SUCCEEDED") return { result: end.outputs, answered, paused: false, outputs: end.outputs };
-    const message = translate("workflowWaitingForInput", "zh", {
-      name: row.pluginName,
-      node: end.waiting?.nodeId ?? "",
-      prompt: end.waiting?.prompt || "-",
-    });
-    const text = `${answered ? "\n\n" : ""}${message}`;
-    answered += text;
-    emit?.({ type: "content", delta: text });
-    return { result: { status: "PAUSED", runId: run.id, message, waiting: end.waiting }, answered, paused: true, outputs: {} };
-  } finally {
-    stop();
+    if (c.type === "delta" && !c.scope) {
+      answered += c.text;
+      emit?.({ type: "content", delta: c.text });
+    } else if (c.type === "node" && !c.node.scope) {
+      const n = c.node;
+      emit?.({
+        type: "workflow_node",
+        workflowName: row.pluginName,
+        runId: run.id,
+        nodeId: n.id,
+        nodeType: n.type,
+        title: n.title,
+        status: n.status as "RUNNING",
+      });
+    } else if (c.type === "end") end = c.run;
   }
+  if (!end) {
+    await workflows.stopForChat(run.id);
+    throw new Error("stopped");
+  }
+  if (end.status === "FAILED") throw new Error(end.error ?? "the workflow failed");
+  if (end.status === "SUCCEEDED") {
+    const outputs = end.outputs ?? {};
+    return { result: outputs, answered, paused: false, outputs };
+  }
+  const waiting = end.waiting as HumanInputRequest | null;
+  const message = translate("workflowWaitingForInput", lang, {
+    name: row.pluginName,
+    node: waiting?.nodeId ?? "",
+    prompt: waiting?.prompt || "-",
+  });
+  const text = `${answered ? "\n\n" : ""}${message}`;
+  answered += text;
+  emit?.({ type: "content", delta: text });
+  return { result: { status: "PAUSED", runId: run.id, message, waiting }, answered, paused: true, outputs: {} };
 }

@@ -111,6 +111,19 @@ export class WorkflowsRepository {
   }
 
   /**
+   * Ends a RUNNING run as failed with `error`, whoever executes it: the lease goes with it, so the executing
+   * process writes nothing more and stops at its next renewal. False when the run was not RUNNING.
+   */
+  async stopRun(id: string, error: string) {
+    const rows = await this.db
+      .update(workflowRuns)
+      .set({ status: "FAILED", error, finishedAt: new Date(), leaseOwner: null, leaseUntil: null, updatedAt: new Date() })
+      .where(and(eq(workflowRuns.id, id), eq(workflowRuns.status, "RUNNING")))
+      .returning({ id: workflowRuns.id });
+    return rows.length > 0;
+  }
+
+  /**
    * RUNNING runs whose process stopped renewing their lease, and runs handed to the queue that nobody took
    * within a lease (a fresh run is left to the process that dispatched it).
    */

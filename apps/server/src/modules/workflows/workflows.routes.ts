@@ -117,7 +117,7 @@ export const workflowsRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsServic
       const abort = new AbortController();
       req.raw.on("close", () => abort.abort());
       try {
-        for await (const event of workflows.events(caller, first, abort.signal)) {
+        for await (const event of workflows.events(first, abort.signal)) {
           res.write(`data: ${JSON.stringify(event)}\n\n`);
         }
       } catch (error) {

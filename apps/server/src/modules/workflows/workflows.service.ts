@@ -29,8 +29,9 @@ import { chatModelOf } from "../models/provider.ts";
 import type { PluginRow } from "../tools/tools.repository.ts";
 import type { WorkflowPlugins } from "../tools/workflow-plugins.ts";
 import { checkpointDatabase } from "./checkpoint-db.ts";
-import { DEFAULT_LIMITS, type EngineLimits, WorkflowEngine } from "./engine.ts";
+import { type AnswerDelta, DEFAULT_LIMITS, type EngineLimits, WorkflowEngine } from "./engine.ts";
 import { type NodeDeps, nodeExecutors } from "./nodes.ts";
+import { answerText, RunNotices } from "./run-notices.ts";
 import { validateGraph } from "./validate.ts";
 import { type NodeRunRow, type RunRow, type WorkflowRow, WorkflowsRepository } from "./workflows.repository.ts";
 
@@ -69,7 +70,9 @@ const sameGraph = (a: WorkflowGraph, b: WorkflowGraph | null) => !!b && JSON.str
 export class WorkflowsService {
   readonly repo: WorkflowsRepository;
   readonly engine: WorkflowEngine;
-  /** Executions this process is running now (tests and the chat tool wait on them). */
+  /** Changes of runs executing in other processes. */
+  private readonly notices: RunNotices;
+  /** Executions this process is running now (tests and sub-workflow nodes wait on them). */
   private readonly local = new Map<string, Promise<boolean>>();
   private readonly closeCheckpoints: () => Promise<void>;
 
@@ -99,6 +102,7 @@ export class WorkflowsService {
       maxRunMs: c.WORKFLOW_MAX_RUN_MS,
       ...deps.limits,
     });
+    this.notices = new RunNotices(platform, this.engine);
     platform.jobs.define<{ runId: string }>(RUN_JOB, { retryLimit: 3, retryDelaySeconds: 5, expireInSeconds: 60 * 60 }, async (job) => {
       await this.executeLocal(job.data.runId);
     });
@@ -307,9 +311,19 @@ export class WorkflowsService {
     return p;
   }
 
-  /** Waits until this process's execution of a run (if any) ends: tests, the chat tool. */
+  /** Waits until this process's execution of a run (if any) ends: tests. */
   async settled(runId: string) {
     await this.local.get(runId);
+  }
+
+  /**
+   * Stops a run whose chat reply was stopped (by its asker, or as nobody read it): it ends failed, and can be
+   * resumed from its history. A process shutting down stops nothing: its runs continue elsewhere or after it.
+   */
+  async stopForChat(runId: string) {
+    if (this.platform.stopping.aborted) return;
+    await this.repo.stopRun(runId, "stopped: the chat reply that ran it was stopped");
+    this.engine.drop(runId);
   }
 
   async resume(caller: Caller, runId: string): Promise<string> {
@@ -386,73 +400,101 @@ export class WorkflowsService {
   }
 
   /**
-   * The run's changes as events: a snapshot, then each node change and the run's end (or pause).
-   * Read from the database, so a run executing in another process streams the same way.
+   * The run's changes as events: a snapshot (of a run the caller may read), then each node change and answer
+   * piece, and the run's end (or pause), wherever the run executes (see `follow`).
    */
-  async *events(caller: Caller, first: WorkflowRun, signal: AbortSignal): AsyncGenerator<WorkflowEvent> {
+  async *events(first: WorkflowRun, signal: AbortSignal): AsyncGenerator<WorkflowEvent> {
     yield { type: "snapshot", run: first };
-    const seen = new Map(first.nodes.map((n) => [`${n.scope}/${n.id}`, JSON.stringify(n)]));
-    let status = first.status;
-    if (TERMINAL.has(status)) return;
-    let wake: (() => void) | null = null;
-    const deltas: WorkflowEvent[] = [];
-    // A node or run change since the last read (the half-second tick reads anyway: another process's runs).
-    let changed = false;
-    const stop = this.engine.listen((runId, change) => {
-      if (runId !== first.id) return;
-      if (change.delta) deltas.push({ type: "delta", ...change.delta });
-      else changed = true;
-      wake?.();
-    });
-    try {
-      while (!signal.aborted) {
-        const ticked = await new Promise<boolean>((resolve) => {
-          if (deltas.length || changed) return resolve(false);
-          const t = setTimeout(() => resolve(true), 500);
-          wake = () => {
-            clearTimeout(t);
-            resolve(false);
-          };
-          signal.addEventListener(
-            "abort",
-            () => {
-              clearTimeout(t);
-              resolve(false);
-            },
-            { once: true },
-          );
-        });
-        wake = null;
-        // Answer text goes out as it comes; node and run changes are read from the database.
-        if (deltas.length) yield* deltas.splice(0);
-        if (!changed && !ticked) continue;
-        changed = false;
-        const run = await this.ownedRun(caller, first.id);
-        for (const n of (await this.repo.nodeRuns(run.id)).map(nodeWire)) {
-          const k = `${n.scope}/${n.id}`;
-          const s = JSON.stringify(n);
-          if (seen.get(k) !== s) {
-            seen.set(k, s);
-            yield { type: "node", node: n };
-          }
-        }
-        if (run.status !== status || TERMINAL.has(run.status)) {
-          status = run.status as WorkflowRun["status"];
-          if (TERMINAL.has(status)) {
-            yield {
-              type: "run",
-              status,
-              outputs: run.outputs ?? null,
-              error: run.error,
-              waiting: (run.waiting as HumanInputRequest | null) ?? null,
-            };
-            return;
-          }
-        }
-      }
-    } finally {
-      stop();
+    if (TERMINAL.has(first.status)) return;
+    for await (const c of this.follow(first.id, signal, first.nodes)) {
+      if (c.type === "delta") yield { type: "delta", nodeId: c.nodeId, scope: c.scope, text: c.text };
+      else if (c.type === "node") yield { type: "node", node: c.node };
+      else
+        yield {
+          type: "run",
+          status: c.run.status as WorkflowRun["status"],
+          outputs: c.run.outputs ?? null,
+          error: c.run.error,
+          waiting: (c.run.waiting as HumanInputRequest | null) ?? null,
+        };
     }
+  }
+
+  /**
+   * Follows a run wherever it executes, from now until it ends or pauses (or `signal`): each node change, the
+   * answer text as it is written, and the end. This process's own executions report at once; another
+   * process's through its notices (answer text) and the database (node rows), read again on each notice and
+   * every half second. Listens from the call, so nothing is missed between it and a dispatch.
+   */
+  follow(runId: string, signal: AbortSignal, known: NodeRun[] = []): AsyncGenerator<RunChange> {
+    const queue: (RunChange | "read")[] = ["read"];
+    let wake: (() => void) | null = null;
+    const push = (c: RunChange | "read") => {
+      queue.push(c);
+      wake?.();
+    };
+    const stopLocal = this.engine.listen((id, change) => {
+      if (id !== runId) return;
+      if (change.delta) push({ type: "delta", ...change.delta });
+      else if (change.node) push({ type: "node", node: nodeWire(change.node) });
+      // The end: read once more, so no node row written before it is missed.
+      else push("read");
+    });
+    const stopRemote = this.notices.listen(runId, (change) => push("delta" in change ? { type: "delta", ...change.delta } : "read"));
+    const text = answerText();
+    const seen = new Map(known.map((n) => [`${n.scope}/${n.id}`, n]));
+    /**
+     * A node's state if it is news (a run only moves forward: an older state read late is not), after what an
+     * ended answer adds to the text shown of it.
+     */
+    const news = (n: NodeRun): RunChange[] => {
+      const k = `${n.scope}/${n.id}`;
+      const before = seen.get(k);
+      if (before && (JSON.stringify(before) === JSON.stringify(n) || (n.status === "RUNNING" && before.status !== "RUNNING"))) return [];
+      seen.set(k, n);
+      const full = n.type === "answer" && n.status === "SUCCEEDED" ? String((n.output as { text?: unknown } | null)?.text ?? "") : "";
+      const rest = full && text.rest(n.id, n.scope, full);
+      const delta: RunChange[] = rest ? [{ type: "delta", nodeId: n.id, scope: n.scope, text: rest, at: full.length - rest.length }] : [];
+      return [...delta, { type: "node", node: n }];
+    };
+    const repo = this.repo;
+    const engine = this.engine;
+    return (async function* (): AsyncGenerator<RunChange> {
+      try {
+        while (!signal.aborted) {
+          if (!queue.length) {
+            const ticked = await new Promise<boolean>((resolve) => {
+              const t = setTimeout(() => resolve(true), 500);
+              wake = () => {
+                clearTimeout(t);
+                resolve(false);
+              };
+              signal.addEventListener("abort", wake, { once: true });
+            });
+            if (wake) signal.removeEventListener("abort", wake);
+            wake = null;
+            if (ticked && !engine.holds(runId)) queue.push("read");
+            continue;
+          }
+          const item = queue.shift()!;
+          if (item === "read") {
+            const run = await repo.run(runId);
+            if (!run) return;
+            for (const n of (await repo.nodeRuns(runId)).map(nodeWire)) yield* news(n);
+            if (TERMINAL.has(run.status)) {
+              yield { type: "end", run };
+              return;
+            }
+          } else if (item.type === "delta") {
+            const piece = text.piece(item);
+            if (piece) yield { ...item, text: piece };
+          } else if (item.type === "node") yield* news(item.node);
+        }
+      } finally {
+        stopLocal();
+        stopRemote();
+      }
+    })();
   }
 
   // ---- what nodes call -----------------------------------------------------------------------------------
@@ -579,6 +621,9 @@ export class WorkflowsService {
     }
   }
 }
+
+/** A change of a followed run: a piece of answer text, a node's new state, or the run's end (or pause). */
+export type RunChange = ({ type: "delta" } & AnswerDelta) | { type: "node"; node: NodeRun } | { type: "end"; run: RunRow };
 
 export function nodeWire(r: NodeRunRow): NodeRun {
   return {

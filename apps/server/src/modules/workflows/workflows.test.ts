@@ -1,14 +1,17 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatStreams } from "../../db/schema/index.ts";
 import type { Caller } from "../../platform/auth.ts";
 import type { RuntimeAgent } from "../agents/runtime-agent.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
-import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { createPeerApp, createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { seedTools } from "../tools/tools.seed.ts";
 import { engineCases } from "./engine.cases.ts";
+import { runInChat } from "./workflow-tools.ts";
 import { seedWorkflows } from "./workflows.seed.ts";
 
 let t: TestApp;
@@ -436,6 +439,11 @@ describe("declared code outputs and a paused workflow in chat", () => {
     expect(result.message).toContain("请确认金额");
     expect(events.some((e) => e.type === "content" && e.delta.includes("等待人工输入"))).toBe(true);
     expect((await call(user, "GET", `/workflow/runs/${result.runId}`)).body.data.status).toBe("PAUSED");
+    // A self-orchestrated reply says it in the asker's language.
+    const wf = (await t.services.workflows.repo.byIds([id]))[0]!;
+    const owner = { tenantId: user.tenantId, ownerId: user.id, pluginName: "确认流程" };
+    const en = await runInChat(t.services.workflows, owner, wf, "released", {}, user.id, new AbortController().signal, undefined, "en");
+    expect(en.answered).toContain("waiting for a person's input");
   });
 });
 
@@ -734,6 +742,134 @@ describe("answers stream, and the agent's version picks the workflow's", () => {
     expect(deltas.map((i) => lines[i].text).join("")).toBe(`答：${pieces.join("")}`);
     expect(deltas.every((i) => i < answered)).toBe(true);
     expect(lines.at(-1)).toMatchObject({ type: "run", status: "SUCCEEDED" });
+  });
+
+  it.runIf(!!process.env.TEST_DATABASE_URL)(
+    "a run a worker executes in another process streams its answer into the chat like a local run",
+    async () => {
+      // The chat goes to a web process (it executes no runs, it queues them); this process is the worker that takes the job.
+      const web = await createPeerApp(t, { ROLE: "web" });
+      await web.platform.jobs.start({ work: false });
+      await t.platform.jobs.start({ work: true, pollingIntervalSeconds: 0.5 });
+      const executedOnWeb = new Set<string>();
+      web.services.workflows.engine.listen((id) => executedOnWeb.add(id));
+      try {
+        const wf = await asUser(carol, "POST", "/aiagent_api/workflow", {
+          workflowName: "跨进程回答",
+          workflowDescription: "别的进程执行",
+          workflowCallableName: "remote_reply",
+        });
+        await asUser(carol, "PUT", `/aiagent_api/workflow/${wf.id}/graph`, llmAnswer("远端："));
+        const agent = await newAgent(carol, "跨进程编排");
+        await patchDraft(carol, agent, (d) => ({
+          ...d,
+          bindings: { ...d.bindings, workflows: [wf.id] },
+          orchestration: { mode: "multi", multiMode: "workflow", agents: [], workflowId: wf.id },
+        }));
+        llm.script({ chunks: pieces, delayMs: 60 });
+        const res = await web.app.inject({
+          method: "POST",
+          url: "/agent/agent_runtime/chat",
+          payload: { token: carol.token, schema_id: agent, release: false, query: "写四段" },
+        });
+        const evs = res.payload
+          .split("\n")
+          .map(parseChatEvent)
+          .filter((e): e is ChatEvent => !!e);
+        const text = evs.flatMap((e) => (e.type === "content" ? [e.delta] : [])).join("");
+        expect(text).toBe(`远端：${pieces.join("")}`);
+        const node = evs.find((e) => e.type === "workflow_node");
+        const runId = node?.type === "workflow_node" ? node.runId : "";
+        expect(runId).not.toBe("");
+        expect(executedOnWeb.has(runId)).toBe(false);
+        // The pieces came on their own while the worker's LLM node wrote them, as in a local run.
+        const contents = evs.flatMap((e, i) => (e.type === "content" ? [i] : []));
+        const llmDone = evs.findIndex((e) => e.type === "workflow_node" && e.nodeId === "write" && e.status === "SUCCEEDED");
+        expect(contents.length).toBeGreaterThan(2);
+        expect(contents.filter((i) => i < llmDone).length).toBeGreaterThan(2);
+        expect(evs.at(-1)).toMatchObject({ type: "stop", status: "done" });
+
+        // The test-run panel on the web process gets the worker's answer pieces too.
+        llm.script({ chunks: pieces, delayMs: 60 });
+        const run = await web.app.inject({
+          method: "POST",
+          url: `${P}/workflow/${wf.id}/run`,
+          headers: carol.headers,
+          payload: { inputs: { query: "写四段" } },
+        });
+        const events = await web.app.inject({
+          method: "GET",
+          url: `${P}/workflow/runs/${run.json().data.runId}/events`,
+          headers: carol.headers,
+        });
+        const lines = events.body
+          .split("\n\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l.replace(/^data: /, "")));
+        const deltas = lines.filter((e) => e.type === "delta");
+        expect(deltas.length).toBeGreaterThan(2);
+        expect(deltas.map((e) => e.text).join("")).toBe(`远端：${pieces.join("")}`);
+        expect(lines.at(-1)).toMatchObject({ type: "run", status: "SUCCEEDED" });
+      } finally {
+        await t.platform.jobs.stop();
+        await web.platform.jobs.stop();
+        await web.close();
+      }
+    },
+  );
+
+  it("a stopped reply stops the workflow it runs, and is saved stopped with the text shown so far", async () => {
+    const wf = await asUser(carol, "POST", "/aiagent_api/workflow", {
+      workflowName: "可停的回答",
+      workflowDescription: "写很久",
+      workflowCallableName: "stoppable_reply",
+    });
+    await asUser(carol, "PUT", `/aiagent_api/workflow/${wf.id}/graph`, llmAnswer("答："));
+    const agent = await newAgent(carol, "可停编排");
+    await patchDraft(carol, agent, (d) => ({
+      ...d,
+      bindings: { ...d.bindings, workflows: [wf.id] },
+      orchestration: { mode: "multi", multiMode: "workflow", agents: [], workflowId: wf.id },
+    }));
+    const asked = llm.requests.length;
+    llm.script({ chunks: Array.from({ length: 200 }, (_, i) => `第${i}句`), delayMs: 30 });
+    const chatting = t.app.inject({
+      method: "POST",
+      url: "/agent/agent_runtime/chat",
+      payload: { token: carol.token, schema_id: agent, release: false, query: "写很久" },
+    });
+    await expect.poll(() => llm.requests.length, { timeout: 5000, interval: 20 }).toBeGreaterThan(asked);
+    await new Promise((r) => setTimeout(r, 300));
+    const [stream] = await t.platform.db
+      .select()
+      .from(chatStreams)
+      .where(and(eq(chatStreams.userId, carol.id), isNull(chatStreams.endedAt)));
+    expect(
+      (
+        await t.app.inject({
+          method: "POST",
+          url: "/agent/agent_runtime/stop_reply",
+          headers: carol.headers,
+          payload: { uuid: stream!.id },
+        })
+      ).json(),
+    ).toMatchObject({ code: 200 });
+    const evs = (await chatting).payload
+      .split("\n")
+      .map(parseChatEvent)
+      .filter((e): e is ChatEvent => !!e);
+    const text = evs.flatMap((e) => (e.type === "content" ? [e.delta] : [])).join("");
+    expect(evs.at(-1)).toMatchObject({ type: "stop", status: "stopped" });
+    expect(text).toMatch(/^答：第0句第1句/);
+    const session = evs[0]?.type === "session" ? evs[0].session_id : "";
+    const saved = await asUser(carol, "GET", `/agent/agent_runtime/session/${session}`);
+    expect(saved.messages.find((m: Json) => m.role === "bot")).toMatchObject({ status: "stopped", content: text });
+    // The run stopped too (resumable from its history), its model call cut off.
+    const node = evs.find((e) => e.type === "workflow_node");
+    const runId = node?.type === "workflow_node" ? node.runId : "";
+    const run = await asUser(carol, "GET", `/aiagent_api/workflow/runs/${runId}`);
+    expect(run).toMatchObject({ status: "FAILED", error: expect.stringContaining("stopped") });
+    await expect.poll(() => llm.requests.at(-1)?.aborted, { timeout: 3000 }).toBe(true);
   });
 
   it("the studio's debug run follows the workflow's draft; the released agent its released version", async () => {

@@ -13,7 +13,9 @@ import { Alert, App, Button, Card, Col, Empty, Form, Input, Modal, Row, Space, S
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useBlocker, useNavigate, useSearchParams } from "react-router";
+import { useStoredSession } from "../../../components/chat/api/session";
 import { ChatPanel } from "../../../components/chat/chat-panel";
+import { MemoryButton } from "../../../components/chat/memory-drawer";
 import { draftKey, useDraft } from "../api/draft";
 import { quickAdd } from "../api/quick-add";
 import { releaseAgent } from "../api/release";
@@ -21,7 +23,14 @@ import { saveDraft } from "../api/save-draft";
 import { StudioForm } from "../components/studio-form";
 import { ConversationsDrawer } from "../components/conversations-drawer";
 import { VersionsDrawer } from "../components/versions-drawer";
-import { clearStudioAgentId, NEW_AGENT_PATH, setStudioAgentId, studioAgentId } from "../studio-session";
+import {
+  clearStudioAgentId,
+  NEW_AGENT_PATH,
+  setStudioAgentId,
+  setStudioDebugSession,
+  studioAgentId,
+  studioDebugSession,
+} from "../studio-session";
 import { validated } from "../../../lib/form";
 
 /** Fills what an older draft may lack, so the form always holds a whole AgentDraft. */
@@ -90,7 +99,26 @@ export function StudioPage() {
   const [versionsOpen, setVersionsOpen] = useState(false);
   const [conversationsOpen, setConversationsOpen] = useState(false);
   const [notes, setNotes] = useState("");
+  // The debug conversation of the agent on screen (kept per agent for the tab: a reload follows it on).
+  const [debugFor, setDebugFor] = useState<string | null>(null);
   const [debugSession, setDebugSession] = useState<string | null>(null);
+  if (debugFor !== agentId) {
+    setDebugFor(agentId);
+    setDebugSession(agentId ? studioDebugSession(agentId) : null);
+  }
+  // A conversation whose first reply is still creating it: its row is written a moment later, so it is
+  // fetched once that reply ends (until then the pane shows its own copy).
+  const [creatingDebug, setCreatingDebug] = useState<string | null>(null);
+  const debug = useStoredSession(debugSession !== creatingDebug ? debugSession : null);
+  const newDebug = () => {
+    if (agentId) setStudioDebugSession(agentId, null);
+    setDebugSession(null);
+  };
+  // A kept conversation that is gone (deleted since): the pane starts a new one.
+  const debugLost = debug.session.isError;
+  useEffect(() => {
+    if (debugLost) newDebug();
+  }, [debugLost]);
   const name = Form.useWatch("agentName", form);
 
   useEffect(() => {
@@ -245,7 +273,28 @@ export function StudioPage() {
           {/* Debug pane: the reusable chat view runs the saved draft (release: false), so with unsaved
               edits it asks for a save first; a reply that ends done marks the revision it ran debugged
               on the server, so the draft is refetched to unlock release. */}
-          <Card title={t("agents.studio.debug")} style={{ position: "sticky", top: 16 }} data-testid="studio-debug-pane">
+          <Card
+            title={t("agents.studio.debug")}
+            style={{ position: "sticky", top: 16 }}
+            data-testid="studio-debug-pane"
+            extra={
+              agentId && (
+                <Space size={4}>
+                  <MemoryButton agentId={agentId} release={false} sessionId={debugSession !== creatingDebug ? debugSession : null} />
+                  <Tooltip title={t("agents.studio.debugNew")}>
+                    <Button
+                      type="text"
+                      icon={<PlusOutlined />}
+                      aria-label={t("agents.studio.debugNew")}
+                      disabled={!debugSession}
+                      onClick={newDebug}
+                      data-testid="studio-debug-new"
+                    />
+                  </Tooltip>
+                </Space>
+              )
+            }
+          >
             <div
               style={{
                 height: 480,
@@ -263,8 +312,20 @@ export function StudioPage() {
                   release={false}
                   agent={{ ...d.draft, prologue: d.draft.chatOption.prologue, presetQuestions: d.draft.chatOption.presetQuestions }}
                   sessionId={debugSession}
-                  onSession={(sid) => setDebugSession(sid)}
-                  onFinish={(status) => status === "done" && void queryClient.invalidateQueries({ queryKey: draftKey(agentId) })}
+                  history={debugSession ? debug.history : undefined}
+                  replying={debug.replying}
+                  onSession={(sid, _title, created) => {
+                    if (!created) return;
+                    setStudioDebugSession(agentId, sid);
+                    setCreatingDebug(sid);
+                    setDebugSession(sid);
+                  }}
+                  onFinish={(status) => {
+                    setCreatingDebug(null);
+                    if (status === "done") void queryClient.invalidateQueries({ queryKey: draftKey(agentId) });
+                    // The model may have remembered something (update_memory).
+                    void queryClient.invalidateQueries({ queryKey: ["chat", "memory", agentId] });
+                  }}
                   blocked={
                     unsaved ? { notice: saveToDebug, onBlocked: () => void message.warning(t("agents.studio.saveToDebug")) } : undefined
                   }

@@ -2,26 +2,28 @@ import { CHARGE_IDLE_MS } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { ExclamationCircleFilled } from "@ant-design/icons";
 import { App, Button, Spin } from "antd";
-import { lazy, Suspense, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import { ChatPanel } from "../../../components/chat/chat-panel";
 import { copyText } from "../../../components/chat/chat-view";
-import { fromServer } from "../../../components/chat/use-chat";
+import type { UiMessage } from "../../../components/chat/use-chat";
 import { useAgentInfo } from "../api/agent-info";
 import { clearSession } from "../api/clear-session";
 import { useHeartbeat } from "../api/heartbeat";
-import { sessionKey, useSession } from "../api/session";
+import { sessionKey, useStoredSession } from "../../../components/chat/api/session";
 import { type SessionPages, sessionListKey, useSessionList, withNewSession } from "../api/session-list";
 import { getShareToken } from "../api/share-token";
 import { ExecuteHeader, shareLinkOf } from "../components/execute-header";
 import { LivePanels } from "../components/live-panels";
-import { MemoryButton } from "../components/memory-drawer";
+import { MemoryButton } from "../../../components/chat/memory-drawer";
 import { NotFoundResult, SharedView } from "./share-page";
 import "./execute.css";
 
 /** The session list (Conversations with its item menus) comes just after the chat it sits beside. */
 const SessionSidebar = lazy(() => import("../components/session-sidebar").then((m) => ({ default: m.SessionSidebar })));
+
+const NO_MESSAGES: UiMessage[] = [];
 
 /** /agent-execute?id&share&shareToken&xat&source: chat with an agent, or a shared session read-only. */
 export function ExecutePage() {
@@ -46,11 +48,9 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
   // the stream starts, so they are neither fetched nor named in heartbeats until that reply ends.
   const [creating, setCreating] = useState<string[]>([]);
   const storedId = activeId && !creating.includes(activeId) ? activeId : null;
-  const session = useSession(storedId);
-  const history = useMemo(
-    () => (activeId ? (storedId ? session.data?.messages.map((m) => fromServer(m, storedId)) : undefined) : []),
-    [activeId, storedId, session.data],
-  );
+  const stored = useStoredSession(storedId);
+  const session = stored.session;
+  const history = activeId ? stored.history : NO_MESSAGES;
   useHeartbeat(agentId, storedId, info.isSuccess);
   /** When each session last had a send from this page (the server's charging flag idles out after 5 minutes). */
   const lastSend = useRef(new Map<string, number>());
@@ -139,7 +139,7 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
             agent={{ ...agent, prologue: agent.chatOption.prologue, presetQuestions: agent.chatOption.presetQuestions }}
             sessionId={activeId}
             history={history}
-            replying={storedId ? session.data?.replying?.uuid : undefined}
+            replying={stored.replying}
             blocked={blocked}
             footnote={agent.ownerReadsConversations ? t("chat.ownerReads") : undefined}
             beforeSend={confirmCharge}

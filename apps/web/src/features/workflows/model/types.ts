@@ -1,31 +1,11 @@
-import type { CONDITION_OPERATORS, NodeType, VariableType, WorkflowGraph } from "@agentfair/contracts";
+import { type CONDITION_OPERATORS, NODE_TYPES, type NodeType, type VariableType, type WorkflowGraph } from "@agentfair/contracts";
 
 export { ELSE_HANDLE, VARIABLE_TYPES as VAR_TYPES } from "@agentfair/contracts";
 export type { NodeType };
 export type VarType = VariableType;
 
-/** The node types the canvas's palette offers, in its order. */
-export const PALETTE: NodeType[] = [
-  "llm",
-  "knowledge",
-  "tool",
-  "code",
-  "http",
-  "condition",
-  "classifier",
-  "extractor",
-  "template",
-  "assign",
-  "aggregate",
-  "list",
-  "loop",
-  "iteration",
-  "subworkflow",
-  "answer",
-  "human",
-  "agent",
-  "end",
-];
+/** The node types the canvas's palette offers, in its order: all but start (a graph has exactly one). */
+export const PALETTE: NodeType[] = NODE_TYPES.filter((t) => t !== "start");
 /** Node types whose body (the nodes with their id as parentId) is a sub-flow drawn inside them. */
 export const LOOP_TYPES: ReadonlySet<NodeType> = new Set(["loop", "iteration"]);
 /** Types that cannot sit in a loop's body (the server refuses them there). */

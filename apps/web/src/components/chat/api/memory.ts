@@ -3,10 +3,11 @@ import { useQuery } from "@tanstack/react-query";
 import { API, http } from "../../../lib/http";
 
 /** Beyond the spec: the agent's memory variables with the caller's values (GET /memory). */
-export const memoryKey = (agentId: string, sessionId: string | null) => ["chat", "memory", agentId, sessionId ?? ""] as const;
+export const memoryKey = (agentId: string, release: boolean, sessionId: string | null) =>
+  ["chat", "memory", agentId, sessionId ?? "", release] as const;
 export const useMemory = (agentId: string, release: boolean, sessionId: string | null) =>
   useQuery({
-    queryKey: memoryKey(agentId, sessionId),
+    queryKey: memoryKey(agentId, release, sessionId),
     queryFn: () =>
       http.get<{ list: MemoryItem[] }>(`${API.runtime}/memory`, {
         schema_id: agentId,

@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Drawer, Empty, Input, Popconfirm, Space, Tag, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { memoryKey, resetMemory, setMemory, useMemory } from "../api/memory";
+import { memoryKey, resetMemory, setMemory, useMemory } from "./api/memory";
 
 /**
  * The caller's memory of an agent (its custom memory variables): what the agent remembers about
@@ -33,7 +33,7 @@ function MemoryList(props: { agentId: string; release: boolean; sessionId: strin
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const target = { schema_id: props.agentId, release: props.release, session_id: props.sessionId };
-  const done = (data: { list: MemoryItem[] }) => queryClient.setQueryData(memoryKey(props.agentId, props.sessionId), data);
+  const done = (data: { list: MemoryItem[] }) => queryClient.setQueryData(memoryKey(props.agentId, props.release, props.sessionId), data);
   if (!props.list.length) return <Empty />;
   return (
     <Space direction="vertical" size={16} style={{ width: "100%" }} data-testid="memory-list">
