@@ -75,8 +75,25 @@ function oneLanguage(): Plugin {
   };
 }
 
+/**
+ * antd's form context imports rc-form's index for its provider alone, and that index assigns
+ * Form's statics, which keeps the whole form engine (about 10 KB gzipped) in every first load that
+ * shows an input: the provider is taken from its own module (the one rc-form's Form uses too).
+ */
+function formProviderAlone(): Plugin {
+  return {
+    name: "agentfair:form-provider-alone",
+    apply: "build",
+    enforce: "pre",
+    resolveId(source, importer) {
+      if (source === "@rc-component/form" && importer && /[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/.test(importer))
+        return this.resolve("@rc-component/form/es/FormContext", importer, { skipSelf: true });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress(), oneLanguage()],
+  plugins: [react(), precompress(), oneLanguage(), formProviderAlone()],
   resolve: {
     // One copy of antd's helpers: @ant-design/x and `antd/locale/*` import the CommonJS builds (lib/),
     // which would ship beside the ES builds every antd component uses, with contexts of their own

@@ -3,7 +3,7 @@
 // since PGlite's database cannot be opened by a second process.
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
-import { nameGrams } from "../../apps/server/src/modules/agents/agents.repository.ts";
+import { marketColumns, nameGrams } from "../../apps/server/src/modules/agents/agents.repository.ts";
 import { createUser } from "../../apps/server/src/test/factories.ts";
 import { createTestApp } from "../../apps/server/src/test/harness.ts";
 import { load, PAGE_SIZE } from "./load.ts";
@@ -15,9 +15,6 @@ const db = t.platform.db;
 const tenantId = user.tenantId;
 
 const listedWhere = sql`deleted_at is null and launch_version is not null and launch_version_disabled = false and tenant_id in (${tenantId})`;
-const columns = sql.raw(`id, owner_id, agent_name, agent_description, agent_icon, agent_icon_background, price_cents,
-  agent_type, agent_status, launch_version, launch_version_disabled, listing, copy_by_me, use_count, last_modified_at,
-  config->'launchTags', config->>'labelId'`);
 const order = sql.raw(`order by use_count desc, last_modified_at desc, id limit ${PAGE_SIZE} offset 0`);
 
 /** The two statements the route runs (total and page), as the database sees them. */
@@ -29,10 +26,10 @@ const raw = (name?: string) => async () => {
     );
     const where = sql`${listedWhere} and agent_name_grams(listing->>'agentName') @> array[${grams}]::text[] and listing->>'agentName' ilike ${`%${name}%`}`;
     await db.execute(sql`select count(*) from agents where ${where}`);
-    await db.execute(sql`select ${columns} from agents where ${where} ${order}`);
+    await db.execute(sql`select ${marketColumns} from agents where ${where} ${order}`);
   } else {
     await db.execute(sql`select coalesce(sum(listed), 0) from agent_market_counts where tenant_id in (${tenantId})`);
-    await db.execute(sql`select ${columns} from agents where ${listedWhere} ${order}`);
+    await db.execute(sql`select ${marketColumns} from agents where ${listedWhere} ${order}`);
   }
 };
 

@@ -73,10 +73,12 @@ import {
   installSecurityHeaders,
   installJsonParser,
   installUploadGuard,
+  logDestination,
   loggerOptions,
   ok,
   PREFIXES,
   PREFIX_TABLE,
+  RequestLog,
 } from "./platform/http.ts";
 import { Jobs } from "./platform/jobs.ts";
 import { createMailer } from "./platform/mail.ts";
@@ -115,7 +117,8 @@ const SHUTDOWN_DRAIN_MS = 10_000;
 
 export async function buildApp(config: Config, database: Database): Promise<BuiltApp> {
   const app = Fastify({
-    logger: loggerOptions(config.LOG_LEVEL),
+    logger: { ...loggerOptions(config.LOG_LEVEL), ...(config.LOG_LEVEL !== "silent" && { stream: logDestination() }) },
+    logController: new RequestLog(),
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: "x-request-id",
     trustProxy: config.TRUST_PROXY,
@@ -185,9 +188,14 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   await app.register(swaggerUi, { routePrefix: "/docs" });
 
   app.decorateRequest("caller", null);
-  app.addHook("onRequest", async (req) => {
+  // A callback hook: a request without a token (public pages, assets, health checks) settles no promise.
+  app.addHook("onRequest", (req, _reply, done) => {
     const token = bearerToken(req);
-    req.caller = token ? await platform.callers.resolve(token, req.url.startsWith(`${PREFIXES.report}/`) ? "report" : "web") : null;
+    if (!token) return done();
+    platform.callers.resolve(token, req.url.startsWith(`${PREFIXES.report}/`) ? "report" : "web").then((caller) => {
+      req.caller = caller;
+      done();
+    }, done);
   });
   // The largest upload is a chat attachment; the form around it adds a little.
   installUploadGuard(app, CHAT_FILE_MAX_BYTES + 64 * 1024);
@@ -316,17 +324,18 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
 
   await app.register(
     async (agentApi) => {
+      // From the configuration alone: worked out once.
+      const settings = ok({
+        captchaEnabled: config.CAPTCHA === "on",
+        rpaHost: config.RPA_HOST,
+        enterpriseTenant: config.ENTERPRISE_TENANT,
+        recordFiling: recordFilingVariants(config),
+        bankTransferEnabled: config.BANK_TRANSFER,
+      });
       agentApi.get(
         "/api/platform/settings",
         { schema: { tags: ["platform"], summary: "Settings the web needs before sign-in", response: { 200: envelope(platformSettings) } } },
-        async () =>
-          ok({
-            captchaEnabled: config.CAPTCHA === "on",
-            rpaHost: config.RPA_HOST,
-            enterpriseTenant: config.ENTERPRISE_TENANT,
-            recordFiling: recordFilingVariants(config),
-            bankTransferEnabled: config.BANK_TRANSFER,
-          }),
+        async () => settings,
       );
       await agentApi.register(authRoutes, { auth, platform });
       await agentApi.register(tenantsRoutes, { tenants });

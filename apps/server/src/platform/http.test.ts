@@ -5,7 +5,7 @@ import { z } from "zod";
 import { createUser } from "../test/factories.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { AppError } from "./errors.ts";
-import { installErrorHandler, loggerOptions, PREFIXES } from "./http.ts";
+import { installErrorHandler, loggerOptions, PREFIXES, RequestLog } from "./http.ts";
 
 /** Full paths and methods of the routes Fastify prints as a tree. */
 function routesOf(tree: string) {
@@ -188,7 +188,7 @@ describe("the request log", () => {
   it("attack: share tokens, QR keys and sandbox pay tokens in query strings are not logged", async () => {
     const lines: string[] = [];
     const stream = { write: (line: string) => void lines.push(line) };
-    const app = Fastify({ logger: { ...loggerOptions("info"), stream } });
+    const app = Fastify({ logger: { ...loggerOptions("info"), stream }, logController: new RequestLog() });
     app.get("/*", async () => "ok");
     await app.ready();
     for (const url of [
@@ -204,5 +204,21 @@ describe("the request log", () => {
     expect(log).toContain("orderNo=2026001&t=[redacted]");
     expect(log).toContain("lang=zh");
     expect(log).not.toMatch(/SECRET/);
+  });
+
+  it("writes one line per request, with what it asked and how it ended", async () => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => void lines.push(line) };
+    const app = Fastify({ logger: { ...loggerOptions("info"), stream }, logController: new RequestLog() });
+    app.get("/ok", async () => "ok");
+    app.get("/quiet", { logLevel: "warn" }, async () => "ok");
+    await app.ready();
+    await app.inject({ url: "/ok?lang=zh" });
+    await app.inject({ url: "/quiet" });
+    await app.close();
+    const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.req);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ msg: "request completed", req: { method: "GET", url: "/ok?lang=zh" }, res: { statusCode: 200 } });
+    expect(requests[0].responseTime).toBeTypeOf("number");
   });
 });

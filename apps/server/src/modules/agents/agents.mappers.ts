@@ -104,7 +104,7 @@ export function toCard(row: AgentRow, callerId: string | undefined, apply?: Appl
 
 /** A marketplace card: the approved listing's card and price, whoever looks (the owner too). */
 export function toMarketCard(row: MarketRow, callerId: string | undefined): AgentCard {
-  const l = listingOf(row);
+  const l = row.listing;
   return {
     id: row.id,
     agentId: row.id,
@@ -121,7 +121,7 @@ export function toMarketCard(row: MarketRow, callerId: string | undefined): Agen
     launchTags: row.launchTags ?? [],
     launchVersion: row.launchVersion,
     launchVersionDisabled: row.launchVersionDisabled,
-    lastModifiedDate: row.lastModifiedAt.toISOString(),
+    lastModifiedDate: new Date(row.lastModifiedMs).toISOString(),
     copyByMe: row.copyByMe,
     labelId: row.labelId ?? null,
     taskNum: row.useCount,

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
+import type { ListingCard } from "../../db/schema/agents.ts";
 import {
   agentApplies,
   agentCopies,
@@ -14,28 +15,36 @@ import {
 
 export type AgentRow = typeof agents.$inferSelect;
 
-/** The columns of a marketplace card: the listing and two config fields, never the whole config. */
-const marketColumns = {
-  id: agents.id,
-  ownerId: agents.ownerId,
-  agentName: agents.agentName,
-  agentDescription: agents.agentDescription,
-  agentIcon: agents.agentIcon,
-  agentIconBackground: agents.agentIconBackground,
-  priceCents: agents.priceCents,
-  agentType: agents.agentType,
-  agentStatus: agents.agentStatus,
-  launchVersion: agents.launchVersion,
-  launchVersionDisabled: agents.launchVersionDisabled,
-  listing: agents.listing,
-  copyByMe: agents.copyByMe,
-  useCount: agents.useCount,
-  lastModifiedAt: agents.lastModifiedAt,
-  launchTags: sql<string[] | null>`${agents.config}->'launchTags'`,
-  labelId: sql<string | null>`${agents.config}->>'labelId'`,
-  insightCategory: sql<string | null>`${agents.config}->>'insightCategory'`,
-};
-export type MarketRow = Awaited<ReturnType<AgentsRepository["marketplace"]>>["list"][number];
+/**
+ * A marketplace card's row: the approved listing, two config fields (never the whole config) and
+ * what the card shows besides, named as the card reads them. Read as plain rows (the query casts
+ * what the driver would give as text): mapping 99 rows field by field through the query builder
+ * was about a third of the route's time.
+ */
+export interface MarketRow {
+  id: string;
+  ownerId: string;
+  listing: ListingCard;
+  agentType: string | null;
+  agentStatus: string;
+  launchVersion: number | null;
+  launchVersionDisabled: boolean;
+  copyByMe: boolean;
+  useCount: number;
+  lastModifiedMs: number;
+  launchTags: string[] | null;
+  labelId: string | null;
+  insightCategory: string | null;
+}
+/** A row listed before listing cards existed falls back to its own card, as `listingOf` does. */
+export const marketColumns = sql.raw(`id, owner_id as "ownerId",
+  coalesce(listing, jsonb_build_object('agentName', agent_name, 'agentDescription', agent_description,
+    'agentIcon', agent_icon, 'agentIconBackground', agent_icon_background, 'priceCents', price_cents,
+    'copyable', false, 'skillNum', 0)) as listing,
+  agent_type as "agentType", agent_status as "agentStatus", launch_version as "launchVersion",
+  launch_version_disabled as "launchVersionDisabled", copy_by_me as "copyByMe", use_count::float8 as "useCount",
+  (extract(epoch from last_modified_at) * 1000)::float8 as "lastModifiedMs",
+  config->'launchTags' as "launchTags", config->>'labelId' as "labelId", config->>'insightCategory' as "insightCategory"`);
 export type VersionRow = typeof agentVersions.$inferSelect;
 export type ApplyRow = typeof agentApplies.$inferSelect;
 
@@ -135,14 +144,10 @@ export class AgentsRepository {
             .from(agentMarketCounts)
             .where(inArray(agentMarketCounts.tenantId, tenantIds))
         : await this.db.select({ total: count() }).from(agents).where(where);
-    const list = await this.db
-      .select(marketColumns)
-      .from(agents)
-      .where(where)
-      .orderBy(desc(agents.useCount), desc(agents.lastModifiedAt), agents.id)
-      .limit(size)
-      .offset((page - 1) * size);
-    return { list, total };
+    const result = await this.db.execute(
+      sql`select ${marketColumns} from ${agents} where ${where} order by ${agents.useCount} desc, ${agents.lastModifiedAt} desc, ${agents.id} limit ${size} offset ${(page - 1) * size}`,
+    );
+    return { list: (result as unknown as { rows: MarketRow[] }).rows, total };
   }
 
   async mine(

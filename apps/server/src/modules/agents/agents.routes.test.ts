@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { agentSteps } from "./agents.fixtures.ts";
@@ -323,6 +324,29 @@ describe("marketplace scope and hirer view", () => {
     expect((await s.call(other, "POST", "/agent_api/api/agent/launch/page", { tag: "nonsense" })).statusCode).toBe(400);
     expect((await s.call(other, "POST", "/agent_api/api/agent/launch/page", { size: 100 })).statusCode).toBe(400);
     expect((await s.market(other, { labelId: "none" })).total).toBe(0);
+  });
+
+  it("a marketplace card shows the listing as the owner's card does: price, tags, label, uses, time", async () => {
+    const labelId = (await s.call(other, "GET", "/agent_api/api/lables/list")).json().data[0]?.id ?? null;
+    const id = await s.listed(owner, admin, { name: "卡片核对助手", price: 12.5, patch: { launchTags: ["insurance"], labelId } });
+    await t.platform.db.execute(sql`update agents set use_count = 4321 where id = ${id}`);
+    const own = (await s.mine(owner, { name: "卡片核对助手" })).list[0];
+    const card = (await s.market(other, { name: "卡片核对助手" })).list[0];
+    expect(card).toMatchObject({
+      id,
+      agentName: "卡片核对助手",
+      price: 12.5,
+      launchTags: ["insurance"],
+      labelId,
+      taskNum: 4321,
+      mine: false,
+    });
+    expect(card.lastModifiedDate).toBe(own.lastModifiedDate);
+    expect((await s.market(owner, { name: "卡片核对助手" })).list[0].mine).toBe(true);
+    // A row listed before listing cards existed shows its own card.
+    await t.platform.db.execute(sql`update agents set listing = null, agent_name = '旧卡片助手' where id = ${id}`);
+    const old = (await s.market(other, { tag: "insurance" })).list.find((x: { id: string }) => x.id === id);
+    expect(old).toMatchObject({ agentName: "旧卡片助手", name: "旧卡片助手", price: 12.5, copyable: false, skillNum: 0 });
   });
 
   it("never shows a hirer the persona, model or variables", async () => {

@@ -500,8 +500,9 @@ export class InsightService {
     const read = await this.ownDone(caller, id);
     await this.platform.rateLimiter.take(`insight-refresh:${caller.userId}`, REFRESHES_PER_10_MINUTES, 600);
     const fresh = new Map<string, DataQueryResult>();
+    const asker = { userId: read.ownerId, tenantId: read.tenantId };
     for (const b of read.blocks)
-      if (b.kind !== "text" && !fresh.has(b.sql)) fresh.set(b.sql, await this.deps.datatables.query({ userId: read.ownerId, tenantId: read.tenantId }, b.sql));
+      if (b.kind !== "text" && !fresh.has(b.sql)) fresh.set(b.sql, await this.deps.datatables.query(asker, b.sql));
     // The queries ran outside the lock; the blocks as they are now (an edit may have moved them) get the new data.
     return this.db.transaction(async (tx) => {
       const row = await this.ownDone(caller, id, tx, true);

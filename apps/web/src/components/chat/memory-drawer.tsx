@@ -1,30 +1,24 @@
-import { BulbOutlined } from "@ant-design/icons";
 import { MEMORY_VALUE_MAX, type MemoryItem } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Drawer, Empty, Input, Popconfirm, Space, Tag, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { memoryKey, resetMemory, setMemory, useMemory } from "./api/memory";
+import { memoryKey, resetMemory, setMemory } from "./api/memory";
 
-/**
- * The caller's memory of an agent (its custom memory variables): what the agent remembers about
- * them, user-wide or for this session; each value can be changed or reset to its default. Shown
- * only for agents that have memory variables.
- */
-export function MemoryButton(props: { agentId: string; release: boolean; sessionId: string | null }) {
+/** The memory drawer (loaded when first opened: a chat's first screen shows only its button). */
+export function MemoryDrawer(props: {
+  agentId: string;
+  release: boolean;
+  sessionId: string | null;
+  list: MemoryItem[];
+  open: boolean;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  const memory = useMemory(props.agentId, props.release, props.sessionId);
-  if (!memory.data?.list.length) return null;
   return (
-    <>
-      <Button icon={<BulbOutlined />} onClick={() => setOpen((v) => !v)} data-testid="memory-button">
-        {t("chat.memory.title")}
-      </Button>
-      <Drawer open={open} onClose={() => setOpen(false)} title={t("chat.memory.title")} width={380} mask={false} destroyOnHidden>
-        <MemoryList {...props} list={memory.data.list} />
-      </Drawer>
-    </>
+    <Drawer open={props.open} onClose={props.onClose} title={t("chat.memory.title")} width={380} mask={false} destroyOnHidden>
+      <MemoryList agentId={props.agentId} release={props.release} sessionId={props.sessionId} list={props.list} />
+    </Drawer>
   );
 }
 

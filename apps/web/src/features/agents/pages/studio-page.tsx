@@ -15,7 +15,7 @@ import { useTranslation } from "react-i18next";
 import { useBlocker, useNavigate, useSearchParams } from "react-router";
 import { useStoredSession } from "../../../components/chat/api/session";
 import { ChatPanel } from "../../../components/chat/chat-panel";
-import { MemoryButton } from "../../../components/chat/memory-drawer";
+import { MemoryButton } from "../../../components/chat/memory-button";
 import { draftKey, useDraft } from "../api/draft";
 import { quickAdd } from "../api/quick-add";
 import { releaseAgent } from "../api/release";

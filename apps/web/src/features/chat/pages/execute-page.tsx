@@ -16,10 +16,12 @@ import { type SessionPages, sessionListKey, useSessionList, withNewSession } fro
 import { getShareToken } from "../api/share-token";
 import { ExecuteHeader, shareLinkOf } from "../components/execute-header";
 import { LivePanels } from "../components/live-panels";
-import { MemoryButton } from "../../../components/chat/memory-drawer";
-import { NotFoundResult, SharedView } from "./share-page";
+import { MemoryButton } from "../../../components/chat/memory-button";
+import { NotFoundResult } from "../components/not-found-result";
 import "./execute.css";
 
+/** A shared session (read-only) is the rarer visit: its view loads when asked for. */
+const SharedView = lazy(() => import("./share-page").then((m) => ({ default: m.SharedView })));
 /** The session list (Conversations with its item menus) comes just after the chat it sits beside. */
 const SessionSidebar = lazy(() => import("../components/session-sidebar").then((m) => ({ default: m.SessionSidebar })));
 
@@ -30,7 +32,12 @@ export function ExecutePage() {
   const [params] = useSearchParams();
   const id = params.get("id") ?? "";
   const shareToken = params.get("shareToken") ?? "";
-  if (params.get("share") && shareToken) return <SharedView shareToken={shareToken} />;
+  if (params.get("share") && shareToken)
+    return (
+      <Suspense fallback={<Spin fullscreen />}>
+        <SharedView shareToken={shareToken} />
+      </Suspense>
+    );
   return <ExecuteChat key={id} agentId={id} backTo={params.get("source") === "1" ? "/home" : "/index"} />;
 }
 

@@ -1,6 +1,5 @@
 import { Spin } from "antd";
-import type { ResultProps } from "antd/es/result";
-import { lazy, Suspense, useEffect, useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import { ChatPanel } from "../../../components/chat/chat-panel";
@@ -8,21 +7,10 @@ import { fromServer } from "../../../components/chat/use-chat";
 import { getToken } from "../../../lib/storage";
 import { useSharedSession } from "../api/shared-session";
 import { ExecuteHeader } from "../components/execute-header";
+import { NotFoundResult } from "../components/not-found-result";
 import "./execute.css";
 
 /** A shared session, read-only: no input, no retry, no share, no back. */
-// antd's Result carries three illustrations (~10 KB gzipped): loaded only when a page has nothing to show.
-const Result = lazy(() => import("antd/es/result"));
-
-/** The 404 result of the chat pages (an unknown agent or share link). */
-export function NotFoundResult(props: Omit<ResultProps, "status">) {
-  return (
-    <Suspense fallback={null}>
-      <Result status="404" {...props} />
-    </Suspense>
-  );
-}
-
 export function SharedView({ shareToken }: { shareToken: string }) {
   const { t } = useTranslation();
   const shared = useSharedSession(shareToken);
