@@ -53,6 +53,8 @@ export interface Hit {
   score: number;
   keywordScore: number;
   vectorScore: number;
+  /** The rerank model's relevance, when the hits were reranked (knowledge.service.ts). */
+  rerankScore?: number;
 }
 
 /** Candidates taken from each side before fusion. */
@@ -218,13 +220,16 @@ export async function detectVectorKind(db: Db): Promise<VectorKind> {
   return row?.type === "vector" ? "pgvector" : "array";
 }
 
+/** The HNSW graph's build parameters (pgvector's m and ef_construction; bench/knowledge-search measured them). */
+export const HNSW_BUILD = { m: 16, efConstruction: 64 };
+
 const indexed = new Set<string>();
 /** The HNSW index of one dimension (partial: rows of that dimension), built once (`recheck`: ask the database again). */
-export async function ensureHnswIndex(db: Db, dims: number, recheck = false) {
+export async function ensureHnswIndex(db: Db, dims: number, recheck = false, build = HNSW_BUILD) {
   if (dims > HNSW_MAX_DIMS || (indexed.has(`${dims}`) && !recheck)) return;
   await db.execute(
     sql.raw(
-      `create index if not exists knowledge_vectors_hnsw_${dims} on knowledge_vectors using hnsw ((embedding::vector(${dims})) vector_cosine_ops) where dims = ${dims}`,
+      `create index if not exists knowledge_vectors_hnsw_${dims} on knowledge_vectors using hnsw ((embedding::vector(${dims})) vector_cosine_ops) with (m = ${Math.trunc(build.m)}, ef_construction = ${Math.trunc(build.efConstruction)}) where dims = ${dims}`,
     ),
   );
   indexed.add(`${dims}`);
