@@ -41,7 +41,15 @@ beforeAll(async () => {
   await k.call(alice, "POST", `/${baseId}/segments`, { content: "员工年假一共十五天，可分次休。" });
   const [row] = await t.platform.db
     .insert(models)
-    .values({ tenantId: null, name: "重排", type: "RERANK", baseUrl: server.url, modelId: "bge-reranker", allowPrivate: true, isDefault: true })
+    .values({
+      tenantId: null,
+      name: "重排",
+      type: "RERANK",
+      baseUrl: server.url,
+      modelId: "bge-reranker",
+      allowPrivate: true,
+      isDefault: true,
+    })
     .returning();
   rerankModelId = row.id;
   await t.platform.invalidate("models", "");
@@ -66,7 +74,13 @@ describe("retrieval with rerank", () => {
     const { hits, reranked } = await retrieval({ rerank: true, topK: 1 });
     expect(reranked).toBe(true);
     expect(hits).toEqual([
-      expect.objectContaining({ content: "员工年假一共十五天，可分次休。", rerankScore: 0.9, keywordScore: 0.8, vectorScore: 0, score: 0.8 }),
+      expect.objectContaining({
+        content: "员工年假一共十五天，可分次休。",
+        rerankScore: 0.9,
+        keywordScore: 0.8,
+        vectorScore: 0,
+        score: 0.8,
+      }),
     ]);
     // The model read a pool larger than top K: every fused hit, with its title.
     expect(server.requests.at(-1)?.body).toMatchObject({
@@ -85,7 +99,10 @@ describe("retrieval with rerank", () => {
     const failed = await retrieval({ rerank: true });
     expect(failed.reranked).toBe(false);
     expect(failed.hits.map((h) => h.keywordScore)).toEqual([1, 0.8]);
-    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ err: expect.any(Error) }), "knowledge: rerank failed, the fused order is kept");
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ err: expect.any(Error) }),
+      "knowledge: rerank failed, the fused order is kept",
+    );
 
     await setRerankModel(false);
     const none = await retrieval({ rerank: true, rerankModelId });

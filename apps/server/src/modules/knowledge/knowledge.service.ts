@@ -775,7 +775,13 @@ export class KnowledgeService {
   /** The hits reordered by the rerank model's relevance (each carrying it); null without a model or when it fails. */
   private async rerank(tenantId: string, query: string, hits: Hit[], modelId: string | null | undefined): Promise<Hit[] | null> {
     try {
-      const scores = await this.deps.models.rerank(tenantId, modelId, query, hits.map(rerankDocument), AbortSignal.timeout(RERANK_TIMEOUT_MS));
+      const scores = await this.deps.models.rerank(
+        tenantId,
+        modelId,
+        query,
+        hits.map(rerankDocument),
+        AbortSignal.timeout(RERANK_TIMEOUT_MS),
+      );
       if (!scores) {
         this.platform.log.warn("knowledge: rerank is on but no rerank model is usable, the fused order is kept");
         return null;

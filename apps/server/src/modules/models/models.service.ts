@@ -8,16 +8,7 @@ import { BlockedAddressError } from "../../platform/net.ts";
 import type { Platform } from "../../platform/platform.ts";
 import { type ModelRow, ModelsRepository } from "./models.repository.ts";
 import { OFFLINE_BASE_URL, OFFLINE_CHAT_MODEL, OFFLINE_EMBEDDING_MODEL, OFFLINE_RERANK_MODEL } from "./offline.ts";
-import {
-  chatModelOf,
-  decryptKey,
-  embeddingModelOf,
-  encryptKey,
-  type ResolvedModel,
-  rerank,
-  safeFetchFor,
-  transcribe,
-} from "./provider.ts";
+import { chatModelOf, decryptKey, embeddingModelOf, encryptKey, type ResolvedModel, rerank, safeFetchFor, transcribe } from "./provider.ts";
 
 const minuteWindow = (now = Date.now()) => new Date(Math.floor(now / 60_000) * 60_000);
 
@@ -49,8 +40,7 @@ export class ModelsService {
     if (c.EMBEDDING_MODEL)
       seeded.push(await this.repo.insert({ ...base, name: c.EMBEDDING_MODEL, type: "EMBEDDING", modelId: c.EMBEDDING_MODEL }));
     if (c.AUDIO_MODEL) await this.repo.insert({ ...base, name: c.AUDIO_MODEL, type: "AUDIO", modelId: c.AUDIO_MODEL });
-    if (c.RERANK_MODEL)
-      seeded.push(await this.repo.insert({ ...base, name: c.RERANK_MODEL, type: "RERANK", modelId: c.RERANK_MODEL }));
+    if (c.RERANK_MODEL) seeded.push(await this.repo.insert({ ...base, name: c.RERANK_MODEL, type: "RERANK", modelId: c.RERANK_MODEL }));
     // The operator's models take over from the offline demo ones as the defaults.
     for (const row of seeded) await this.repo.clearDefault(row.type, null, row.id);
     this.platform.log.info({ model: c.MODEL_NAME }, "models seeded from the environment");

@@ -275,8 +275,7 @@ export function offlineEmbeddingModel(modelId: string): EmbeddingModelV3 {
 /** The longest stretch of the query (up to 32 characters, letters and digits only) found verbatim in the text. */
 function longestShared(query: string, text: string) {
   const q = query.slice(0, 32);
-  for (let len = q.length; len > 1; len--)
-    for (let i = 0; i + len <= q.length; i++) if (text.includes(q.slice(i, i + len))) return len;
+  for (let len = q.length; len > 1; len--) for (let i = 0; i + len <= q.length; i++) if (text.includes(q.slice(i, i + len))) return len;
   return 0;
 }
 
@@ -292,13 +291,12 @@ export function offlineRerank(query: string, documents: string[]): Map<number, n
   const total = [...wanted.values()].reduce((a, b) => a + b, 0);
   const q = squeeze(query);
   const scores = new Map<number, number>();
-  documents.forEach((doc, index) => {
-    if (!total || !q) return scores.set(index, 0);
+  for (const [index, doc] of documents.entries()) {
     const held = new Set(termsOf(doc));
     let found = 0;
     for (const [term, weight] of wanted) if (held.has(term)) found += weight;
     const phrase = q.length > 1 ? longestShared(q, squeeze(doc)) / Math.min(q.length, 32) : 0;
-    scores.set(index, Math.round((0.8 * (found / total) + 0.2 * phrase) * 10000) / 10000);
-  });
+    scores.set(index, total ? Math.round((0.8 * (found / total) + 0.2 * phrase) * 10000) / 10000 : 0);
+  }
   return scores;
 }

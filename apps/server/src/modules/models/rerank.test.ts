@@ -59,7 +59,10 @@ describe("the offline rerank model (lexical cross-scorer)", () => {
     expect(scores.get(1)).toBeGreaterThan(scores.get(0)!);
     expect(scores.get(0)).toBeGreaterThan(scores.get(2)!);
     expect(scores.get(3)).toBe(0);
-    for (const s of scores.values()) expect(s).toBeGreaterThanOrEqual(0), expect(s).toBeLessThanOrEqual(1);
+    for (const s of scores.values()) {
+      expect(s).toBeGreaterThanOrEqual(0);
+      expect(s).toBeLessThanOrEqual(1);
+    }
     expect(offlineRerank("", ["任何"]).get(0)).toBe(0);
   });
 });
@@ -70,7 +73,15 @@ describe("RERANK models in Model management", () => {
       method: "POST",
       url: "/agent_api/api/models",
       headers: admin.headers,
-      payload: { name: "重排", type: "RERANK", baseUrl: server.url, modelId: "bge-reranker", apiKey: "k", allowPrivate: true, isDefault: true },
+      payload: {
+        name: "重排",
+        type: "RERANK",
+        baseUrl: server.url,
+        modelId: "bge-reranker",
+        apiKey: "k",
+        allowPrivate: true,
+        isDefault: true,
+      },
     });
     expect(res.json()).toMatchObject({ code: 200, data: { type: "RERANK", isDefault: true } });
     const id = res.json().data.id;
