@@ -220,8 +220,12 @@ export async function detectVectorKind(db: Db): Promise<VectorKind> {
   return row?.type === "vector" ? "pgvector" : "array";
 }
 
-/** The HNSW graph's build parameters (pgvector's m and ef_construction; bench/knowledge-search measured them). */
-export const HNSW_BUILD = { m: 16, efConstruction: 64 };
+/**
+ * The HNSW graph's build parameters (pgvector's m and ef_construction, above its defaults 16 and 64): on uniformly random
+ * vectors at 100k, recall@10 0.99 against 0.94 at ef_search 400, for a build about twice as long (bench/knowledge-search).
+ * An index built before keeps its parameters until it is dropped (the next embedding after a restart builds it again).
+ */
+export const HNSW_BUILD = { m: 24, efConstruction: 128 };
 
 const indexed = new Set<string>();
 /** The HNSW index of one dimension (partial: rows of that dimension), built once (`recheck`: ask the database again). */
