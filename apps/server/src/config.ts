@@ -77,6 +77,7 @@ const schema = z.object({
   MODEL_NAME: z.string().default(""),
   EMBEDDING_MODEL: z.string().default(""),
   AUDIO_MODEL: z.string().default(""),
+  RERANK_MODEL: z.string().default(""),
   /** With the demo data and no MODEL_BASE_URL: seed the offline demo models (modules/models/offline.ts) once. */
   OFFLINE_MODEL: bool(true),
   /** Hosts (or host:port) that outbound calls may reach even when private, e.g. a local Ollama. */

@@ -456,6 +456,8 @@ export function diffSnapshots(a: AgentSnapshot, b: AgentSnapshot): { field: stri
       "knowledge.threshold": String(knowledge.threshold),
       "knowledge.directAnswer": String(knowledge.directAnswer),
       "knowledge.directThreshold": String(knowledge.directThreshold),
+      "knowledge.rerank": String(knowledge.rerank ?? false),
+      "knowledge.rerankModelId": knowledge.rerankModelId ?? "",
       "orchestration.mode": orchestration.mode,
       "orchestration.multiMode": orchestration.multiMode,
       "orchestration.agents": orchestration.agents.join(", "),

@@ -181,6 +181,9 @@ export const retrievalRequest = z.object({
   vectorWeight: z.number().min(0).max(1).optional(),
   /** Hits whose fused score is below this (0–1) are dropped. */
   threshold: z.number().min(0).max(1).optional(),
+  /** Rerank the fused hits with a RERANK model (`rerankModelId`, else the default one) before the top K. */
+  rerank: z.boolean().optional(),
+  rerankModelId: id.nullable().optional(),
 });
 export const retrievalHit = z.object({
   segmentId: z.string(),
@@ -193,12 +196,16 @@ export const retrievalHit = z.object({
   score: z.number(),
   keywordScore: z.number(),
   vectorScore: z.number(),
+  /** The rerank model's relevance (usually 0–1) when the hits were reranked; the order then follows it. */
+  rerankScore: z.number().optional(),
 });
 export type RetrievalHit = z.infer<typeof retrievalHit>;
 export const retrievalResult = z.object({
   hits: z.array(retrievalHit),
   /** Whether vector similarity took part (an embedding model and stored vectors). */
   vectorUsed: z.boolean(),
+  /** Whether a rerank model ordered the hits (false when rerank was off, or its model missing or failing: fused order). */
+  reranked: z.boolean(),
 });
 
 /** An agent's retrieval settings for its bound knowledge bases (studio). */
@@ -209,6 +216,9 @@ export const agentKnowledgeSettings = z.object({
   /** Answer with the best Q&A pair or segment above `directThreshold`, with no model at all. */
   directAnswer: z.boolean(),
   directThreshold: z.number().min(0).max(1),
+  /** Rerank the fused hits with a RERANK model of Model management (null: the default one). */
+  rerank: z.boolean().optional(),
+  rerankModelId: id.nullable().optional(),
 });
 export type AgentKnowledgeSettings = z.infer<typeof agentKnowledgeSettings>;
 export const defaultKnowledgeSettings = (): AgentKnowledgeSettings => ({
@@ -217,4 +227,6 @@ export const defaultKnowledgeSettings = (): AgentKnowledgeSettings => ({
   threshold: 0.2,
   directAnswer: false,
   directThreshold: 0.6,
+  rerank: false,
+  rerankModelId: null,
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
-/** Model types of Model management (doc 2 §9: LLM, vision, audio; embedding for retrieval). */
-export const modelTypes = ["LLM", "VISION", "AUDIO", "EMBEDDING"] as const;
+/** Model types of Model management (doc 2 §9: LLM, vision, audio; embedding and rerank for knowledge retrieval). */
+export const modelTypes = ["LLM", "VISION", "AUDIO", "EMBEDDING", "RERANK"] as const;
 export const modelType = z.enum(modelTypes);
 export type ModelType = z.infer<typeof modelType>;
 
@@ -71,6 +71,9 @@ export type ModelTestResult = z.infer<typeof modelTestResult>;
 
 /** What anyone building an agent may pick from: enabled chat models, without their settings. */
 export const modelOption = z.object({ id: z.string(), name: z.string(), type: modelType, isDefault: z.boolean() });
-/** GET /api/models/options?type=EMBEDDING lists the embedding models (a knowledge base's choice); else chat models. */
-export const modelOptionsQuery = z.object({ type: z.enum(["EMBEDDING"]).optional() });
+/**
+ * GET /api/models/options?type=EMBEDDING lists the embedding models (a knowledge base's choice), type=RERANK the
+ * rerank models (retrieval settings); else chat models.
+ */
+export const modelOptionsQuery = z.object({ type: z.enum(["EMBEDDING", "RERANK"]).optional() });
 export type ModelOption = z.infer<typeof modelOption>;

@@ -9,7 +9,7 @@ export const models = pgTable(
     /** null: available to the whole platform; otherwise only to this tenant. */
     tenantId: text("tenant_id"),
     name: text("name").notNull(),
-    /** LLM, VISION, AUDIO, EMBEDDING */
+    /** LLM, VISION, AUDIO, EMBEDDING, RERANK */
     type: text("type").notNull(),
     baseUrl: text("base_url").notNull(),
     /** AES-256-GCM with a key derived from the platform secret; never returned by the API. */

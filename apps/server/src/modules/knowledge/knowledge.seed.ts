@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { type AgentSnapshot, defaultKnowledgeSettings, emptyBindings } from "@agentfair/contracts";
+import { defaultKnowledgeSettings, emptyBindings } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { agents, agentVersions, knowledgeBases, knowledgeFolders, knowledgeSegments, users } from "../../db/schema/index.ts";
+import { knowledgeBases, knowledgeFolders, knowledgeSegments, users } from "../../db/schema/index.ts";
 import type { DemoSeed } from "../../seed/demo-seed.ts";
 import { defaultConfig } from "../agents/agents.mappers.ts";
+import { insertReleasedAgent } from "../agents/agents.seed.ts";
 import { indexTerms } from "./keywords.ts";
 
 const QA: [string, string][] = [
@@ -101,30 +102,6 @@ export const seedKnowledge: DemoSeed = async (db: Db, ctx) => {
     knowledge: { ...defaultKnowledgeSettings(), directAnswer: true, directThreshold: 0.5 },
     launchTags: ["general" as const],
   };
-  const [agent] = await db
-    .insert(agents)
-    .values({
-      tenantId: member.tenantId,
-      ownerId: member.id,
-      agentName: name,
-      agentDescription: desc,
-      agentIcon: "5",
-      agentIconBackground: "#e8f3ff",
-      agentStatus: "C90_Released",
-      config,
-      debugSucceededRevision: 1,
-      latestVersionNo: 1,
-    })
-    .returning();
-  const snapshot: AgentSnapshot = {
-    agentName: name,
-    agentDescription: desc,
-    agentIcon: "5",
-    agentIconBackground: "#e8f3ff",
-    price: 0,
-    ...config,
-  };
-  await db
-    .insert(agentVersions)
-    .values({ agentId: agent.id, versionNo: 1, notes: "首次发布", snapshot, draftRevision: 1, createdBy: member.id });
+  const card = { agentName: name, agentDescription: desc, agentIcon: "5", agentIconBackground: "#e8f3ff" };
+  await insertReleasedAgent(db, member, card, config);
 };

@@ -35,6 +35,22 @@ export const KNOWLEDGE_UPLOADS_PER_HOUR = 300;
 const SIZE_LABEL = `${KNOWLEDGE_FILE_MAX_BYTES / 1024 / 1024}MB`;
 /** Defaults of a retrieval call that does not say. */
 export const DEFAULT_VECTOR_WEIGHT = 0.7;
+/** Fused hits a rerank model reorders before the top K is taken. */
+export const rerankPoolFor = (topK: number) => Math.min(Math.max(topK * 4, 20), 50);
+/** A rerank service slower than this is given up on (the fused order answers). */
+const RERANK_TIMEOUT_MS = 15_000;
+
+/** How a retrieval runs: fusion, threshold and top K, optionally reranked. */
+export interface RetrieveOptions {
+  topK: number;
+  vectorWeight: number;
+  threshold: number;
+  rerank?: boolean;
+  rerankModelId?: string | null;
+}
+
+/** What a rerank model reads of a hit: its title or question with its text. */
+const rerankDocument = (h: Hit) => [h.title ?? h.question, h.content].filter(Boolean).join("\n");
 
 const extensionOf = (name: string) => (name.includes(".") ? (name.toLowerCase().split(".").pop() ?? "") : "");
 
@@ -702,17 +718,29 @@ export class KnowledgeService {
 
   // ---- retrieval --------------------------------------------------------------------------------
 
-  async retrieval(caller: Caller | null, baseId: string, req: { query: string; topK: number; vectorWeight?: number; threshold?: number }) {
+  async retrieval(
+    caller: Caller | null,
+    baseId: string,
+    req: { query: string; topK: number; vectorWeight?: number; threshold?: number; rerank?: boolean; rerankModelId?: string | null },
+  ) {
     const base = await this.accessBase(caller, baseId, "read");
     return this.retrieve([base], req.query, {
       topK: req.topK,
       vectorWeight: req.vectorWeight ?? DEFAULT_VECTOR_WEIGHT,
       threshold: req.threshold ?? 0,
+      rerank: req.rerank,
+      rerankModelId: req.rerankModelId,
     });
   }
 
-  /** Hybrid search over bases; bases sharing an embedding model are searched together, the rest keyword-only. */
-  async retrieve(bases: BaseRow[], query: string, opts: { topK: number; vectorWeight: number; threshold: number }) {
+  /**
+   * Hybrid search over bases; bases sharing an embedding model are searched together, the rest keyword-only.
+   * With rerank, the best fused hits above the threshold (a pool of a few times top K) are reordered by the
+   * rerank model and the top K of that order returned; without a rerank model, or when it fails, the fused
+   * order answers (a warning is logged, the chat goes on).
+   */
+  async retrieve(bases: BaseRow[], query: string, opts: RetrieveOptions) {
+    const topK = opts.rerank ? rerankPoolFor(opts.topK) : opts.topK;
     const terms = indexTerms(query);
     const groups = new Map<string, { model: ResolvedModel | null; ids: string[] }>();
     for (const base of bases) {
@@ -735,10 +763,37 @@ export class KnowledgeService {
           this.platform.log.warn({ err }, "knowledge: query embedding failed, keyword search only");
         }
       }
-      hits.push(...(await search(this.platform.db, this.vectorKind, { baseIds: group.ids, terms, vector, ...opts })));
+      const { vectorWeight, threshold } = opts;
+      hits.push(...(await search(this.platform.db, this.vectorKind, { baseIds: group.ids, terms, vector, topK, vectorWeight, threshold })));
     }
     hits.sort((a, b) => b.score - a.score);
-    return { hits: hits.slice(0, opts.topK), vectorUsed };
+    const fused = hits.slice(0, topK);
+    const reranked = opts.rerank && fused.length ? await this.rerank(bases[0].tenantId, query, fused, opts.rerankModelId) : null;
+    return { hits: (reranked ?? fused).slice(0, opts.topK), vectorUsed, reranked: !!reranked };
+  }
+
+  /** The hits reordered by the rerank model's relevance (each carrying it); null without a model or when it fails. */
+  private async rerank(tenantId: string, query: string, hits: Hit[], modelId: string | null | undefined): Promise<Hit[] | null> {
+    try {
+      const scores = await this.deps.models.rerank(
+        tenantId,
+        modelId,
+        query,
+        hits.map(rerankDocument),
+        AbortSignal.timeout(RERANK_TIMEOUT_MS),
+      );
+      if (!scores) {
+        this.platform.log.warn("knowledge: rerank is on but no rerank model is usable, the fused order is kept");
+        return null;
+      }
+      const relevance = (h: Hit) => h.rerankScore ?? Number.NEGATIVE_INFINITY;
+      return hits
+        .map((h, i) => (scores.has(i) ? { ...h, rerankScore: Math.round(scores.get(i)! * 10000) / 10000 } : h))
+        .sort((a, b) => relevance(b) - relevance(a) || b.score - a.score);
+    } catch (err) {
+      this.platform.log.warn({ err }, "knowledge: rerank failed, the fused order is kept");
+      return null;
+    }
   }
 
   // ---- use in chat ------------------------------------------------------------------------------
@@ -753,9 +808,15 @@ export class KnowledgeService {
 
   async retrieveForAgent(agent: KnowledgeAgent, query: string, overrides: { topK?: number } = {}) {
     const bases = await this.basesOfAgent(agent);
-    if (!bases.length || !query.trim()) return { hits: [], vectorUsed: false };
+    if (!bases.length || !query.trim()) return { hits: [], vectorUsed: false, reranked: false };
     const s = agent.knowledge;
-    return this.retrieve(bases, query, { topK: overrides.topK ?? s.topK, vectorWeight: s.vectorWeight, threshold: s.threshold });
+    return this.retrieve(bases, query, {
+      topK: overrides.topK ?? s.topK,
+      vectorWeight: s.vectorWeight,
+      threshold: s.threshold,
+      rerank: s.rerank,
+      rerankModelId: s.rerankModelId,
+    });
   }
 
   /**
@@ -770,6 +831,8 @@ export class KnowledgeService {
       topK: 5,
       vectorWeight: agent.knowledge.vectorWeight,
       threshold: agent.knowledge.directThreshold,
+      rerank: agent.knowledge.rerank,
+      rerankModelId: agent.knowledge.rerankModelId,
     });
     const top = hits[0];
     if (!top) return null;

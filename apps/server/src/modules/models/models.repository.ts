@@ -50,7 +50,7 @@ export class ModelsRepository {
   }
 
   /** True the first time only: the env seed runs once per database, even across processes. */
-  async claimSeed(key: "models_seeded" | "offline_models_seeded"): Promise<boolean> {
+  async claimSeed(key: "models_seeded" | "offline_models_seeded" | "offline_rerank_seeded"): Promise<boolean> {
     const rows = await this.db.insert(platformSettings).values({ key, value: "1" }).onConflictDoNothing().returning();
     return rows.length > 0;
   }

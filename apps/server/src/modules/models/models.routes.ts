@@ -31,7 +31,7 @@ export const modelsRoutes: FastifyPluginAsyncZod<{ models: ModelsService }> = as
       schema: {
         tags,
         summary:
-          "Enabled chat models to choose for an agent, or with type=EMBEDDING the embedding models for a knowledge base (any signed-in user; names only)",
+          "Enabled chat models to choose for an agent, or with type=EMBEDDING the embedding models for a knowledge base, with type=RERANK the rerank models for retrieval settings (any signed-in user; names only)",
         querystring: modelOptionsQuery,
         response: { 200: envelope(z.array(modelOption)) },
       },

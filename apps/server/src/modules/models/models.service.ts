@@ -7,8 +7,8 @@ import { EVERYTHING } from "../../platform/invalidation.ts";
 import { BlockedAddressError } from "../../platform/net.ts";
 import type { Platform } from "../../platform/platform.ts";
 import { type ModelRow, ModelsRepository } from "./models.repository.ts";
-import { OFFLINE_BASE_URL, OFFLINE_CHAT_MODEL, OFFLINE_EMBEDDING_MODEL } from "./offline.ts";
-import { chatModelOf, decryptKey, embeddingModelOf, encryptKey, type ResolvedModel, safeFetchFor, transcribe } from "./provider.ts";
+import { OFFLINE_BASE_URL, OFFLINE_CHAT_MODEL, OFFLINE_EMBEDDING_MODEL, OFFLINE_RERANK_MODEL } from "./offline.ts";
+import { chatModelOf, decryptKey, embeddingModelOf, encryptKey, type ResolvedModel, rerank, safeFetchFor, transcribe } from "./provider.ts";
 
 const minuteWindow = (now = Date.now()) => new Date(Math.floor(now / 60_000) * 60_000);
 
@@ -28,7 +28,7 @@ export class ModelsService {
     });
   }
 
-  /** Seeds Model management from MODEL_BASE_URL / MODEL_API_KEY / MODEL_NAME (and EMBEDDING_MODEL, AUDIO_MODEL) once. */
+  /** Seeds Model management from MODEL_BASE_URL / MODEL_API_KEY / MODEL_NAME (and EMBEDDING_MODEL, AUDIO_MODEL, RERANK_MODEL) once. */
   async seedFromEnv() {
     const c = this.platform.config;
     if (!c.MODEL_BASE_URL || !c.MODEL_NAME) return this.seedOffline();
@@ -40,6 +40,7 @@ export class ModelsService {
     if (c.EMBEDDING_MODEL)
       seeded.push(await this.repo.insert({ ...base, name: c.EMBEDDING_MODEL, type: "EMBEDDING", modelId: c.EMBEDDING_MODEL }));
     if (c.AUDIO_MODEL) await this.repo.insert({ ...base, name: c.AUDIO_MODEL, type: "AUDIO", modelId: c.AUDIO_MODEL });
+    if (c.RERANK_MODEL) seeded.push(await this.repo.insert({ ...base, name: c.RERANK_MODEL, type: "RERANK", modelId: c.RERANK_MODEL }));
     // The operator's models take over from the offline demo ones as the defaults.
     for (const row of seeded) await this.repo.clearDefault(row.type, null, row.id);
     this.platform.log.info({ model: c.MODEL_NAME }, "models seeded from the environment");
@@ -48,11 +49,16 @@ export class ModelsService {
   /** The demo without a model service: the offline demo models as the defaults, once (an administrator may delete them). */
   private async seedOffline() {
     const c = this.platform.config;
-    if (!c.SEED_DEMO || !c.OFFLINE_MODEL || !(await this.repo.claimSeed("offline_models_seeded"))) return;
+    if (!c.SEED_DEMO || !c.OFFLINE_MODEL) return;
     const base = { tenantId: null, baseUrl: OFFLINE_BASE_URL, apiKeyEnc: null, allowPrivate: false, isDefault: true, enabled: true };
-    await this.repo.insert({ ...base, name: "离线演示模型", type: "LLM", modelId: OFFLINE_CHAT_MODEL });
-    await this.repo.insert({ ...base, name: "离线演示向量模型", type: "EMBEDDING", modelId: OFFLINE_EMBEDDING_MODEL });
-    this.platform.log.info("no MODEL_BASE_URL: the offline demo models were added (Model management; replace them with a real model)");
+    if (await this.repo.claimSeed("offline_models_seeded")) {
+      await this.repo.insert({ ...base, name: "离线演示模型", type: "LLM", modelId: OFFLINE_CHAT_MODEL });
+      await this.repo.insert({ ...base, name: "离线演示向量模型", type: "EMBEDDING", modelId: OFFLINE_EMBEDDING_MODEL });
+      this.platform.log.info("no MODEL_BASE_URL: the offline demo models were added (Model management; replace them with a real model)");
+    }
+    // Claimed on its own: installations seeded before the rerank type get it too.
+    if (await this.repo.claimSeed("offline_rerank_seeded"))
+      await this.repo.insert({ ...base, name: "离线演示重排模型", type: "RERANK", modelId: OFFLINE_RERANK_MODEL });
   }
 
   private toInfo(row: ModelRow): ModelInfo {
@@ -107,8 +113,8 @@ export class ModelsService {
     return rows.map((r) => this.toInfo(r));
   }
 
-  /** Enabled chat models (LLM, vision) of the caller's scope, names only: for the studio's model choice. */
-  async options(caller: Caller, type?: "EMBEDDING") {
+  /** Enabled chat models (LLM, vision) of the caller's scope, or those of one type, names only: for the studio's model choice. */
+  async options(caller: Caller, type?: "EMBEDDING" | "RERANK") {
     const rows = await this.repo.list(caller.tenantIsDefault ? null : caller.tenantId);
     return rows
       .filter((r) => r.enabled && (type ? r.type === type : r.type === "LLM" || r.type === "VISION"))
@@ -240,6 +246,7 @@ export class ModelsService {
     const signal = AbortSignal.timeout(20_000);
     try {
       if (row.type === "EMBEDDING") await embed({ model: embeddingModelOf(model), value: "ping", abortSignal: signal, maxRetries: 0 });
+      else if (row.type === "RERANK") await rerank(model, "ping", ["ping", "pong"], signal);
       else if (row.type === "AUDIO") {
         const res = await model.fetch(`${row.baseUrl.replace(/\/+$/, "")}/models`, {
           headers: model.apiKey ? { authorization: `Bearer ${model.apiKey}` } : {},
@@ -254,6 +261,20 @@ export class ModelsService {
       const message = hint ? translate("modelBlockedAddressAllowHint", lang) : describeModelError(err, lang);
       return { ok: false, message, latencyMs: Date.now() - started };
     }
+  }
+
+  /**
+   * Relevance of documents to a query by the RERANK model (the preferred one, else the default); null when
+   * there is none. Errors (the service, its rate limits) are the caller's to handle.
+   */
+  async rerank(tenantId: string | null, preferredId: string | null | undefined, query: string, documents: string[], signal?: AbortSignal) {
+    const model = await this.usable(tenantId, "RERANK", preferredId);
+    if (!model) return null;
+    const tokens = Math.ceil((query.length + documents.reduce((n, d) => n + d.length, 0)) / 2);
+    await this.admit(model, tokens);
+    const scores = await rerank(model, query, documents, signal);
+    await this.record(model, { inputTokens: tokens, outputTokens: 0 });
+    return scores;
   }
 
   async transcribe(tenantId: string | null, audio: Buffer, filename: string, mimeType: string, signal?: AbortSignal) {

@@ -59,13 +59,14 @@ describe("the offline demo models", () => {
     });
     afterAll(() => t.close());
 
-    it("are the default chat and embedding models", async () => {
+    it("are the default chat, embedding and rerank models", async () => {
       const admin = await createUser(t, { username: "admin" });
       const list = (await t.app.inject({ url: "/agent_api/api/models", headers: admin.headers })).json().data;
       expect(list).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ name: "离线演示模型", type: "LLM", baseUrl: "local://offline", isDefault: true }),
           expect.objectContaining({ name: "离线演示向量模型", type: "EMBEDDING", baseUrl: "local://offline", isDefault: true }),
+          expect.objectContaining({ name: "离线演示重排模型", type: "RERANK", baseUrl: "local://offline", isDefault: true }),
         ]),
       );
       // the administrator can edit them like any model (the form takes their base URL)
@@ -79,6 +80,9 @@ describe("the offline demo models", () => {
       expect(res.json()).toMatchObject({ code: 200 });
       const tested = await t.app.inject({ method: "POST", url: `/agent_api/api/models/${llm.id}/test`, headers: admin.headers });
       expect(tested.json().data).toMatchObject({ ok: true });
+      const reranker = list.find((m: { type: string }) => m.type === "RERANK");
+      const rerankTested = await t.app.inject({ method: "POST", url: `/agent_api/api/models/${reranker.id}/test`, headers: admin.headers });
+      expect(rerankTested.json().data).toMatchObject({ ok: true });
     });
 
     it("answer a chat by searching the bound knowledge base by vectors and quoting it with its [n]", async () => {

@@ -15,12 +15,15 @@ import { offlineAnalysis } from "./offline-analyst.ts";
  * demo agents, knowledge bases and tools can be tried on a machine without network. They do not
  * understand language: the chat model calls the knowledge search or a tool the question names and
  * answers with what came back (quoting passages with their [n]), and otherwise says plainly what it
- * is; the embedding model hashes words and character pairs (texts that share them are close).
+ * is; the embedding model hashes words and character pairs (texts that share them are close); the rerank
+ * model is a lexical cross-scorer (no semantics: it scores the query's words and character pairs found in
+ * each document, and the longest stretch of the query found verbatim).
  * A model row whose base URL is `local://offline` is served by them, in process.
  */
 export const OFFLINE_BASE_URL = "local://offline";
 export const OFFLINE_CHAT_MODEL = "offline-chat";
 export const OFFLINE_EMBEDDING_MODEL = "offline-embedding";
+export const OFFLINE_RERANK_MODEL = "offline-rerank";
 export const OFFLINE_DIMENSIONS = 256;
 
 const hasChinese = (s: string) => /[\u4e00-\u9fff]/.test(s);
@@ -267,4 +270,33 @@ export function offlineEmbeddingModel(modelId: string): EmbeddingModelV3 {
       };
     },
   };
+}
+
+/** The longest stretch of the query (up to 32 characters, letters and digits only) found verbatim in the text. */
+function longestShared(query: string, text: string) {
+  const q = query.slice(0, 32);
+  for (let len = q.length; len > 1; len--) for (let i = 0; i + len <= q.length; i++) if (text.includes(q.slice(i, i + len))) return len;
+  return 0;
+}
+
+/**
+ * The offline rerank model: a lexical cross-scorer of (query, document) pairs, 0–1. Mostly the share of the
+ * query's terms the document holds (character pairs and words weigh double single characters), plus the
+ * longest stretch of the query it holds verbatim (a phrase beats scattered characters).
+ */
+export function offlineRerank(query: string, documents: string[]): Map<number, number> {
+  const squeeze = (s: string) => (s.toLowerCase().match(/[a-z0-9]+|[\u4e00-\u9fff]+/g) ?? []).join("");
+  const wanted = new Map<string, number>();
+  for (const term of termsOf(query)) wanted.set(term, term.length > 1 ? 2 : 1);
+  const total = [...wanted.values()].reduce((a, b) => a + b, 0);
+  const q = squeeze(query);
+  const scores = new Map<number, number>();
+  for (const [index, doc] of documents.entries()) {
+    const held = new Set(termsOf(doc));
+    let found = 0;
+    for (const [term, weight] of wanted) if (held.has(term)) found += weight;
+    const phrase = q.length > 1 ? longestShared(q, squeeze(doc)) / Math.min(q.length, 32) : 0;
+    scores.set(index, total ? Math.round((0.8 * (found / total) + 0.2 * phrase) * 10000) / 10000 : 0);
+  }
+  return scores;
 }

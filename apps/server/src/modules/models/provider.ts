@@ -2,7 +2,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createSafeFetch } from "../../platform/net.ts";
 import { openSecret, sealSecret } from "../../platform/secret.ts";
 import type { ModelRow } from "./models.repository.ts";
-import { OFFLINE_BASE_URL, offlineChatModel, offlineEmbeddingModel } from "./offline.ts";
+import { OFFLINE_BASE_URL, offlineChatModel, offlineEmbeddingModel, offlineRerank } from "./offline.ts";
 
 /**
  * The one provider layer: every model is an OpenAI-compatible endpoint (OpenAI, DeepSeek,
@@ -60,6 +60,35 @@ export async function transcribe(model: ResolvedModel, audio: Buffer, filename: 
   if (!res.ok) throw new Error(`transcription failed: HTTP ${res.status}`);
   const data = (await res.json()) as { text?: string };
   return (data.text ?? "").trim();
+}
+
+/**
+ * Rerank (the `/rerank` protocol of Jina, Cohere, Xinference, SiliconFlow, vLLM): POST {base}/rerank with
+ * {model, query, documents, top_n} → {results: [{index, relevance_score}]}, best first. The offline demo
+ * model scores in process (a lexical cross-scorer, see offline.ts). Returns the relevance per document
+ * index (documents the service left out get none).
+ */
+export async function rerank(model: ResolvedModel, query: string, documents: string[], signal?: AbortSignal) {
+  if (model.row.baseUrl === OFFLINE_BASE_URL) return offlineRerank(query, documents);
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (model.apiKey) headers.authorization = `Bearer ${model.apiKey}`;
+  const res = await model.fetch(`${model.row.baseUrl.replace(/\/+$/, "")}/rerank`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ model: model.row.modelId, query, documents, top_n: documents.length, return_documents: false }),
+    signal,
+  });
+  // statusCode: what describeModelError shows (as for the AI SDK's errors)
+  if (!res.ok) throw Object.assign(new Error(`rerank failed: HTTP ${res.status}`), { statusCode: res.status });
+  const data = (await res.json()) as { results?: unknown };
+  if (!Array.isArray(data.results)) throw new Error("rerank failed: no results in the reply");
+  const scores = new Map<number, number>();
+  for (const r of data.results as { index?: unknown; relevance_score?: unknown }[]) {
+    const index = Number(r?.index);
+    const score = Number(r?.relevance_score);
+    if (Number.isInteger(index) && index >= 0 && index < documents.length && Number.isFinite(score)) scores.set(index, score);
+  }
+  return scores;
 }
 
 /** API keys at rest (the platform's one way to keep secrets). */

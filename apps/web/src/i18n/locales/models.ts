@@ -9,7 +9,7 @@ export const models = defineArea(
     edit: "编辑模型",
     name: "模型名称",
     type: "模型类型",
-    types: { LLM: "大语言模型", VISION: "视觉模型", AUDIO: "语音模型", EMBEDDING: "向量模型" },
+    types: { LLM: "大语言模型", VISION: "视觉模型", AUDIO: "语音模型", EMBEDDING: "向量模型", RERANK: "重排模型" },
     baseUrl: "Base URL",
     apiKey: "ApiKey",
     apiKeyKeep: "已保存，留空则不修改",
@@ -31,6 +31,7 @@ export const models = defineArea(
     default: "默认",
     allowPrivate: "允许内网地址",
     allowPrivateHint: "仅用于本机或内网部署的模型服务（如 Ollama、vLLM）",
+    rerankHint: "重排模型使用 /rerank 接口（Jina、Cohere、Xinference、硅基流动等）：填写该接口所在的地址，如 https://api.jina.ai/v1",
     baseUrlLocalHint:
       "本机或内网部署的模型服务（如 Ollama http://127.0.0.1:11434/v1、vLLM）需开启下方「允许内网地址」，否则连接测试会被拒绝",
     status: "状态",
@@ -57,7 +58,7 @@ export const models = defineArea(
     edit: "Edit model",
     name: "Name",
     type: "Type",
-    types: { LLM: "LLM", VISION: "Vision", AUDIO: "Audio", EMBEDDING: "Embedding" },
+    types: { LLM: "LLM", VISION: "Vision", AUDIO: "Audio", EMBEDDING: "Embedding", RERANK: "Rerank" },
     baseUrl: "Base URL",
     apiKey: "ApiKey",
     apiKeyKeep: "Saved; leave empty to keep it",
@@ -79,6 +80,8 @@ export const models = defineArea(
     default: "Default",
     allowPrivate: "Allow private address",
     allowPrivateHint: "Only for model services on this machine or the local network (Ollama, vLLM)",
+    rerankHint:
+      "Rerank models use the /rerank API (Jina, Cohere, Xinference, SiliconFlow and others): enter the address it is under, e.g. https://api.jina.ai/v1",
     baseUrlLocalHint:
       'A model server on this machine or the local network (Ollama http://127.0.0.1:11434/v1, vLLM) needs "Allow private address" below, or its connection test is refused',
     status: "Status",

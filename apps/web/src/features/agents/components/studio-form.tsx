@@ -37,7 +37,7 @@ import {
 import { useTranslation } from "react-i18next";
 import { IconPickerButton } from "../../../components/icon-picker/icon-picker";
 import { useLabels } from "../api/labels";
-import { useModelOptions } from "../api/model-options";
+import { useModelOptions, useRerankModelOptions } from "../api/model-options";
 import { useMyDesigns } from "../api/my-designs";
 import { useMyKnowledgeBases } from "../api/my-knowledge-bases";
 import { useMinePage } from "../api/mine-page";
@@ -228,7 +228,9 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
   const background = Form.useWatch("agentIconBackground", form) ?? "#e8f3ff";
   const bindings = Form.useWatch("bindings", { form, preserve: true }) as AgentDraft["bindings"] | undefined;
   const directAnswer = Form.useWatch(["knowledge", "directAnswer"], form);
+  const rerank = Form.useWatch(["knowledge", "rerank"], form);
   const knowledgeBases = useMyKnowledgeBases();
+  const rerankModels = useRerankModelOptions();
   const designs = useMyDesigns();
   const bytes = utf8Bytes(persona);
 
@@ -480,6 +482,33 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
           disabled={false}
         />
         <SliderField name={["knowledge", "threshold"]} label={t("agents.studio.threshold")} min={0} max={1} step={0.05} disabled={false} />
+        <Form.Item
+          name={["knowledge", "rerank"]}
+          label={t("agents.studio.rerank")}
+          extra={t("agents.studio.rerankHint")}
+          valuePropName="checked"
+        >
+          <Switch data-testid="studio-rerank" />
+        </Form.Item>
+        <Form.Item
+          name={["knowledge", "rerankModelId"]}
+          label={t("agents.studio.rerankModel")}
+          // null (the default rerank model) shows the placeholder
+          getValueProps={(v) => ({ value: v ?? undefined })}
+          normalize={(v) => v ?? null}
+        >
+          <Select
+            allowClear
+            disabled={!rerank}
+            loading={rerankModels.isLoading}
+            placeholder={t("agents.studio.rerankModelDefault")}
+            notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("agents.studio.noRerankModel")} />}
+            showSearch={{ optionFilterProp: "label" }}
+            options={(rerankModels.data ?? []).map((m) => ({ value: m.id, label: m.name }))}
+            style={{ maxWidth: 320 }}
+            data-testid="studio-rerank-model"
+          />
+        </Form.Item>
         <Form.Item
           name={["knowledge", "directAnswer"]}
           label={t("agents.studio.directAnswer")}

@@ -34,6 +34,8 @@ const FIELD_LABELS: Record<string, string> = {
   "knowledge.threshold": "agents.studio.threshold",
   "knowledge.directAnswer": "agents.studio.directAnswer",
   "knowledge.directThreshold": "agents.studio.directThreshold",
+  "knowledge.rerank": "agents.studio.rerank",
+  "knowledge.rerankModelId": "agents.studio.rerankModel",
   "orchestration.mode": "agents.studio.orchestration",
   "orchestration.multiMode": "agents.studio.multiAgent",
   "orchestration.agents": "agents.studio.scheduledAgents",

@@ -1,7 +1,8 @@
 import type { RetrievalHit } from "@agentfair/contracts";
-import { Alert, Button, Card, Col, Empty, Form, Input, InputNumber, List, Row, Slider, Space, Tag, Typography } from "antd";
+import { Alert, Button, Card, Col, Empty, Form, Input, InputNumber, List, Row, Select, Slider, Space, Switch, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useRerankModels } from "../api/rerank-models";
 import { retrievalTest } from "../api/retrieval";
 
 interface RetrievalForm {
@@ -9,22 +10,34 @@ interface RetrievalForm {
   vectorWeight: number;
   threshold: number;
   topK: number;
+  rerank: boolean;
+  rerankModelId?: string;
 }
 
 const score = (n: number) => n.toFixed(3);
 
-/** Retrieval test: hybrid search over this base, each hit with its keyword, vector and fused scores. */
+/** Retrieval test: hybrid search over this base (optionally reranked), each hit with its keyword, vector, fused and rerank scores. */
 export function RetrievalPanel({ baseId }: { baseId: string }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<RetrievalForm>();
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ hits: RetrievalHit[]; vectorUsed: boolean } | null>(null);
+  const [result, setResult] = useState<{ hits: RetrievalHit[]; vectorUsed: boolean; reranked: boolean; rerank: boolean } | null>(null);
+  const rerank = Form.useWatch("rerank", form);
+  const rerankModels = useRerankModels();
 
   const search = async () => {
     const v = await form.validateFields();
     setBusy(true);
     try {
-      setResult(await retrievalTest(baseId, { query: v.query.trim(), topK: v.topK, vectorWeight: v.vectorWeight, threshold: v.threshold }));
+      const found = await retrievalTest(baseId, {
+        query: v.query.trim(),
+        topK: v.topK,
+        vectorWeight: v.vectorWeight,
+        threshold: v.threshold,
+        rerank: v.rerank,
+        rerankModelId: v.rerankModelId ?? null,
+      });
+      setResult({ ...found, rerank: v.rerank });
     } catch {
       // The http client has shown the message.
     } finally {
@@ -34,7 +47,12 @@ export function RetrievalPanel({ baseId }: { baseId: string }) {
 
   return (
     <Card title={t("knowledge.retrieval.title")} data-testid="retrieval-panel">
-      <Form form={form} layout="vertical" initialValues={{ query: "", vectorWeight: 0.7, threshold: 0, topK: 5 }} onFinish={search}>
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ query: "", vectorWeight: 0.7, threshold: 0, topK: 5, rerank: false }}
+        onFinish={search}
+      >
         <Form.Item name="query" rules={[{ required: true, whitespace: true, message: t("knowledge.retrieval.query") }]}>
           <Input.TextArea rows={3} maxLength={2000} placeholder={t("knowledge.retrieval.query")} data-testid="retrieval-query" />
         </Form.Item>
@@ -55,6 +73,27 @@ export function RetrievalPanel({ baseId }: { baseId: string }) {
             </Form.Item>
           </Col>
         </Row>
+        <Row gutter={16} align="middle">
+          <Col span={9}>
+            <Form.Item name="rerank" label={t("knowledge.retrieval.rerank")} valuePropName="checked">
+              <Switch data-testid="retrieval-rerank" />
+            </Form.Item>
+          </Col>
+          <Col span={15}>
+            <Form.Item name="rerankModelId" label={t("knowledge.retrieval.rerankModel")}>
+              <Select
+                allowClear
+                disabled={!rerank}
+                loading={rerankModels.isLoading}
+                placeholder={t("knowledge.retrieval.rerankModelDefault")}
+                notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("knowledge.retrieval.noRerankModel")} />}
+                showSearch={{ optionFilterProp: "label" }}
+                options={(rerankModels.data ?? []).map((m) => ({ value: m.id, label: m.name }))}
+                data-testid="retrieval-rerank-model"
+              />
+            </Form.Item>
+          </Col>
+        </Row>
         <Button type="primary" htmlType="submit" loading={busy} data-testid="retrieval-run">
           {t("knowledge.retrieval.run")}
         </Button>
@@ -62,6 +101,9 @@ export function RetrievalPanel({ baseId }: { baseId: string }) {
       {result && (
         <div style={{ marginTop: 16 }}>
           {!result.vectorUsed && <Alert type="info" showIcon style={{ marginBottom: 12 }} message={t("knowledge.retrieval.keywordOnly")} />}
+          {result.rerank && !result.reranked && result.hits.length > 0 && (
+            <Alert type="warning" showIcon style={{ marginBottom: 12 }} message={t("knowledge.retrieval.notReranked")} />
+          )}
           {result.hits.length === 0 ? (
             <Empty description={t("knowledge.retrieval.noHits")} />
           ) : (
@@ -85,6 +127,11 @@ export function RetrievalPanel({ baseId }: { baseId: string }) {
                       <Tag color="purple">
                         {t("knowledge.retrieval.vectorScore")} {score(h.vectorScore)}
                       </Tag>
+                      {h.rerankScore !== undefined && (
+                        <Tag color="gold" data-testid="hit-rerank-score">
+                          {t("knowledge.retrieval.rerankScore")} {score(h.rerankScore)}
+                        </Tag>
+                      )}
                       {h.title && <Typography.Text type="secondary">{h.title}</Typography.Text>}
                     </Space>
                     <Typography.Paragraph style={{ whiteSpace: "pre-wrap", marginBottom: 0 }} ellipsis={{ rows: 4, expandable: true }}>

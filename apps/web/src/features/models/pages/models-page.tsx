@@ -36,6 +36,7 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
   const models = useModels();
   const [testing, setTesting] = useState<string | null>(null);
   const [form] = Form.useForm<FormValues>();
+  const type = Form.useWatch("type", form);
   const dialog = useEditDialog<ModelInfo, FormValues>(form, (m) => ({ ...m, apiKey: "" }));
   const editing = dialog.editing;
   const refresh = () => queryClient.invalidateQueries({ queryKey: modelsKey });
@@ -189,9 +190,16 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
               { required: true, message: t("models.required", { field: t("models.baseUrl") }) },
               { pattern: /^(https?:\/\/\S+|local:\/\/offline)$/i, message: t("models.urlInvalid") },
             ]}
-            extra={platform ? t("models.baseUrlLocalHint") : undefined}
+            extra={
+              type === "RERANK" || platform ? (
+                <>
+                  {type === "RERANK" && <div>{t("models.rerankHint")}</div>}
+                  {platform && <div>{t("models.baseUrlLocalHint")}</div>}
+                </>
+              ) : undefined
+            }
           >
-            <Input placeholder="https://api.deepseek.com/v1" />
+            <Input placeholder={type === "RERANK" ? "https://api.jina.ai/v1" : "https://api.deepseek.com/v1"} />
           </Form.Item>
           <Row gutter={16}>
             <Col span={12}>
