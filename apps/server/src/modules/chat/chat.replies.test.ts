@@ -1,5 +1,7 @@
 import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatMessages } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
@@ -81,6 +83,19 @@ describe("share links", () => {
     const fresh = await token();
     expect(fresh).not.toBe(first);
     expect(await token()).toBe(fresh);
+  });
+});
+
+describe("message order", () => {
+  it("lists a question before its reply when both were written within one tick of the clock", async () => {
+    const { sid } = await chat({ query: "同一时刻" });
+    // PGlite's clock has millisecond steps: a quick reply often gets its question's time.
+    await t.platform.db
+      .update(chatMessages)
+      .set({ createdAt: new Date("2026-01-01T00:00:00Z") })
+      .where(eq(chatMessages.sessionId, sid));
+    const roles = (await get(`/session/${sid}`)).json().data.messages.map((m: { role: string }) => m.role);
+    expect(roles).toEqual(["user", "bot"]);
   });
 });
 

@@ -8,6 +8,12 @@ export type MessageRow = typeof chatMessages.$inferSelect;
 export type NewMessageRow = typeof chatMessages.$inferInsert;
 
 /** The only place that touches the chat tables; every session query is scoped by its user. */
+/**
+ * A session's messages in the order they were said. A question and its reply can be written within
+ * one tick of the database's clock (PGlite's is coarse): then the question comes first.
+ */
+export const messageOrder = [asc(chatMessages.createdAt), sql`${chatMessages.role} = 'bot'`] as const;
+
 export class ChatRepository {
   constructor(private readonly db: Db) {}
 
@@ -78,7 +84,7 @@ export class ChatRepository {
       .select()
       .from(chatMessages)
       .where(eq(chatMessages.sessionId, sessionId))
-      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.role));
+      .orderBy(...messageOrder);
   }
 
   async insertMessage(row: NewMessageRow) {

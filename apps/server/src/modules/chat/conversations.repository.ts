@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, gte, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { Caller } from "../../platform/auth.ts";
+import { messageOrder } from "./chat.repository.ts";
 import { chatMessages, chatSessions, chatTuning, ROBOT_GUEST_PASSWORD_HASH, robots, robotUsers, users } from "../../db/schema/index.ts";
 
 export type TuningRow = typeof chatTuning.$inferSelect;
@@ -109,7 +110,7 @@ export class ConversationsRepository {
       .select()
       .from(chatMessages)
       .where(inArray(chatMessages.sessionId, sessionIds))
-      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.role));
+      .orderBy(...messageOrder);
   }
 
   async message(id: string) {
