@@ -4,7 +4,7 @@ export const insight = defineArea(
   {
     nav: "数据分析",
     title: "报告智能体",
-    subtitle: "用自然语言提问，报告智能体规划分析、通过只读 SQL 查询本租户的数据表，并生成带图表的分析报告。",
+    subtitle: "用自然语言提问，报告智能体规划分析、通过只读 SQL 查询你的数据表（组织内为本组织的数据表），并生成带图表的分析报告。",
     agents: "我的报告智能体",
     noAgents: "还没有报告智能体",
     ask: "提问",
@@ -68,7 +68,7 @@ export const insight = defineArea(
     nav: "Data analysis",
     title: "Report agents",
     subtitle:
-      "Ask in plain words: a report agent plans the analysis, queries your tenant's data tables with read-only SQL and builds a report with charts.",
+      "Ask in plain words: a report agent plans the analysis, queries your data tables (in an organisation, its data tables) with read-only SQL and builds a report with charts.",
     agents: "My report agents",
     noAgents: "No report agents yet",
     ask: "Ask",
