@@ -1,6 +1,6 @@
 import http from "node:http";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { apiToken, chooseLanguage, loginAs, searchAndPick, snap } from "./helpers";
+import { apiToken, chooseLanguage, clickUntilClosed, loginAs, searchAndPick, snap } from "./helpers";
 
 /**
  * Issue 11's chain on the canvas: start → knowledge retrieval → LLM → condition → HTTP request → end,
@@ -126,7 +126,7 @@ test("the chain start → knowledge → LLM → condition → HTTP → end, run,
   await snap(page, "workflows-chain-run-zh");
 
   await page.getByTestId("wf-release").click();
-  await page.getByRole("dialog").getByRole("button", { name: ok }).click();
+  await clickUntilClosed(page.getByRole("dialog").filter({ hasText: "确认发布" }), ok);
   await expect(page.getByTestId("wf-status")).toContainText("已发布");
 
   // Bound to an agent in the studio, the debug chat's model calls it by its callable name.

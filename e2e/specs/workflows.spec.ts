@@ -175,7 +175,7 @@ test("build a workflow on the canvas, test-run it node by node, release it and b
 
   // Release.
   await page.getByTestId("wf-release").click();
-  await page.getByRole("dialog").getByRole("button", { name: ok }).click();
+  await clickUntilClosed(page.getByRole("dialog").filter({ hasText: "确认发布" }), ok);
   await expect(page.getByText("发布成功").first()).toBeVisible();
   await expect(page.getByTestId("wf-status")).toContainText("已发布");
 
