@@ -200,7 +200,8 @@ test("create in the studio, release after a debug run, compare versions, submit 
   // Leaving with unsaved changes asks first; cancelling stays in the studio.
   await page.getByRole("link", { name: "我的空间" }).click();
   await expect(page.locator(".ant-modal-confirm-title")).toHaveText("有未保存的修改，确定离开吗？");
-  await page.getByRole("button", { name: /取\s*消/ }).click();
+  // A click while the confirmation opens can be lost; its mask would then hold every later click.
+  await clickUntilClosed(page.getByRole("dialog").filter({ hasText: "有未保存的修改" }), /取\s*消/);
   await expect(page).toHaveURL(/\/studio/);
   await page.getByTestId("studio-model").click();
   await page.getByTitle(MODEL, { exact: true }).click();
