@@ -101,3 +101,27 @@ export async function lastCheckCode(t: TestApp, contact: string): Promise<string
 
 export const outboxCount = async (t: TestApp, contact: string) =>
   (await t.platform.db.select({ id: outbox.id }).from(outbox).where(eq(outbox.recipient, contact))).length;
+
+/** The fields of the `orders` table the report tests ask about. */
+export const ORDER_FIELDS = [
+  { name: "customer", type: "text" },
+  { name: "amount", type: "number" },
+];
+
+/** A data table of `user` created through the real calls, with `rows` added one by one; returns its id. */
+export async function createDataTable(
+  t: TestApp,
+  user: TestUser,
+  name: string,
+  fields: { name: string; type: string }[],
+  rows: Record<string, unknown>[] = [],
+): Promise<string> {
+  const table = await t.app.inject({ method: "POST", url: "/aiagent_api/datatable", headers: user.headers, payload: { name, fields } });
+  if (table.json().code !== 200) throw new Error(`createDataTable: ${table.body}`);
+  const id = table.json().data.id as string;
+  for (const row of rows) {
+    const res = await t.app.inject({ method: "POST", url: `/aiagent_api/datatable/${id}/rows`, headers: user.headers, payload: row });
+    if (res.json().code !== 200) throw new Error(`createDataTable row: ${res.body}`);
+  }
+  return id;
+}

@@ -2,7 +2,7 @@ import { type ChatEvent, INSIGHT_CATEGORIES, parseChatEvent } from "@agentfair/c
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agents, chatInsights, insightReports } from "../../db/schema/index.ts";
-import { randomIp, type TestUser } from "../../test/factories.ts";
+import { createDataTable, ORDER_FIELDS, randomIp, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { DEMO_PASSWORD, seedDemo } from "../../seed/demo.ts";
 
@@ -170,31 +170,10 @@ describe("the special categories as marketplace templates", () => {
     expect(refused.evs.find((e) => e.type === "error")).toMatchObject({ msg: "当前会员方案不包含「chatPPT」能力，请升级会员后使用" });
     expect(await t.platform.db.select().from(insightReports).where(eq(insightReports.sessionId, refused.sid))).toHaveLength(0);
     // On the public platform a report reads the asker's own tables only (never the member's demo orders).
-    const table = await t.app.inject({
-      method: "POST",
-      url: "/aiagent_api/datatable",
-      headers: free.headers,
-      payload: {
-        name: "orders",
-        fields: [
-          { name: "customer", type: "text" },
-          { name: "amount", type: "number" },
-        ],
-      },
-    });
-    expect(table.statusCode, table.body).toBe(200);
-    const rows = [
-      ["甲", 10],
-      ["乙", 20],
-    ].map(([customer, amount]) =>
-      t.app.inject({
-        method: "POST",
-        url: `/aiagent_api/datatable/${table.json().data.id}/rows`,
-        headers: free.headers,
-        payload: { customer, amount },
-      }),
-    );
-    await Promise.all(rows);
+    await createDataTable(t, free, "orders", ORDER_FIELDS, [
+      { customer: "甲", amount: 10 },
+      { customer: "乙", amount: 20 },
+    ]);
     const { sid } = await ask(free, template.get("ChatBI 问数") as string, "各客户的消费额是多少？");
     expect((await poll(free, sid)).code).toBe(200);
   });

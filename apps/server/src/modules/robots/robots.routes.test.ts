@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agents, robotMessages, robotUsers, robots } from "../../db/schema/index.ts";
-import { createUser, type TestUser } from "../../test/factories.ts";
+import { createDataTable, createUser, ORDER_FIELDS, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { agentSteps } from "../agents/agents.fixtures.ts";
@@ -378,28 +378,10 @@ describe("DingTalk and the generic webhook", () => {
   });
 
   it("a report agent's answer is its finished report's findings and link, under the address the platform called", async () => {
-    const table = await t.app.inject({
-      method: "POST",
-      url: "/aiagent_api/datatable",
-      headers: alice.headers,
-      payload: {
-        name: "orders",
-        fields: [
-          { name: "customer", type: "text" },
-          { name: "amount", type: "number" },
-        ],
-      },
-    });
-    for (const row of [
+    await createDataTable(t, alice, "orders", ORDER_FIELDS, [
       { customer: "张三", amount: 100 },
       { customer: "李四", amount: 300 },
-    ])
-      await t.app.inject({
-        method: "POST",
-        url: `/aiagent_api/datatable/${table.json().data.id}/rows`,
-        headers: alice.headers,
-        payload: row,
-      });
+    ]);
     const reportAgent = await agentSteps(t).released(alice, {}, "报告机器人助手");
     await t.platform.db.update(agents).set({ agentType: "insight" }).where(eq(agents.id, reportAgent));
     await t.platform.invalidate("agent", reportAgent);

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agents } from "../../db/schema/index.ts";
-import { createUser, type TestUser } from "../../test/factories.ts";
+import { createDataTable, createUser, ORDER_FIELDS, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { agentSteps } from "../agents/agents.fixtures.ts";
@@ -32,18 +32,10 @@ afterAll(async () => {
 
 describe("a task on a report agent", () => {
   it("runs to the finished report: its findings and a share link under PUBLIC_URL", async () => {
-    const table = await call("POST", "/datatable", {
-      name: "orders",
-      fields: [
-        { name: "customer", type: "text" },
-        { name: "amount", type: "number" },
-      ],
-    });
-    for (const row of [
+    await createDataTable(t, alice, "orders", ORDER_FIELDS, [
       { customer: "张三", amount: 100 },
       { customer: "李四", amount: 300 },
-    ])
-      await call("POST", `/datatable/${table.data.id}/rows`, row);
+    ]);
     const agentId = await agentSteps(t).released(alice, {}, "销售报告");
     await t.platform.db.update(agents).set({ agentType: "insight" }).where(eq(agents.id, agentId));
     await t.platform.invalidate("agent", agentId);
