@@ -133,8 +133,22 @@ export class ConversationsRepository {
     await this.db.update(chatMessages).set({ feedback }).where(eq(chatMessages.id, id));
   }
 
-  async tuningOfAgent(agentId: string) {
-    return this.db.select().from(chatTuning).where(eq(chatTuning.agentId, agentId)).orderBy(desc(chatTuning.updatedAt));
+  /**
+   * Tuning records copy a question and its reply, so they follow their session's visibility
+   * (records kept of a conversation the owner may no longer read stay hidden with it).
+   */
+  private visibleTuning(where: SQL | undefined, agent: AgentAudience) {
+    return this.db
+      .select({ tuning: chatTuning })
+      .from(chatTuning)
+      .innerJoin(chatSessions, eq(chatSessions.id, chatTuning.sessionId))
+      .innerJoin(users, eq(users.id, chatSessions.userId))
+      .where(and(where, visibleTo(agent)));
+  }
+
+  async tuningOfAgent(agentId: string, agent: AgentAudience) {
+    const rows = await this.visibleTuning(eq(chatTuning.agentId, agentId), agent).orderBy(desc(chatTuning.updatedAt));
+    return rows.map((r) => r.tuning);
   }
 
   async tuningOfMessages(messageIds: string[]) {
@@ -142,9 +156,9 @@ export class ConversationsRepository {
     return this.db.select().from(chatTuning).where(inArray(chatTuning.messageId, messageIds));
   }
 
-  async tuning(id: string) {
-    const [row] = await this.db.select().from(chatTuning).where(eq(chatTuning.id, id));
-    return row;
+  async tuning(agentId: string, agent: AgentAudience, id: string) {
+    const [row] = await this.visibleTuning(and(eq(chatTuning.agentId, agentId), eq(chatTuning.id, id)), agent);
+    return row?.tuning;
   }
 
   /** One record per reply: a second save edits it. */

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatMessages, chatSessions, ROBOT_GUEST_PASSWORD_HASH, robots, robotUsers, users } from "../../db/schema/index.ts";
+import { chatMessages, chatSessions, chatTuning, ROBOT_GUEST_PASSWORD_HASH, robots, robotUsers, users } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
@@ -229,6 +229,21 @@ describe("privacy: whose sessions the owner reads", () => {
       .from(chatMessages)
       .where(and(eq(chatMessages.sessionId, stranger), eq(chatMessages.role, "bot")));
     expect((await call(dave, "POST", `/aiagent_api/agent/${daves}/tuning`, { messageId: reply.id, note: "x" })).status).toBe(404);
+    // A record kept of it before this rule (written as it was then) stays hidden with its session.
+    const [kept] = await t.platform.db
+      .insert(chatTuning)
+      .values({
+        tenantId: dave.tenantId,
+        ownerId: dave.id,
+        agentId: daves,
+        sessionId: stranger,
+        messageId: reply.id,
+        question: "陌生人的隐私问题",
+        answer: "回答",
+      })
+      .returning();
+    expect((await call(dave, "GET", `/aiagent_api/agent/${daves}/tuning`)).data).toEqual([]);
+    expect((await call(dave, "DELETE", `/aiagent_api/agent/${daves}/tuning/${kept.id}`)).status).toBe(404);
   });
 
   it("in an organisation's tenant: its members' sessions, not another tenant's; members are told on the chat page", async () => {

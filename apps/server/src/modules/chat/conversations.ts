@@ -130,8 +130,8 @@ export class ConversationsService {
   // ---- tuning records ------------------------------------------------------------------------------
 
   async tuningList(caller: Caller, agentId: string): Promise<TuningRecord[]> {
-    await this.owner(caller, agentId);
-    return (await this.repo.tuningOfAgent(agentId)).map(toTuning);
+    const agent = await this.owner(caller, agentId);
+    return (await this.repo.tuningOfAgent(agentId, agent)).map(toTuning);
   }
 
   async saveTuning(caller: Caller, agentId: string, input: { messageId: string; note: string; correctedAnswer: string }) {
@@ -156,9 +156,8 @@ export class ConversationsService {
   }
 
   private async ownTuning(caller: Caller, agentId: string, id: string) {
-    await this.owner(caller, agentId);
-    const row = await this.repo.tuning(id);
-    if (!row || row.agentId !== agentId) throw notFound();
+    const row = await this.repo.tuning(agentId, await this.owner(caller, agentId), id);
+    if (!row) throw notFound();
     return row;
   }
 
