@@ -339,6 +339,11 @@ describe("Q&A pairs", () => {
     const qa = await k.segments(alice, id, "&qa=true");
     expect(qa.list.map((s: { question: string }) => s.question)).toEqual(["营业时间？", "如何退款？", "运费多少？"]);
     expect(qa.list[1].answer).toBe('在订单页点击"申请退款"即可');
+    // Excel on Chinese Windows saves CSV in GBK (these bytes: "问题,答案\r\n几点关门？,晚上九点\r\n"): read as Chinese, not mojibake.
+    const gbkCsv = Buffer.from("cecacce22cb4f0b0b80d0abcb8b5e3b9d8c3c5a3bf2ccdedc9cfbec5b5e30d0a", "hex");
+    const gbk = await k.upload(alice, id, "gbk.csv", gbkCsv, "qa/import");
+    expect(gbk.json()).toMatchObject({ code: 0, data: { imported: 1 } });
+    expect((await k.segments(alice, id, "&qa=true")).list.at(-1)).toMatchObject({ question: "几点关门？", answer: "晚上九点" });
     const notCsv = await k.upload(alice, id, "faq.txt", "a,b", "qa/import", "en");
     expect(notCsv.json().msg).toBe("a CSV file must be chosen");
     const none = await t.app.inject({

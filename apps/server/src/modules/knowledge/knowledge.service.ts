@@ -19,7 +19,15 @@ import type { FilesService } from "../files/files.service.ts";
 import { sniffImage } from "../files/files.service.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import type { ResolvedModel } from "../models/provider.ts";
-import { countTokens, INGEST_VERSION, IngestError, ingest, normalizeOptions, type Segment as IngestSegment } from "./ingest/index.ts";
+import {
+  countTokens,
+  decodeText,
+  INGEST_VERSION,
+  IngestError,
+  ingest,
+  normalizeOptions,
+  type Segment as IngestSegment,
+} from "./ingest/index.ts";
 import { EMBED_BATCH, embedTexts } from "./embeddings.ts";
 import { indexTerms } from "./keywords.ts";
 import { type BaseRow, type KnowledgeFileRow, KnowledgeRepository, type SegmentInsert, type SegmentRow } from "./knowledge.repository.ts";
@@ -705,7 +713,8 @@ export class KnowledgeService {
     const base = await this.accessBase(caller, baseId, "write");
     if (!file || extensionOf(file.name) !== "csv") throw badRequest("qaCsvRequired");
     if (file.data.length > KNOWLEDGE_FILE_MAX_BYTES) throw badRequest("fileTooLarge", { size: SIZE_LABEL });
-    const rows = parseCsv(file.data.toString("utf8").replace(/^\uFEFF/, ""));
+    // Excel on Chinese Windows saves CSV as GBK: decoded as the document reader decodes text (UTF-8, UTF-16, else GB18030).
+    const rows = parseCsv(decodeText(file.data));
     if (rows.length && /^(问题|question|q)$/i.test(rows[0][0]?.trim() ?? "")) rows.shift();
     const pairs = rows.map((r) => [r[0]?.trim() ?? "", r[1]?.trim() ?? ""]).filter(([q, a]) => q || a);
     if (!pairs.length) throw badRequest("qaCsvEmpty");

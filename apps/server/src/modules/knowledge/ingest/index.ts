@@ -26,6 +26,7 @@ export type {
 } from "./types.ts";
 export { countTokens } from "./tokens.ts";
 export { detectFormat, parseDocument } from "./parse/index.ts";
+export { decodeText } from "./parse/limits.ts";
 export { normalizeOptions } from "./options.ts";
 
 /** Bump when the segments for the same file and options change (stored segments are keyed by it). */
