@@ -241,6 +241,38 @@ describe("laws", () => {
     expect(segs.at(-1)!.content).toBe("第三章 附则\n第六条 本法自公布之日起施行。");
   });
 
+  it("a Word law with 附则 and 第X条之一, a cross-reference wrapped onto the next article's number, and the same text as CRLF txt", async () => {
+    const lines = [
+      "示例登记条例",
+      "目　　录",
+      "第一章　总　则",
+      "第二章　附　则",
+      "第一章　总　则",
+      "第九条　登记机关应当依照",
+      "第十条规定办理登记。",
+      "第十条　登记应当公开。",
+      "第十条之一　电子登记与纸质登记具有同等效力。",
+      "第二章　附　则",
+      "第十一条　本条例自公布之日起施行。",
+    ];
+    const expected = [
+      "第一章 总则\n第九条 登记机关应当依照\n第十条规定办理登记。",
+      "第一章 总则\n第十条 登记应当公开。",
+      "第一章 总则\n第十条之一 电子登记与纸质登记具有同等效力。",
+      "第二章 附则\n第十一条 本条例自公布之日起施行。",
+    ];
+    const docx = await run("law.docx", await docxOf(lines.map((text) => ({ text }))), { method: "laws" });
+    expect(docx.map((s) => s.content)).toEqual(expected);
+    expect(docx.map((s) => s.title)).toEqual([
+      "示例登记条例 > 第一章 总则",
+      "示例登记条例 > 第一章 总则",
+      "示例登记条例 > 第一章 总则",
+      "示例登记条例 > 第二章 附则",
+    ]);
+    const crlf = await run("law.txt", lines.join("\r\n"), { method: "laws" });
+    expect(crlf.map((s) => s.content)).toEqual(expected);
+  });
+
   it("markdown: a '#' heading names the law instead of standing alone; '##' chapters and a preamble keep working", async () => {
     const md = [
       "# 示例数据安全条例",
