@@ -77,9 +77,11 @@ export async function scannedPdf(pages: Uint8Array[]): Promise<Uint8Array> {
   return pdfFromHtml(imgs);
 }
 
-export type DocxItem = { heading?: 1 | 2 | 3; text: string } | { table: string[][] } | { png: Uint8Array; width: number; height: number };
+/** A table cell: its text, or its text and the rows it spans down (Word's vertically merged cells; the rows below omit it). */
+export type DocxCell = string | { text: string; rowSpan: number };
+export type DocxItem = { heading?: 1 | 2 | 3; text: string } | { table: DocxCell[][] } | { png: Uint8Array; width: number; height: number };
 
-/** A Word document with real heading styles (Heading 1–3) and tables. */
+/** A Word document with real heading styles (Heading 1–3) and tables (with vertically merged cells). */
 export async function docxOf(items: DocxItem[]): Promise<Uint8Array> {
   const levels = { 1: HeadingLevel.HEADING_1, 2: HeadingLevel.HEADING_2, 3: HeadingLevel.HEADING_3 } as const;
   const children = items.map((item) =>
@@ -89,7 +91,16 @@ export async function docxOf(items: DocxItem[]): Promise<Uint8Array> {
         })
       : "table" in item
         ? new Table({
-            rows: item.table.map((row) => new TableRow({ children: row.map((c) => new TableCell({ children: [new Paragraph(c)] })) })),
+            rows: item.table.map(
+              (row) =>
+                new TableRow({
+                  children: row.map((c) =>
+                    typeof c === "string"
+                      ? new TableCell({ children: [new Paragraph(c)] })
+                      : new TableCell({ children: [new Paragraph(c.text)], rowSpan: c.rowSpan }),
+                  ),
+                }),
+            ),
           })
         : new Paragraph({
             children: [new TextRun(item.text)],

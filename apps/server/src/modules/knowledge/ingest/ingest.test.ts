@@ -207,6 +207,24 @@ describe("table", () => {
     expect(csv[1].content).toBe("城市: 上海\n人口: 24870895\n日期: 2020-11-01");
   });
 
+  it("a Word table with vertically merged cells: the merged value fills each row it covers, the other cells keep their column", async () => {
+    const data = await docxOf([
+      {
+        table: [
+          ["部门", "姓名", "工号"],
+          [{ text: "研发部", rowSpan: 2 }, "张三", "1001"],
+          ["李四", "1002"],
+          ["市场部", "王五", "1003"],
+        ],
+      },
+    ]);
+    expect((await run("staff.docx", data, { method: "table" })).map((s) => s.content)).toEqual([
+      "部门: 研发部\n姓名: 张三\n工号: 1001",
+      "部门: 研发部\n姓名: 李四\n工号: 1002",
+      "部门: 市场部\n姓名: 王五\n工号: 1003",
+    ]);
+  });
+
   it("says so when a file has no table", async () => {
     expect(await reason(run("a.txt", "没有表格的文本", { method: "table" }))).toBe("empty");
   });

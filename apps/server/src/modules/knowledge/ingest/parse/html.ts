@@ -101,6 +101,8 @@ export function blocksFromHtml(html: string): { blocks: Block[]; pages: number }
 function tableFromHtml(table: HTMLElement): Block | undefined {
   const rows: string[][] = [];
   let headerRows = 0;
+  /** By column: a cell of a row above that spans down (rowspan, Word's vertically merged cells) and the rows it still covers. */
+  const spans: { text: string; rows: number }[] = [];
   for (const tr of table.querySelectorAll("tr")) {
     // Rows of a nested table belong to that table's cell text, not to this table.
     if (tr.closest("table") !== table) continue;
@@ -108,11 +110,25 @@ function tableFromHtml(table: HTMLElement): Block | undefined {
       (c): c is HTMLElement => c.nodeType === NodeType.ELEMENT_NODE && /^t[dh]$/i.test((c as HTMLElement).rawTagName),
     );
     const row: string[] = [];
+    // A covered position repeats the merged cell's text (as exceljs gives a merged range's value to each of its
+    // cells), so the cells after it stay under their own column.
+    const takeSpanned = () => {
+      for (let span = spans[row.length]; span?.rows; span = spans[row.length]) {
+        span.rows--;
+        row.push(span.text);
+      }
+    };
     for (const cell of cells) {
+      takeSpanned();
       const text = cell.text.replace(/\s+/g, " ").trim();
-      const span = Math.min(Number(cell.getAttribute("colspan") ?? 1) || 1, 50);
-      for (let i = 0; i < span; i++) row.push(text);
+      const colspan = Math.min(Number(cell.getAttribute("colspan") ?? 1) || 1, 50);
+      const rowspan = Math.min(Number(cell.getAttribute("rowspan") ?? 1) || 1, 1000);
+      for (let i = 0; i < colspan; i++) {
+        spans[row.length] = { text, rows: rowspan - 1 };
+        row.push(text);
+      }
     }
+    takeSpanned();
     if (rows.length === headerRows && cells.length && cells.every((c) => c.rawTagName.toLowerCase() === "th")) headerRows++;
     rows.push(row);
   }
