@@ -1,3 +1,4 @@
+import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import { beforeAll, describe, expect, it } from "vitest";
 import { docxOf, pptxOf, xlsxOf } from "./fixtures.test-helper.ts";
@@ -205,6 +206,34 @@ describe("table", () => {
       method: "table",
     });
     expect(csv[1].content).toBe("城市: 上海\n人口: 24870895\n日期: 2020-11-01");
+  });
+
+  it("a workbook of several sheets whose first sheet has a merged title row above its header: the title names the table", async () => {
+    const workbook = new ExcelJS.Workbook();
+    const staff = workbook.addWorksheet("员工");
+    staff.addRow(["2024年员工名单", null, null]);
+    staff.mergeCells("A1:C1");
+    staff.addRow(["部门", "姓名", "工号"]);
+    staff.addRow(["研发部", "张三", 1001]);
+    staff.addRow(["市场部", "李四", 1002]);
+    const teams = workbook.addWorksheet("部门");
+    teams.addRow(["部门", "负责人"]);
+    teams.addRow(["研发部", "赵六"]);
+    const data = new Uint8Array(await workbook.xlsx.writeBuffer());
+    expect((await run("staff.xlsx", data, { method: "table" })).map((s) => [s.title, s.content])).toEqual([
+      ["员工 > 2024年员工名单", "部门: 研发部\n姓名: 张三\n工号: 1001"],
+      ["员工 > 2024年员工名单", "部门: 市场部\n姓名: 李四\n工号: 1002"],
+      ["部门", "部门: 研发部\n负责人: 赵六"],
+    ]);
+    // Other methods keep the sheet's name and title above its rows.
+    expect((await run("staff.xlsx", data, { method: "full_text" }))[0].content).toBe(
+      "员工 > 2024年员工名单\n| 部门 | 姓名 | 工号 |\n| 研发部 | 张三 | 1001 |\n| 市场部 | 李四 | 1002 |\n部门\n| 部门 | 负责人 |\n| 研发部 | 赵六 |",
+    );
+    // A CSV's title line too; a header with one name over a row of data (numbers) stays the header.
+    const csv = await run("t.csv", "2024年城市人口\n城市,人口\n北京,21893095\n", { method: "table" });
+    expect(csv).toMatchObject([{ title: "2024年城市人口", content: "城市: 北京\n人口: 21893095" }]);
+    const named = await run("t.csv", "名称,,\n苹果,3,5\n", { method: "table" });
+    expect(named).toMatchObject([{ content: "名称: 苹果\n列2: 3\n列3: 5" }]);
   });
 
   it("a Word table with vertically merged cells: the merged value fills each row it covers, the other cells keep their column", async () => {
