@@ -387,6 +387,21 @@ describe("book, manual, paper", () => {
     expect(segs.map((s) => s.title)).toEqual(["1 概述", "1 概述 > 1.1 用途", "2 安装"]);
   });
 
+  it("manual and book lose no text: a numbered list is body text, a heading with nothing under it is a chunk of its path", async () => {
+    const text = "1 开机\n按下列步骤开机：\n1.1 准备\n1.2 通电\n检查电源线。\n2 关机\n1. 保存数据\n2. 按下电源键\n3 维护";
+    const segs = await run("m.txt", text, { method: "manual" });
+    expect(segs.map((s) => s.content)).toEqual([
+      "1 开机\n按下列步骤开机：\n1.1 准备\n1.2 通电\n检查电源线。",
+      "2 关机\n1. 保存数据\n2. 按下电源键",
+      "3 维护",
+    ]);
+    expect((await run("b.txt", "1. 保存数据\n2. 按下电源键", { method: "book" })).map((s) => s.content)).toEqual([
+      "1. 保存数据\n2. 按下电源键",
+    ]);
+    const md = await run("m.md", "# 手册\n\n## 第一部分\n\n## 第二部分\n\n内容。", { method: "manual" });
+    expect(md.map((s) => s.content)).toEqual(["手册 > 第一部分", "手册 > 第二部分\n内容。"]);
+  });
+
   it("paper: title, authors and abstract first, then sections", async () => {
     const md = `# 基于检索增强的问答系统\n\n张三 李四\n\n示例大学 计算机学院\n\n摘要：本文提出一种检索增强方法。\n\n关键词：检索；问答\n\n## 1 引言\n\n问答系统很重要。\n\n## 2 方法\n\n### 2.1 检索\n\n使用混合检索。\n\n## 参考文献\n\n[1] 某某. 论文.`;
     const segs = await run("p.md", md, { method: "paper" });
