@@ -1,5 +1,17 @@
 /** Documents the ingestion tests generate: PDFs and screenshots printed by Chromium, docx, xlsx, pptx. */
-import { AlignmentType, Document, HeadingLevel, ImageRun, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from "docx";
+import {
+  AlignmentType,
+  Document,
+  HeadingLevel,
+  ImageRun,
+  LevelFormat,
+  Packer,
+  Paragraph,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+} from "docx";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import { type Browser, chromium } from "playwright-core";
@@ -79,7 +91,11 @@ export async function scannedPdf(pages: Uint8Array[]): Promise<Uint8Array> {
 
 /** A table cell: its text, or its text and the rows it spans down (Word's vertically merged cells; the rows below omit it). */
 export type DocxCell = string | { text: string; rowSpan: number };
-export type DocxItem = { heading?: 1 | 2 | 3; text: string } | { table: DocxCell[][] } | { png: Uint8Array; width: number; height: number };
+/** `numbered`: an item of the document's one numbered list (Word's numbering "1.", "2.", …). */
+export type DocxItem =
+  | { heading?: 1 | 2 | 3; text: string; numbered?: boolean }
+  | { table: DocxCell[][] }
+  | { png: Uint8Array; width: number; height: number };
 
 /** A Word document with real heading styles (Heading 1–3) and tables (with vertically merged cells). */
 export async function docxOf(items: DocxItem[]): Promise<Uint8Array> {
@@ -105,10 +121,14 @@ export async function docxOf(items: DocxItem[]): Promise<Uint8Array> {
         : new Paragraph({
             children: [new TextRun(item.text)],
             ...(item.heading ? { heading: levels[item.heading] } : {}),
+            ...(item.numbered ? { numbering: { reference: "steps", level: 0 } } : {}),
             alignment: AlignmentType.LEFT,
           }),
   );
-  const doc = new Document({ sections: [{ children }] });
+  const numbering = {
+    config: [{ reference: "steps", levels: [{ level: 0, format: LevelFormat.DECIMAL, text: "%1.", alignment: AlignmentType.START }] }],
+  };
+  const doc = new Document({ numbering, sections: [{ children }] });
   return new Uint8Array(await Packer.toBuffer(doc));
 }
 

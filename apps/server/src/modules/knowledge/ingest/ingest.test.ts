@@ -364,7 +364,7 @@ describe("book, manual, paper", () => {
     expect(segs).toContainEqual(expect.objectContaining({ title: "第二章 发展" }));
   });
 
-  it("manual: docx heading styles give the title path that prefixes each chunk", async () => {
+  it("manual: docx heading styles give the title path that prefixes each chunk; numbered lists keep their numbers", async () => {
     const docx = await docxOf([
       { heading: 1, text: "安装指南" },
       { heading: 2, text: "硬件要求" },
@@ -373,12 +373,15 @@ describe("book, manual, paper", () => {
       { text: "操作系统为 Linux。" },
       { heading: 1, text: "故障排除" },
       { text: "重启设备。" },
+      { text: "断开电源", numbered: true },
+      { text: "等待十秒", numbered: true },
     ]);
     const segs = await run("m.docx", docx, { method: "manual" });
+    // The numbered list's numbers are kept (Word stores them as list markup, not text).
     expect(segs.map((s) => s.content)).toEqual([
       "安装指南 > 硬件要求\n内存不少于 8 GB。",
       "安装指南 > 软件要求\n操作系统为 Linux。",
-      "故障排除\n重启设备。",
+      "故障排除\n重启设备。\n1. 断开电源\n2. 等待十秒",
     ]);
   });
 

@@ -90,12 +90,21 @@ export function blocksFromHtml(html: string): { blocks: Block[]; pages: number }
     }
     const isBlock = BLOCK.has(tag) || tag === "";
     if (isBlock) flush();
+    // Word's numbered lists (and <ol>) carry their numbers only as list markup: write them, so steps keep their order.
+    if (tag === "li" && el.parentNode?.rawTagName?.toLowerCase() === "ol") inline += `${listNumber(el)}. `;
     for (const child of el.childNodes) walk(child);
     if (isBlock) flush();
   };
   walk(root);
   flush();
   return { blocks, pages: 1 };
+}
+
+/** An item's number in its ordered list (from the list's `start`). */
+function listNumber(li: HTMLElement): number {
+  const list = li.parentNode;
+  const items = list.childNodes.filter((c) => c.nodeType === NodeType.ELEMENT_NODE && (c as HTMLElement).rawTagName?.toLowerCase() === "li");
+  return (Number(list.getAttribute("start")) || 1) + items.indexOf(li);
 }
 
 function tableFromHtml(table: HTMLElement): Block | undefined {
