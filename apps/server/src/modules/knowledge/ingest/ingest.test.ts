@@ -439,6 +439,37 @@ Java、Go、PostgreSQL`;
     expect(segs[3].content).toContain("杭州某某网络有限公司");
     expect(segs[3].content.split("\n").slice(1).join("\n")).not.toContain("上海示例科技");
   });
+
+  it("a Word resume: the form table of label/value cells and the job table feed the summary line", async () => {
+    const docx = await docxOf([
+      { text: "个人简历" },
+      {
+        table: [
+          ["姓名", "李华", "性别", "女"],
+          ["电话", "139-1234-5678", "工作年限", "6年"],
+          ["学历", "硕士", "毕业院校", "南方示例大学"],
+        ],
+      },
+      { heading: 2, text: "工作经历" },
+      {
+        table: [
+          ["时间", "公司", "职位"],
+          ["2020.07 - 至今", "广州示例信息技术有限公司", "数据工程师"],
+          ["2018.07 - 2020.06", "深圳某某数据有限公司", "分析师"],
+        ],
+      },
+      { heading: 2, text: "专业技能" },
+      { text: "Python、SQL、Spark" },
+    ]);
+    const segs = await run("resume.docx", docx, { method: "resume" });
+    const summary = "姓名：李华｜电话：13912345678｜公司：广州示例信息技术有限公司｜学历：南方示例大学 硕士｜工作年限：6年";
+    for (const s of segs) expect(s.content.split("\n")[0]).toBe(summary);
+    expect(segs.map((s) => s.title)).toEqual(["基本信息", "工作经历", "工作经历", "专业技能"]);
+    expect(segs[0].content).toContain("姓名：李华｜性别：女");
+    // The job table's header leads the first job.
+    expect(segs[1].content).toBe(`${summary}\n工作经历\n时间 公司 职位\n2020.07 - 至今 广州示例信息技术有限公司 数据工程师`);
+    expect(segs[2].content).toBe(`${summary}\n工作经历\n2018.07 - 2020.06 深圳某某数据有限公司 分析师`);
+  });
 });
 
 describe("ppt and full_text", () => {
