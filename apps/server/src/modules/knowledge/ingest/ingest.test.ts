@@ -492,6 +492,22 @@ describe("ppt and full_text", () => {
     ]);
   });
 
+  it("ppt: a table's merged cells repeat the merged text under each column they cover", async () => {
+    const data = await pptxOf([
+      {
+        title: "排班",
+        table: [
+          ["日期", "早班", "晚班"],
+          ["周一", "张三", "<"],
+          ["^", "李四", "王五"],
+        ],
+      },
+    ]);
+    expect((await run("s.pptx", data, { method: "ppt" }))[0].content).toBe(
+      "排班\n日期: 周一\n早班: 张三\n晚班: 张三\n\n日期: 周一\n早班: 李四\n晚班: 王五",
+    );
+  });
+
   it("full_text: the whole document is one chunk", async () => {
     const segs = await run("law.txt", LAW, { method: "full_text" });
     expect(segs).toHaveLength(1);

@@ -31,7 +31,10 @@ export function numberedLevel(line: string): number | undefined {
 
 /** How a numbered line is numbered, its numbers left out: "1.2 用途" → "#.#", "2. 保存" → "#.", "第三章 …" → "第#章". */
 function numberingStyle(line: string): string {
-  const prefix = /^(第[^\s章节篇编部]+[章节篇编部]|[一二三四五六七八九十]+、|[（(][一二三四五六七八九十]+[)）]|\d{1,2}(?:\.\d{1,2})*\.?)/.exec(line.trim());
+  const prefix =
+    /^(第[^\s章节篇编部]+[章节篇编部]|[一二三四五六七八九十]+、|[（(][一二三四五六七八九十]+[)）]|\d{1,2}(?:\.\d{1,2})*\.?)/.exec(
+      line.trim(),
+    );
   return (prefix?.[0] ?? "").replace(/[一二三四五六七八九十百零〇\d]+/g, "#");
 }
 

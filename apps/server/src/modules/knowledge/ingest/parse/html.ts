@@ -103,7 +103,9 @@ export function blocksFromHtml(html: string): { blocks: Block[]; pages: number }
 /** An item's number in its ordered list (from the list's `start`). */
 function listNumber(li: HTMLElement): number {
   const list = li.parentNode;
-  const items = list.childNodes.filter((c) => c.nodeType === NodeType.ELEMENT_NODE && (c as HTMLElement).rawTagName?.toLowerCase() === "li");
+  const items = list.childNodes.filter(
+    (c) => c.nodeType === NodeType.ELEMENT_NODE && (c as HTMLElement).rawTagName?.toLowerCase() === "li",
+  );
   return (Number(list.getAttribute("start")) || 1) + items.indexOf(li);
 }
 
