@@ -1,7 +1,7 @@
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import { beforeAll, describe, expect, it } from "vitest";
-import { docxOf, pptxOf, xlsxOf } from "./fixtures.test-helper.ts";
+import { type DocxItem, docxOf, pptxOf, xlsxOf } from "./fixtures.test-helper.ts";
 import { countTokens, INGEST_VERSION, IngestError, ingest, parseDocument, type Segment, type SegmentOptions } from "./index.ts";
 import { catastrophic } from "./options.ts";
 import { openZip } from "./parse/zip.ts";
@@ -125,6 +125,27 @@ describe("auto", () => {
     for (const s of segs) expect(s.content.endsWith("###")).toBe(true);
   });
 
+  it("a Word document: 512 cl100k tokens by default, headings never last, the user's delimiters as cut points", async () => {
+    const items: DocxItem[] = [];
+    for (let i = 1; i <= 6; i++) {
+      items.push({ heading: 1, text: `第${i}部分` });
+      for (let j = 0; j < 8; j++)
+        items.push({
+          text: `第${i}部分第${j}段：设备应当定期检查；发现异常及时上报；记录每次检查的结果；保存检查记录三年；每年复核一次。`,
+        });
+    }
+    const data = await docxOf(items);
+    const segs = await run("a.docx", data, { method: "auto" });
+    for (const s of segs) {
+      expect(s.tokens).toBeLessThanOrEqual(512);
+      expect(s.content.split("\n").at(-1)).not.toMatch(/^第\d部分$/);
+    }
+    expect(Math.max(...segs.map((s) => s.tokens))).toBeGreaterThan(400);
+    const cut = await run("a.docx", data, { method: "auto", chunkSize: 48, delimiters: ["；"] });
+    for (const s of cut) expect(s.content).toMatch(/[；。]$/);
+    expect(cut.some((s) => s.content.endsWith("；"))).toBe(true);
+  });
+
   it("is deterministic: the same file and options give the same segments", async () => {
     expect(await run("a.md", md, { method: "auto", chunkSize: 128, overlap: 24 })).toEqual(segments);
   });
@@ -156,6 +177,11 @@ describe("qa", () => {
   it("reads tab-separated txt, 问/答 lines, and markdown or docx headings as questions", async () => {
     const tab = await run("qa.txt", "营业时间？\t每天9点到18点\n在哪里取货？\t一楼前台", { method: "qa" });
     expect(tab.map((s) => s.answer)).toEqual(["每天9点到18点", "一楼前台"]);
+    const comma = await run("qa.txt", "营业时间？,每天9点到18点\r\n在哪里取货？,一楼前台，周日不营业", { method: "qa" });
+    expect(comma.map((s) => [s.question, s.answer])).toEqual([
+      ["营业时间？", "每天9点到18点"],
+      ["在哪里取货？", "一楼前台，周日不营业"],
+    ]);
     const marked = await run("qa.txt", "问：可以退货吗？\n答：七天内可以。\n包装需完好。\n问：运费谁出？\n答：卖家承担。", {
       method: "qa",
     });
@@ -206,6 +232,9 @@ describe("table", () => {
       method: "table",
     });
     expect(csv[1].content).toBe("城市: 上海\n人口: 24870895\n日期: 2020-11-01");
+    // Saved by Excel on Chinese Windows: GBK with CRLF ("姓名,在职\r\n张三,是\r\n").
+    const gbk = await run("t.csv", Buffer.from("d0d5c3fb2cd4dad6b00d0ad5c5c8fd2ccac70d0a", "hex"), { method: "table" });
+    expect(gbk.map((s) => s.content)).toEqual(["姓名: 张三\n在职: 是"]);
   });
 
   it("a workbook of several sheets whose first sheet has a merged title row above its header: the title names the table", async () => {
@@ -286,6 +315,28 @@ describe("laws", () => {
     for (const s of segs) expect(s.tokens).toBeLessThanOrEqual(200);
     expect(segs.filter((s) => /^第四条 /m.test(s.content))).toHaveLength(1);
     expect(segs.at(-1)!.content).toBe("第三章 附则\n第六条 本法自公布之日起施行。");
+  });
+
+  it("编, 章 and 节 form the path above each article", async () => {
+    const text = [
+      "第一编　总　则",
+      "第一章　基本规定",
+      "第一节　一般规定",
+      "第一条　为了规范示例行为，制定本法。",
+      "第二节　特别规定",
+      "第二条　特别事项依照本节办理。",
+      "第二章　其他规定",
+      "第三条　其他事项另行规定。",
+      "第二编　分　则",
+      "第三章　登记",
+      "第四条　登记应当公开。",
+    ].join("\n");
+    expect((await run("law.txt", text, { method: "laws" })).map((s) => s.content)).toEqual([
+      "第一编 总则\n第一章 基本规定\n第一节 一般规定\n第一条 为了规范示例行为，制定本法。",
+      "第一编 总则\n第一章 基本规定\n第二节 特别规定\n第二条 特别事项依照本节办理。",
+      "第一编 总则\n第二章 其他规定\n第三条 其他事项另行规定。",
+      "第二编 分则\n第三章 登记\n第四条 登记应当公开。",
+    ]);
   });
 
   it("a Word law with 附则 and 第X条之一, a cross-reference wrapped onto the next article's number, and the same text as CRLF txt", async () => {

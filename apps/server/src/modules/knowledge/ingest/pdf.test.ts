@@ -18,6 +18,10 @@ const paperHtml = `<h1>基于检索增强的企业问答</h1><p>张三<sup>1</su
 <p><b>摘要：</b>本文研究检索增强生成在企业知识库中的应用，提出混合检索方法。</p><p><b>关键词：</b>检索；问答</p>
 <p><b>1 引言</b></p><p>企业知识分散在大量文档中。</p><p><b>2 方法</b></p><p>我们结合关键词与向量检索。</p><p><b>3 结论</b></p><p>混合检索效果更好。</p>`;
 
+const bookHtml = `<h1>示例之书</h1><h2>目录</h2>
+<p>第一章 起源 ........................ 2</p><p>第一节 远古 ........................ 2</p><p>第二章 发展 ........................ 3</p>
+<div style="page-break-after:always"></div><h2>第一章 起源</h2><h3>第一节 远古</h3><p>很久以前，人们在河边生活。</p>
+<div style="page-break-after:always"></div><h2>第二章 发展</h2><p>城市逐渐出现。</p>`;
 let manual: Uint8Array;
 let law: Uint8Array;
 let paper: Uint8Array;
@@ -72,6 +76,14 @@ describe("PDF text layer", () => {
     ]);
     // The law's name leads every title instead of standing alone.
     expect(segs[0].title).toBe("中华人民共和国示例法 > 第一章 总则");
+  });
+
+  it("book: the table of contents is dropped, paragraphs carry their chain of headings", async () => {
+    const segs = await ingest({ name: "book.pdf", data: await pdfFromHtml(bookHtml) }, { method: "book" });
+    expect(segs.map((s) => s.content)).toEqual([
+      "示例之书 > 第一章 起源 > 第一节 远古\n很久以前，人们在河边生活。",
+      "示例之书 > 第二章 发展\n城市逐渐出现。",
+    ]);
   });
 
   it("paper: title, authors and abstract first, then numbered sections", async () => {
