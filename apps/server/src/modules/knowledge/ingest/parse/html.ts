@@ -91,7 +91,8 @@ export function blocksFromHtml(html: string): { blocks: Block[]; pages: number }
     const isBlock = BLOCK.has(tag) || tag === "";
     if (isBlock) flush();
     // Word's numbered lists (and <ol>) carry their numbers only as list markup: write them, so steps keep their order.
-    if (tag === "li" && el.parentNode?.rawTagName?.toLowerCase() === "ol") inline += `${listNumber(el)}. `;
+    const list = el.parentNode;
+    if (tag === "li" && list?.rawTagName?.toLowerCase() === "ol") inline += `${listNumber(list, el)}. `;
     for (const child of el.childNodes) walk(child);
     if (isBlock) flush();
   };
@@ -101,8 +102,7 @@ export function blocksFromHtml(html: string): { blocks: Block[]; pages: number }
 }
 
 /** An item's number in its ordered list (from the list's `start`). */
-function listNumber(li: HTMLElement): number {
-  const list = li.parentNode;
+function listNumber(list: HTMLElement, li: HTMLElement): number {
   const items = list.childNodes.filter(
     (c) => c.nodeType === NodeType.ELEMENT_NODE && (c as HTMLElement).rawTagName?.toLowerCase() === "li",
   );
