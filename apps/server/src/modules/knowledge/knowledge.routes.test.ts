@@ -261,10 +261,19 @@ describe("preview, commit, states and segments", () => {
     await k.call(alice, "POST", `/${id}/files/${fileId}/commit`, { method: "auto" });
     const failed = await k.settled(alice, id, fileId);
     expect(failed.state).toBe("FAILED");
-    expect(failed.error).toMatch(/^文件解析失败：|^文件格式不支持$/);
-    expect((await k.call(alice, "GET", `/${id}/files/${fileId}`, undefined, "en")).json().data.error).toMatch(
-      /could not be read|not supported/,
+    expect(failed.error).toBe("文件无法读取：文件已损坏、已加密或内容与扩展名不符");
+    expect((await k.call(alice, "GET", `/${id}/files/${fileId}`, undefined, "en")).json().data.error).toBe(
+      "the file cannot be read: it is damaged, encrypted or not what its extension says",
     );
+    // A preview says why in the user's words too, as a 400 (never a 500): no table for the table method, no text at all.
+    const text = await k.uploaded(alice, id, "notes.txt", "只有一段文字，没有表格。");
+    const noTable = await k.call(alice, "POST", `/${id}/files/${text}/preview`, { method: "table" });
+    expect(noTable.statusCode).toBe(400);
+    expect(noTable.json().msg).toBe("文件中没有表格：表格分段需要 xlsx、csv 或含表格的文档");
+    const blank = await k.uploaded(alice, id, "blank.md", "\n\n   \n");
+    const noText = await k.call(alice, "POST", `/${id}/files/${blank}/preview`, { method: "auto" }, "en");
+    expect(noText.json()).toMatchObject({ msg: "no text was found in the file" });
+    expect(noText.statusCode).toBe(400);
   });
 
   it("refuses bad options (an invalid cleaning regex, an unknown method) as 400", async () => {

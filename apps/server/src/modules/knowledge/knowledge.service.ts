@@ -403,9 +403,26 @@ export class KnowledgeService {
       });
   }
 
-  private ingestFailure(err: unknown): { key: MessageKey; params?: Record<string, string> } {
+  /**
+   * Why a file could not be segmented, in words its uploader reads (in their language); the parser's own detail
+   * (English, technical) goes to the log, and only an unexpected failure shows it.
+   */
+  private ingestFailure(err: unknown, method: string): { key: MessageKey; params?: Record<string, string> } {
     if (err instanceof IngestError) {
-      if (err.reason === "unsupportedFormat") return { key: "fileFormatNotSupported" };
+      if (err.reason !== "empty")
+        this.platform.log.warn({ reason: err.reason, detail: err.message }, "knowledge: a file could not be segmented");
+      switch (err.reason) {
+        case "unsupportedFormat":
+          return { key: "fileFormatNotSupported" };
+        case "unreadable":
+          return { key: "knowledgeFileUnreadable" };
+        case "tooLarge":
+          return { key: "knowledgeFileTooLarge" };
+        case "timeout":
+          return { key: "knowledgeParseTimeout" };
+        case "empty":
+          return { key: method === "table" ? "knowledgeNoTable" : "knowledgeNoText" };
+      }
       return { key: "knowledgeParseFailed", params: { detail: err.message } };
     }
     return { key: "knowledgeParseFailed", params: { detail: (err as Error)?.message ?? String(err) } };
@@ -417,7 +434,7 @@ export class KnowledgeService {
     try {
       return { segments: await this.segmentsOf(file, options, file.parseNo + 1) };
     } catch (err) {
-      const failure = this.ingestFailure(err);
+      const failure = this.ingestFailure(err, options.method);
       throw badRequest(failure.key, failure.params);
     }
   }
@@ -454,7 +471,7 @@ export class KnowledgeService {
       });
     } catch (err) {
       // Parsing is deterministic: trying again would fail the same way.
-      await set({ state: "FAILED", error: this.ingestFailure(err) });
+      await set({ state: "FAILED", error: this.ingestFailure(err, (file.options as SegmentOptionsInput).method) });
       return;
     }
     try {
