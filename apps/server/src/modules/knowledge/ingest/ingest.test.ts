@@ -167,10 +167,16 @@ describe("qa", () => {
           ["如何开票？", "在我的订单中申请。"],
           ["支持哪些支付方式？", "微信和支付宝。"],
         ],
+        // A second sheet with a title line above its named columns: the title is no pair.
+        售后: [
+          ["售后常见问题解答", null],
+          ["问题", "答案"],
+          ["保修多久？", "一年。"],
+        ],
       }),
       { method: "qa" },
     );
-    expect(xlsx.map((s) => s.question)).toEqual(["如何开票？", "支持哪些支付方式？"]);
+    expect(xlsx.map((s) => s.question)).toEqual(["如何开票？", "支持哪些支付方式？", "保修多久？"]);
     expect(xlsx[0].content).toBe("如何开票？\n在我的订单中申请。");
   });
 
@@ -258,11 +264,13 @@ describe("table", () => {
     expect((await run("staff.xlsx", data, { method: "full_text" }))[0].content).toBe(
       "员工 > 2024年员工名单\n| 部门 | 姓名 | 工号 |\n| 研发部 | 张三 | 1001 |\n| 市场部 | 李四 | 1002 |\n部门\n| 部门 | 负责人 |\n| 研发部 | 赵六 |",
     );
-    // A CSV's title line too; a header with one name over a row of data (numbers) stays the header.
+    // A CSV's title line too; a header with one name over a row of data (numbers, or as short texts) stays the header.
     const csv = await run("t.csv", "2024年城市人口\n城市,人口\n北京,21893095\n", { method: "table" });
     expect(csv).toMatchObject([{ title: "2024年城市人口", content: "城市: 北京\n人口: 21893095" }]);
     const named = await run("t.csv", "名称,,\n苹果,3,5\n", { method: "table" });
     expect(named).toMatchObject([{ content: "名称: 苹果\n列2: 3\n列3: 5" }]);
+    const short = await run("t.csv", "产品,,\n苹果,红色,水果\n", { method: "table" });
+    expect(short).toMatchObject([{ content: "产品: 苹果\n列2: 红色\n列3: 水果" }]);
   });
 
   it("a Word table with vertically merged cells: the merged value fills each row it covers, the other cells keep their column", async () => {

@@ -23,9 +23,12 @@ export function tableFromRows(raw: string[][], name?: string): Extract<Block, { 
 
 /**
  * A title row over a table ("2024年员工名单" in its first cell, or merged across the table, which gives every cell the
- * same text) above a header row: one text over several different texts that are not numbers.
+ * same text) above a header row: one text, longer than any below it, over several different texts that are not numbers.
+ * (A header naming only its first column, "产品" over "苹果 | 红色", stays the header.)
  */
 function isCaption(row: string[], next: string[]): boolean {
+  const texts = new Set(row.filter(Boolean));
   const below = next.filter(Boolean);
-  return new Set(row.filter(Boolean)).size === 1 && new Set(below).size > 1 && below.every((c) => !/^[-+]?[\d,.]+%?$/.test(c));
+  const [title] = texts;
+  return texts.size === 1 && new Set(below).size > 1 && below.every((c) => c.length < title.length && !/^[-+]?[\d,.]+%?$/.test(c));
 }
