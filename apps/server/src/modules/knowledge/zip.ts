@@ -1,5 +1,6 @@
 import JSZip from "jszip";
 import { badRequest } from "../../platform/errors.ts";
+import { decodeText } from "./ingest/index.ts";
 
 /** Limits of a bulk-import zip, checked on its central directory before anything is unpacked. */
 export const ZIP_LIMITS = {
@@ -16,6 +17,9 @@ const S_IFLNK = 0o120000;
 /** Files zip tools add that are not documents. */
 const IGNORED = (name: string) => name.startsWith("__MACOSX/") || /(^|\/)(\.DS_Store|Thumbs\.db)$/.test(name);
 
+const toBytes = (name: string | number[] | Uint8Array | Buffer) =>
+  typeof name === "string" ? Buffer.from(name, "latin1") : Uint8Array.from(name);
+
 export interface ZipEntry {
   name: string;
   data: Buffer;
@@ -29,7 +33,9 @@ export interface ZipEntry {
 export async function unpackZip(data: Buffer, accept: { extensions: readonly string[]; maxFileBytes: number; sizeLabel: string }) {
   let zip: JSZip;
   try {
-    zip = await JSZip.loadAsync(data, { checkCRC32: false, createFolders: false });
+    // A name without zip's UTF-8 flag is in the packer's code page: GBK when Windows' own "compressed folder" made the
+    // zip on a Chinese system. Read as document text is (UTF-8 when it is valid, else GB18030), not as mojibake.
+    zip = await JSZip.loadAsync(data, { checkCRC32: false, createFolders: false, decodeFileName: (bytes) => decodeText(toBytes(bytes)) });
   } catch {
     throw badRequest("zipInvalid");
   }
