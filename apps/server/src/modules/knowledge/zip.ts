@@ -17,9 +17,6 @@ const S_IFLNK = 0o120000;
 /** Files zip tools add that are not documents. */
 const IGNORED = (name: string) => name.startsWith("__MACOSX/") || /(^|\/)(\.DS_Store|Thumbs\.db)$/.test(name);
 
-const toBytes = (name: string | number[] | Uint8Array | Buffer) =>
-  typeof name === "string" ? Buffer.from(name, "latin1") : Uint8Array.from(name);
-
 export interface ZipEntry {
   name: string;
   data: Buffer;
@@ -35,7 +32,9 @@ export async function unpackZip(data: Buffer, accept: { extensions: readonly str
   try {
     // A name without zip's UTF-8 flag is in the packer's code page: GBK when Windows' own "compressed folder" made the
     // zip on a Chinese system. Read as document text is (UTF-8 when it is valid, else GB18030), not as mojibake.
-    zip = await JSZip.loadAsync(data, { checkCRC32: false, createFolders: false, decodeFileName: (bytes) => decodeText(toBytes(bytes)) });
+    // (jszip's types say string[]; loading bytes in Node, it passes the name's bytes as a Uint8Array.)
+    const decodeFileName = (bytes: unknown) => decodeText(Uint8Array.from(bytes as Uint8Array));
+    zip = await JSZip.loadAsync(data, { checkCRC32: false, createFolders: false, decodeFileName });
   } catch {
     throw badRequest("zipInvalid");
   }
