@@ -243,13 +243,15 @@ describe("table", () => {
     expect(gbk.map((s) => s.content)).toEqual(["姓名: 张三\n在职: 是"]);
   });
 
-  it("a workbook of several sheets whose first sheet has a merged title row above its header: the title names the table", async () => {
+  it("a workbook of several sheets, a merged title row above the header and a merged cell over two rows", async () => {
     const workbook = new ExcelJS.Workbook();
     const staff = workbook.addWorksheet("员工");
     staff.addRow(["2024年员工名单", null, null]);
     staff.mergeCells("A1:C1");
     staff.addRow(["部门", "姓名", "工号"]);
     staff.addRow(["研发部", "张三", 1001]);
+    staff.addRow([null, "王五", 1003]);
+    staff.mergeCells("A3:A4"); // one department over two people: each row reads it
     staff.addRow(["市场部", "李四", 1002]);
     const teams = workbook.addWorksheet("部门");
     teams.addRow(["部门", "负责人"]);
@@ -257,12 +259,13 @@ describe("table", () => {
     const data = new Uint8Array(await workbook.xlsx.writeBuffer());
     expect((await run("staff.xlsx", data, { method: "table" })).map((s) => [s.title, s.content])).toEqual([
       ["员工 > 2024年员工名单", "部门: 研发部\n姓名: 张三\n工号: 1001"],
+      ["员工 > 2024年员工名单", "部门: 研发部\n姓名: 王五\n工号: 1003"],
       ["员工 > 2024年员工名单", "部门: 市场部\n姓名: 李四\n工号: 1002"],
       ["部门", "部门: 研发部\n负责人: 赵六"],
     ]);
     // Other methods keep the sheet's name and title above its rows.
     expect((await run("staff.xlsx", data, { method: "full_text" }))[0].content).toBe(
-      "员工 > 2024年员工名单\n| 部门 | 姓名 | 工号 |\n| 研发部 | 张三 | 1001 |\n| 市场部 | 李四 | 1002 |\n部门\n| 部门 | 负责人 |\n| 研发部 | 赵六 |",
+      "员工 > 2024年员工名单\n| 部门 | 姓名 | 工号 |\n| 研发部 | 张三 | 1001 |\n| 研发部 | 王五 | 1003 |\n| 市场部 | 李四 | 1002 |\n部门\n| 部门 | 负责人 |\n| 研发部 | 赵六 |",
     );
     // A CSV's title line too; a header with one name over a row of data (numbers, or as short texts) stays the header.
     const csv = await run("t.csv", "2024年城市人口\n城市,人口\n北京,21893095\n", { method: "table" });
