@@ -380,6 +380,9 @@ describe("laws", () => {
     ]);
     const crlf = await run("law.txt", lines.join("\r\n"), { method: "laws" });
     expect(crlf.map((s) => s.content)).toEqual(expected);
+    // Typed without the space after the number, right under the law's name.
+    const tight = await run("law.txt", "示例条例\n第一条为了规范登记，制定本条例。\n第二条本条例自公布之日起施行。", { method: "laws" });
+    expect(tight.map((s) => s.content)).toEqual(["第一条为了规范登记，制定本条例。", "第二条本条例自公布之日起施行。"]);
   });
 
   it("markdown: a '#' heading names the law instead of standing alone; '##' chapters and a preamble keep working", async () => {

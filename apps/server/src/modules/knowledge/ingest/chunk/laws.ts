@@ -92,7 +92,8 @@ export function chunkLaws(doc: ParsedDocument, opts: NormalizedOptions): Segment
     const m = ARTICLE.exec(line);
     const n = m ? chineseNumber(m[1]) : Number.NaN;
     const spaced = m !== null && /^[\s\u3000]?$/.test(line[m[0].length] ?? "");
-    const wrapped = !spaced && open;
+    // Only inside an article: before the first one, the line above may be the law's name ("示例条例\n第一条为了…").
+    const wrapped = !spaced && open && articles.length > 0;
     const startsArticle = m && !wrapped && (n === last + 1 || (m[2] && n === last) || (n > last && spaced));
     if (startsArticle) {
       last = n;

@@ -34,7 +34,7 @@ interface Summary {
  */
 export function chunkResume(doc: ParsedDocument): Segment[] {
   const lines = doc.blocks
-    .flatMap((b) => (b.kind === "table" ? tableLines(b) : blockText(b).split("\n")))
+    .flatMap((b) => (b.kind === "table" ? formLines(b) : blockText(b).split("\n")))
     .map((l) => l.trim())
     .filter(Boolean);
   const groups: { group: string; lines: string[] }[] = [{ group: "基本信息", lines: [] }];
@@ -63,7 +63,7 @@ const LABEL = /^[\u4e00-\u9fa5A-Za-z ]{1,8}$/;
  * A resume's table as lines: a form row of label/value pairs ("姓名 | 王小明 | 电话 | 138…") as "姓名：王小明｜电话：138…",
  * so the summary reads it like typed text; any other row (a job: period, company, title) as its cells apart by spaces.
  */
-function tableLines(table: Table): string[] {
+function formLines(table: Table): string[] {
   const rowLine = (row: string[]) => {
     const cells = row.length % 2 && !row.at(-1) ? row.slice(0, -1) : row;
     if (cells.length % 2 || !cells.every((c, i) => i % 2 || LABEL.test(c))) return cells.filter(Boolean).join(" ");
