@@ -1,7 +1,7 @@
 import type { NormalizedOptions } from "../options.ts";
 import { countTokens } from "../tokens.ts";
 import type { ParsedDocument, Segment } from "../types.ts";
-import { splitText } from "./pack.ts";
+import { pack, splitText } from "./pack.ts";
 import { blockText, chineseNumber, numbered } from "./text.ts";
 
 const NUM = "[一二三四五六七八九十百千零〇两\\d]+";
@@ -50,7 +50,7 @@ export function dropLawToc(lines: string[]): string[] {
  * laws: the 目录 dropped; 编/章/节 headings form the path; one chunk per 条 (article) starting with its path
  * (`第一章 总则\n第一条 …`), items （一）(二) staying in their article. An article over the budget is split at its
  * items, then sentences; each further part starts with the path and "第N条（续）". Text before the first article
- * (a preamble) is its own chunk; the law's name (a heading that is not 编/章/节, or a lone first line) leads every title
+ * (a preamble) is its own chunk (packed to the budget when long); the law's name (a heading that is not 编/章/节, or a lone first line) leads every title
  * instead. A line starting "第十条…" is an article only if its number follows the previous article's (or a
  * space follows it), and never when it directly continues a line ending mid-sentence, so a wrapped
  * cross-reference ("…依照\n第十条规定的…") stays text.
@@ -106,7 +106,10 @@ export function chunkLaws(doc: ParsedDocument, opts: NormalizedOptions): Segment
   if (!lawTitle.length && preamble.length === 1 && articles.length && isNameLine(preamble[0])) lawTitle.push(preamble.shift()!);
   const name = lawTitle.join(" ");
   const parts: Omit<Segment, "position" | "tokens">[] = [];
-  if (preamble.length) parts.push({ content: preamble.join("\n"), ...(name ? { title: name } : {}) });
+  // A preamble (序言) is packed to the budget like any text: long ones exist, and so does a text whose articles
+  // were not found (numbered by Word's list numbering, which is no text).
+  const units = preamble.map((text) => ({ text, sep: "\n" }));
+  for (const content of pack(units, opts.chunkSize, 0, ["。", "；", "，", " "])) parts.push({ content, ...(name ? { title: name } : {}) });
   // Only the name and no article (a heading over running text): the name leads the text instead of standing alone.
   if (name && !articles.length && !preamble.length) parts.push({ content: name });
   for (const article of articles) {
