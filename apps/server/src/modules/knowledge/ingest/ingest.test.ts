@@ -384,7 +384,7 @@ describe("laws", () => {
     const tight = await run("law.txt", "示例条例\n第一条为了规范登记，制定本条例。\n第二条本条例自公布之日起施行。", { method: "laws" });
     expect(tight.map((s) => s.content)).toEqual(["第一条为了规范登记，制定本条例。", "第二条本条例自公布之日起施行。"]);
     // A long preamble (序言) is cut to the budget like the articles.
-    const preamble = "序言\n" + "我国各族人民共同创造了光辉灿烂的文化，具有光荣的革命传统。".repeat(40) + "\n第一条　本法是根本法。";
+    const preamble = `序言\n${"我国各族人民共同创造了光辉灿烂的文化，具有光荣的革命传统。".repeat(40)}\n第一条　本法是根本法。`;
     const parts = await run("law.txt", preamble, { method: "laws", chunkSize: 128 });
     expect(parts.length).toBeGreaterThan(3);
     for (const p of parts) expect(p.tokens).toBeLessThanOrEqual(128);
