@@ -232,6 +232,19 @@ export const messages = {
   segmentEmpty: { zh: "分段内容不能为空", en: "the segment content cannot be empty" },
   knowledgeParseFailed: { zh: "文件解析失败：{detail}", en: "the file could not be read: {detail}" },
   knowledgeNoText: { zh: "文件中没有可识别的文字", en: "no text was found in the file" },
+  knowledgeNoTable: {
+    zh: "文件中没有表格：表格分段需要 xlsx、csv 或含表格的文档",
+    en: "the file holds no table: the table method needs an xlsx, a csv or a document with tables",
+  },
+  knowledgeFileUnreadable: {
+    zh: "文件无法读取：文件已损坏、已加密或内容与扩展名不符",
+    en: "the file cannot be read: it is damaged, encrypted or not what its extension says",
+  },
+  knowledgeFileTooLarge: {
+    zh: "文件内容过多：解压后过大，或页数、单元格、文字过多",
+    en: "the file holds too much: it unpacks too large, or has too many pages, cells or characters",
+  },
+  knowledgeParseTimeout: { zh: "文件解析超时（超过10分钟）", en: "reading the file took too long (over 10 minutes)" },
   knowledgeEmbedFailed: { zh: "向量处理失败：{detail}", en: "vector processing failed: {detail}" },
   knowledgeEmbeddingModelNotFound: { zh: "向量模型不存在或未启用", en: "the embedding model does not exist or is not enabled" },
   knowledgeNoAnswer: { zh: "抱歉，知识库中没有找到相关答案。", en: "Sorry, the knowledge base has no answer to this." },

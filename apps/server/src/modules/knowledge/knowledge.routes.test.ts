@@ -261,10 +261,19 @@ describe("preview, commit, states and segments", () => {
     await k.call(alice, "POST", `/${id}/files/${fileId}/commit`, { method: "auto" });
     const failed = await k.settled(alice, id, fileId);
     expect(failed.state).toBe("FAILED");
-    expect(failed.error).toMatch(/^文件解析失败：|^文件格式不支持$/);
-    expect((await k.call(alice, "GET", `/${id}/files/${fileId}`, undefined, "en")).json().data.error).toMatch(
-      /could not be read|not supported/,
+    expect(failed.error).toBe("文件无法读取：文件已损坏、已加密或内容与扩展名不符");
+    expect((await k.call(alice, "GET", `/${id}/files/${fileId}`, undefined, "en")).json().data.error).toBe(
+      "the file cannot be read: it is damaged, encrypted or not what its extension says",
     );
+    // A preview says why in the user's words too, as a 400 (never a 500): no table for the table method, no text at all.
+    const text = await k.uploaded(alice, id, "notes.txt", "只有一段文字，没有表格。");
+    const noTable = await k.call(alice, "POST", `/${id}/files/${text}/preview`, { method: "table" });
+    expect(noTable.statusCode).toBe(400);
+    expect(noTable.json().msg).toBe("文件中没有表格：表格分段需要 xlsx、csv 或含表格的文档");
+    const blank = await k.uploaded(alice, id, "blank.md", "\n\n   \n");
+    const noText = await k.call(alice, "POST", `/${id}/files/${blank}/preview`, { method: "auto" }, "en");
+    expect(noText.json()).toMatchObject({ msg: "no text was found in the file" });
+    expect(noText.statusCode).toBe(400);
   });
 
   it("refuses bad options (an invalid cleaning regex, an unknown method) as 400", async () => {
@@ -339,6 +348,11 @@ describe("Q&A pairs", () => {
     const qa = await k.segments(alice, id, "&qa=true");
     expect(qa.list.map((s: { question: string }) => s.question)).toEqual(["营业时间？", "如何退款？", "运费多少？"]);
     expect(qa.list[1].answer).toBe('在订单页点击"申请退款"即可');
+    // Excel on Chinese Windows saves CSV in GBK (these bytes: "问题,答案\r\n几点关门？,晚上九点\r\n"): read as Chinese, not mojibake.
+    const gbkCsv = Buffer.from("cecacce22cb4f0b0b80d0abcb8b5e3b9d8c3c5a3bf2ccdedc9cfbec5b5e30d0a", "hex");
+    const gbk = await k.upload(alice, id, "gbk.csv", gbkCsv, "qa/import");
+    expect(gbk.json()).toMatchObject({ code: 0, data: { imported: 1 } });
+    expect((await k.segments(alice, id, "&qa=true")).list.at(-1)).toMatchObject({ question: "几点关门？", answer: "晚上九点" });
     const notCsv = await k.upload(alice, id, "faq.txt", "a,b", "qa/import", "en");
     expect(notCsv.json().msg).toBe("a CSV file must be chosen");
     const none = await t.app.inject({

@@ -19,7 +19,15 @@ import type { FilesService } from "../files/files.service.ts";
 import { sniffImage } from "../files/files.service.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import type { ResolvedModel } from "../models/provider.ts";
-import { countTokens, INGEST_VERSION, IngestError, ingest, normalizeOptions, type Segment as IngestSegment } from "./ingest/index.ts";
+import {
+  countTokens,
+  decodeText,
+  INGEST_VERSION,
+  IngestError,
+  ingest,
+  normalizeOptions,
+  type Segment as IngestSegment,
+} from "./ingest/index.ts";
 import { EMBED_BATCH, embedTexts } from "./embeddings.ts";
 import { indexTerms } from "./keywords.ts";
 import { type BaseRow, type KnowledgeFileRow, KnowledgeRepository, type SegmentInsert, type SegmentRow } from "./knowledge.repository.ts";
@@ -395,9 +403,26 @@ export class KnowledgeService {
       });
   }
 
-  private ingestFailure(err: unknown): { key: MessageKey; params?: Record<string, string> } {
+  /**
+   * Why a file could not be segmented, in words its uploader reads (in their language); the parser's own detail
+   * (English, technical) goes to the log, and only an unexpected failure shows it.
+   */
+  private ingestFailure(err: unknown, method: string): { key: MessageKey; params?: Record<string, string> } {
     if (err instanceof IngestError) {
-      if (err.reason === "unsupportedFormat") return { key: "fileFormatNotSupported" };
+      if (err.reason !== "empty")
+        this.platform.log.warn({ reason: err.reason, detail: err.message }, "knowledge: a file could not be segmented");
+      switch (err.reason) {
+        case "unsupportedFormat":
+          return { key: "fileFormatNotSupported" };
+        case "unreadable":
+          return { key: "knowledgeFileUnreadable" };
+        case "tooLarge":
+          return { key: "knowledgeFileTooLarge" };
+        case "timeout":
+          return { key: "knowledgeParseTimeout" };
+        case "empty":
+          return { key: method === "table" ? "knowledgeNoTable" : "knowledgeNoText" };
+      }
       return { key: "knowledgeParseFailed", params: { detail: err.message } };
     }
     return { key: "knowledgeParseFailed", params: { detail: (err as Error)?.message ?? String(err) } };
@@ -409,7 +434,7 @@ export class KnowledgeService {
     try {
       return { segments: await this.segmentsOf(file, options, file.parseNo + 1) };
     } catch (err) {
-      const failure = this.ingestFailure(err);
+      const failure = this.ingestFailure(err, options.method);
       throw badRequest(failure.key, failure.params);
     }
   }
@@ -446,7 +471,7 @@ export class KnowledgeService {
       });
     } catch (err) {
       // Parsing is deterministic: trying again would fail the same way.
-      await set({ state: "FAILED", error: this.ingestFailure(err) });
+      await set({ state: "FAILED", error: this.ingestFailure(err, (file.options as SegmentOptionsInput).method) });
       return;
     }
     try {
@@ -705,7 +730,8 @@ export class KnowledgeService {
     const base = await this.accessBase(caller, baseId, "write");
     if (!file || extensionOf(file.name) !== "csv") throw badRequest("qaCsvRequired");
     if (file.data.length > KNOWLEDGE_FILE_MAX_BYTES) throw badRequest("fileTooLarge", { size: SIZE_LABEL });
-    const rows = parseCsv(file.data.toString("utf8").replace(/^\uFEFF/, ""));
+    // Excel on Chinese Windows saves CSV as GBK: decoded as the document reader decodes text (UTF-8, UTF-16, else GB18030).
+    const rows = parseCsv(decodeText(file.data));
     if (rows.length && /^(问题|question|q)$/i.test(rows[0][0]?.trim() ?? "")) rows.shift();
     const pairs = rows.map((r) => [r[0]?.trim() ?? "", r[1]?.trim() ?? ""]).filter(([q, a]) => q || a);
     if (!pairs.length) throw badRequest("qaCsvEmpty");

@@ -1,5 +1,6 @@
 import JSZip from "jszip";
 import { badRequest } from "../../platform/errors.ts";
+import { decodeText } from "./ingest/index.ts";
 
 /** Limits of a bulk-import zip, checked on its central directory before anything is unpacked. */
 export const ZIP_LIMITS = {
@@ -29,7 +30,11 @@ export interface ZipEntry {
 export async function unpackZip(data: Buffer, accept: { extensions: readonly string[]; maxFileBytes: number; sizeLabel: string }) {
   let zip: JSZip;
   try {
-    zip = await JSZip.loadAsync(data, { checkCRC32: false, createFolders: false });
+    // A name without zip's UTF-8 flag is in the packer's code page: GBK when Windows' own "compressed folder" made the
+    // zip on a Chinese system. Read as document text is (UTF-8 when it is valid, else GB18030), not as mojibake.
+    // (jszip's types say string[]; loading bytes in Node, it passes the name's bytes as a Uint8Array.)
+    const decodeFileName = (bytes: unknown) => decodeText(Uint8Array.from(bytes as Uint8Array));
+    zip = await JSZip.loadAsync(data, { checkCRC32: false, createFolders: false, decodeFileName });
   } catch {
     throw badRequest("zipInvalid");
   }

@@ -1,5 +1,5 @@
 /** Documents the ingestion tests generate: PDFs and screenshots printed by Chromium, docx, xlsx, pptx. */
-import { AlignmentType, Document, HeadingLevel, ImageRun, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from "docx";
+import { AlignmentType, Document, HeadingLevel, ImageRun, LevelFormat, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from "docx";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import { type Browser, chromium } from "playwright-core";
@@ -77,9 +77,15 @@ export async function scannedPdf(pages: Uint8Array[]): Promise<Uint8Array> {
   return pdfFromHtml(imgs);
 }
 
-export type DocxItem = { heading?: 1 | 2 | 3; text: string } | { table: string[][] } | { png: Uint8Array; width: number; height: number };
+/** A table cell: its text, or its text and the rows it spans down (Word's vertically merged cells; the rows below omit it). */
+export type DocxCell = string | { text: string; rowSpan: number };
+/** `numbered`: an item of the document's one numbered list (Word's numbering "1.", "2.", …). */
+export type DocxItem =
+  | { heading?: 1 | 2 | 3; text: string; numbered?: boolean }
+  | { table: DocxCell[][] }
+  | { png: Uint8Array; width: number; height: number };
 
-/** A Word document with real heading styles (Heading 1–3) and tables. */
+/** A Word document with real heading styles (Heading 1–3) and tables (with vertically merged cells). */
 export async function docxOf(items: DocxItem[]): Promise<Uint8Array> {
   const levels = { 1: HeadingLevel.HEADING_1, 2: HeadingLevel.HEADING_2, 3: HeadingLevel.HEADING_3 } as const;
   const children = items.map((item) =>
@@ -89,15 +95,28 @@ export async function docxOf(items: DocxItem[]): Promise<Uint8Array> {
         })
       : "table" in item
         ? new Table({
-            rows: item.table.map((row) => new TableRow({ children: row.map((c) => new TableCell({ children: [new Paragraph(c)] })) })),
+            rows: item.table.map(
+              (row) =>
+                new TableRow({
+                  children: row.map((c) =>
+                    typeof c === "string"
+                      ? new TableCell({ children: [new Paragraph(c)] })
+                      : new TableCell({ children: [new Paragraph(c.text)], rowSpan: c.rowSpan }),
+                  ),
+                }),
+            ),
           })
         : new Paragraph({
             children: [new TextRun(item.text)],
             ...(item.heading ? { heading: levels[item.heading] } : {}),
+            ...(item.numbered ? { numbering: { reference: "steps", level: 0 } } : {}),
             alignment: AlignmentType.LEFT,
           }),
   );
-  const doc = new Document({ sections: [{ children }] });
+  const numbering = {
+    config: [{ reference: "steps", levels: [{ level: 0, format: LevelFormat.DECIMAL, text: "%1.", alignment: AlignmentType.START }] }],
+  };
+  const doc = new Document({ numbering, sections: [{ children }] });
   return new Uint8Array(await Packer.toBuffer(doc));
 }
 
@@ -122,12 +141,18 @@ export async function xlsxOf(
 export interface SlideSpec {
   title: string;
   bullets?: string[];
+  /** Cells "<" and "^" are covered by a merge with the cell to their left or above (hMerge, vMerge), as PowerPoint writes them. */
   table?: string[][];
   /** A PNG placed on the slide (stored once in ppt/media, however many slides show it). */
   picture?: Uint8Array;
 }
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+const tableCell = (c: string) => {
+  const merge = c === "<" ? ' hMerge="1"' : c === "^" ? ' vMerge="1"' : "";
+  return `<a:tc${merge}><a:txBody><a:p>${merge ? "" : `<a:r><a:t>${esc(c)}</a:t></a:r>`}</a:p></a:txBody></a:tc>`;
+};
 
 /** A presentation written as PresentationML: a title placeholder, a text box and optionally a table per slide. */
 export async function pptxOf(slides: SlideSpec[]): Promise<Uint8Array> {
@@ -153,7 +178,7 @@ export async function pptxOf(slides: SlideSpec[]): Promise<Uint8Array> {
       ? `<p:sp><p:nvSpPr><p:cNvPr id="3" name="Body"/><p:cNvSpPr/><p:nvPr><p:ph idx="1"/></p:nvPr></p:nvSpPr><p:txBody>${slide.bullets.map((b) => `<a:p><a:r><a:t>${esc(b)}</a:t></a:r></a:p>`).join("")}</p:txBody></p:sp>`
       : "";
     const table = slide.table
-      ? `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Table"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl>${slide.table.map((row) => `<a:tr h="370840">${row.map((c) => `<a:tc><a:txBody><a:p><a:r><a:t>${esc(c)}</a:t></a:r></a:p></a:txBody></a:tc>`).join("")}</a:tr>`).join("")}</a:tbl></a:graphicData></a:graphic></p:graphicFrame>`
+      ? `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Table"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl>${slide.table.map((row) => `<a:tr h="370840">${row.map(tableCell).join("")}</a:tr>`).join("")}</a:tbl></a:graphicData></a:graphic></p:graphicFrame>`
       : "";
     let picture = "";
     if (slide.picture) {

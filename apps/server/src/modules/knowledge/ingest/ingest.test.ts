@@ -1,6 +1,7 @@
+import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import { beforeAll, describe, expect, it } from "vitest";
-import { docxOf, pptxOf, xlsxOf } from "./fixtures.test-helper.ts";
+import { type DocxItem, docxOf, pptxOf, xlsxOf } from "./fixtures.test-helper.ts";
 import { countTokens, INGEST_VERSION, IngestError, ingest, parseDocument, type Segment, type SegmentOptions } from "./index.ts";
 import { catastrophic } from "./options.ts";
 import { openZip } from "./parse/zip.ts";
@@ -124,6 +125,27 @@ describe("auto", () => {
     for (const s of segs) expect(s.content.endsWith("###")).toBe(true);
   });
 
+  it("a Word document: 512 cl100k tokens by default, headings never last, the user's delimiters as cut points", async () => {
+    const items: DocxItem[] = [];
+    for (let i = 1; i <= 6; i++) {
+      items.push({ heading: 1, text: `第${i}部分` });
+      for (let j = 0; j < 8; j++)
+        items.push({
+          text: `第${i}部分第${j}段：设备应当定期检查；发现异常及时上报；记录每次检查的结果；保存检查记录三年；每年复核一次。`,
+        });
+    }
+    const data = await docxOf(items);
+    const segs = await run("a.docx", data, { method: "auto" });
+    for (const s of segs) {
+      expect(s.tokens).toBeLessThanOrEqual(512);
+      expect(s.content.split("\n").at(-1)).not.toMatch(/^第\d部分$/);
+    }
+    expect(Math.max(...segs.map((s) => s.tokens))).toBeGreaterThan(400);
+    const cut = await run("a.docx", data, { method: "auto", chunkSize: 48, delimiters: ["；"] });
+    for (const s of cut) expect(s.content).toMatch(/[；。]$/);
+    expect(cut.some((s) => s.content.endsWith("；"))).toBe(true);
+  });
+
   it("is deterministic: the same file and options give the same segments", async () => {
     expect(await run("a.md", md, { method: "auto", chunkSize: 128, overlap: 24 })).toEqual(segments);
   });
@@ -145,16 +167,27 @@ describe("qa", () => {
           ["如何开票？", "在我的订单中申请。"],
           ["支持哪些支付方式？", "微信和支付宝。"],
         ],
+        // A second sheet with a title line above its named columns: the title is no pair.
+        售后: [
+          ["售后常见问题解答", null],
+          ["问题", "答案"],
+          ["保修多久？", "一年。"],
+        ],
       }),
       { method: "qa" },
     );
-    expect(xlsx.map((s) => s.question)).toEqual(["如何开票？", "支持哪些支付方式？"]);
+    expect(xlsx.map((s) => s.question)).toEqual(["如何开票？", "支持哪些支付方式？", "保修多久？"]);
     expect(xlsx[0].content).toBe("如何开票？\n在我的订单中申请。");
   });
 
   it("reads tab-separated txt, 问/答 lines, and markdown or docx headings as questions", async () => {
     const tab = await run("qa.txt", "营业时间？\t每天9点到18点\n在哪里取货？\t一楼前台", { method: "qa" });
     expect(tab.map((s) => s.answer)).toEqual(["每天9点到18点", "一楼前台"]);
+    const comma = await run("qa.txt", "营业时间？,每天9点到18点\r\n在哪里取货？,一楼前台，周日不营业", { method: "qa" });
+    expect(comma.map((s) => [s.question, s.answer])).toEqual([
+      ["营业时间？", "每天9点到18点"],
+      ["在哪里取货？", "一楼前台，周日不营业"],
+    ]);
     const marked = await run("qa.txt", "问：可以退货吗？\n答：七天内可以。\n包装需完好。\n问：运费谁出？\n答：卖家承担。", {
       method: "qa",
     });
@@ -205,6 +238,60 @@ describe("table", () => {
       method: "table",
     });
     expect(csv[1].content).toBe("城市: 上海\n人口: 24870895\n日期: 2020-11-01");
+    // Saved by Excel on Chinese Windows: GBK with CRLF ("姓名,在职\r\n张三,是\r\n").
+    const gbk = await run("t.csv", Buffer.from("d0d5c3fb2cd4dad6b00d0ad5c5c8fd2ccac70d0a", "hex"), { method: "table" });
+    expect(gbk.map((s) => s.content)).toEqual(["姓名: 张三\n在职: 是"]);
+  });
+
+  it("a workbook of several sheets, a merged title row above the header and a merged cell over two rows", async () => {
+    const workbook = new ExcelJS.Workbook();
+    const staff = workbook.addWorksheet("员工");
+    staff.addRow(["2024年员工名单", null, null]);
+    staff.mergeCells("A1:C1");
+    staff.addRow(["部门", "姓名", "工号"]);
+    staff.addRow(["研发部", "张三", 1001]);
+    staff.addRow([null, "王五", 1003]);
+    staff.mergeCells("A3:A4"); // one department over two people: each row reads it
+    staff.addRow(["市场部", "李四", 1002]);
+    const teams = workbook.addWorksheet("部门");
+    teams.addRow(["部门", "负责人"]);
+    teams.addRow(["研发部", "赵六"]);
+    const data = new Uint8Array(await workbook.xlsx.writeBuffer());
+    expect((await run("staff.xlsx", data, { method: "table" })).map((s) => [s.title, s.content])).toEqual([
+      ["员工 > 2024年员工名单", "部门: 研发部\n姓名: 张三\n工号: 1001"],
+      ["员工 > 2024年员工名单", "部门: 研发部\n姓名: 王五\n工号: 1003"],
+      ["员工 > 2024年员工名单", "部门: 市场部\n姓名: 李四\n工号: 1002"],
+      ["部门", "部门: 研发部\n负责人: 赵六"],
+    ]);
+    // Other methods keep the sheet's name and title above its rows.
+    expect((await run("staff.xlsx", data, { method: "full_text" }))[0].content).toBe(
+      "员工 > 2024年员工名单\n| 部门 | 姓名 | 工号 |\n| 研发部 | 张三 | 1001 |\n| 研发部 | 王五 | 1003 |\n| 市场部 | 李四 | 1002 |\n部门\n| 部门 | 负责人 |\n| 研发部 | 赵六 |",
+    );
+    // A CSV's title line too; a header with one name over a row of data (numbers, or as short texts) stays the header.
+    const csv = await run("t.csv", "2024年城市人口\n城市,人口\n北京,21893095\n", { method: "table" });
+    expect(csv).toMatchObject([{ title: "2024年城市人口", content: "城市: 北京\n人口: 21893095" }]);
+    const named = await run("t.csv", "名称,,\n苹果,3,5\n", { method: "table" });
+    expect(named).toMatchObject([{ content: "名称: 苹果\n列2: 3\n列3: 5" }]);
+    const short = await run("t.csv", "产品,,\n苹果,红色,水果\n", { method: "table" });
+    expect(short).toMatchObject([{ content: "产品: 苹果\n列2: 红色\n列3: 水果" }]);
+  });
+
+  it("a Word table with vertically merged cells: the merged value fills each row it covers, the other cells keep their column", async () => {
+    const data = await docxOf([
+      {
+        table: [
+          ["部门", "姓名", "工号"],
+          [{ text: "研发部", rowSpan: 2 }, "张三", "1001"],
+          ["李四", "1002"],
+          ["市场部", "王五", "1003"],
+        ],
+      },
+    ]);
+    expect((await run("staff.docx", data, { method: "table" })).map((s) => s.content)).toEqual([
+      "部门: 研发部\n姓名: 张三\n工号: 1001",
+      "部门: 研发部\n姓名: 李四\n工号: 1002",
+      "部门: 市场部\n姓名: 王五\n工号: 1003",
+    ]);
   });
 
   it("says so when a file has no table", async () => {
@@ -239,6 +326,69 @@ describe("laws", () => {
     for (const s of segs) expect(s.tokens).toBeLessThanOrEqual(200);
     expect(segs.filter((s) => /^第四条 /m.test(s.content))).toHaveLength(1);
     expect(segs.at(-1)!.content).toBe("第三章 附则\n第六条 本法自公布之日起施行。");
+  });
+
+  it("编, 章 and 节 form the path above each article", async () => {
+    const text = [
+      "第一编　总　则",
+      "第一章　基本规定",
+      "第一节　一般规定",
+      "第一条　为了规范示例行为，制定本法。",
+      "第二节　特别规定",
+      "第二条　特别事项依照本节办理。",
+      "第二章　其他规定",
+      "第三条　其他事项另行规定。",
+      "第二编　分　则",
+      "第三章　登记",
+      "第四条　登记应当公开。",
+    ].join("\n");
+    expect((await run("law.txt", text, { method: "laws" })).map((s) => s.content)).toEqual([
+      "第一编 总则\n第一章 基本规定\n第一节 一般规定\n第一条 为了规范示例行为，制定本法。",
+      "第一编 总则\n第一章 基本规定\n第二节 特别规定\n第二条 特别事项依照本节办理。",
+      "第一编 总则\n第二章 其他规定\n第三条 其他事项另行规定。",
+      "第二编 分则\n第三章 登记\n第四条 登记应当公开。",
+    ]);
+  });
+
+  it("a Word law with 附则 and 第X条之一, a cross-reference wrapped onto the next article's number, and the same text as CRLF txt", async () => {
+    const lines = [
+      "示例登记条例",
+      "目　　录",
+      "第一章　总　则",
+      "第二章　附　则",
+      "第一章　总　则",
+      "第九条　登记机关应当依照",
+      "第十条规定办理登记。",
+      "第十条　登记应当公开。",
+      "第十条之一　电子登记与纸质登记具有同等效力。",
+      "第二章　附　则",
+      "第十一条　本条例自公布之日起施行。",
+    ];
+    const expected = [
+      "第一章 总则\n第九条 登记机关应当依照\n第十条规定办理登记。",
+      "第一章 总则\n第十条 登记应当公开。",
+      "第一章 总则\n第十条之一 电子登记与纸质登记具有同等效力。",
+      "第二章 附则\n第十一条 本条例自公布之日起施行。",
+    ];
+    const docx = await run("law.docx", await docxOf(lines.map((text) => ({ text }))), { method: "laws" });
+    expect(docx.map((s) => s.content)).toEqual(expected);
+    expect(docx.map((s) => s.title)).toEqual([
+      "示例登记条例 > 第一章 总则",
+      "示例登记条例 > 第一章 总则",
+      "示例登记条例 > 第一章 总则",
+      "示例登记条例 > 第二章 附则",
+    ]);
+    const crlf = await run("law.txt", lines.join("\r\n"), { method: "laws" });
+    expect(crlf.map((s) => s.content)).toEqual(expected);
+    // Typed without the space after the number, right under the law's name.
+    const tight = await run("law.txt", "示例条例\n第一条为了规范登记，制定本条例。\n第二条本条例自公布之日起施行。", { method: "laws" });
+    expect(tight.map((s) => s.content)).toEqual(["第一条为了规范登记，制定本条例。", "第二条本条例自公布之日起施行。"]);
+    // A long preamble (序言) is cut to the budget like the articles.
+    const preamble = `序言\n${"我国各族人民共同创造了光辉灿烂的文化，具有光荣的革命传统。".repeat(40)}\n第一条　本法是根本法。`;
+    const parts = await run("law.txt", preamble, { method: "laws", chunkSize: 128 });
+    expect(parts.length).toBeGreaterThan(3);
+    for (const p of parts) expect(p.tokens).toBeLessThanOrEqual(128);
+    expect(parts.at(-1)!.content).toBe("第一条 本法是根本法。");
   });
 
   it("markdown: a '#' heading names the law instead of standing alone; '##' chapters and a preamble keep working", async () => {
@@ -285,7 +435,7 @@ describe("book, manual, paper", () => {
     expect(segs).toContainEqual(expect.objectContaining({ title: "第二章 发展" }));
   });
 
-  it("manual: docx heading styles give the title path that prefixes each chunk", async () => {
+  it("manual: docx heading styles give the title path that prefixes each chunk; numbered lists keep their numbers", async () => {
     const docx = await docxOf([
       { heading: 1, text: "安装指南" },
       { heading: 2, text: "硬件要求" },
@@ -294,18 +444,36 @@ describe("book, manual, paper", () => {
       { text: "操作系统为 Linux。" },
       { heading: 1, text: "故障排除" },
       { text: "重启设备。" },
+      { text: "断开电源", numbered: true },
+      { text: "等待十秒", numbered: true },
     ]);
     const segs = await run("m.docx", docx, { method: "manual" });
+    // The numbered list's numbers are kept (Word stores them as list markup, not text).
     expect(segs.map((s) => s.content)).toEqual([
       "安装指南 > 硬件要求\n内存不少于 8 GB。",
       "安装指南 > 软件要求\n操作系统为 Linux。",
-      "故障排除\n重启设备。",
+      "故障排除\n重启设备。\n1. 断开电源\n2. 等待十秒",
     ]);
   });
 
   it("manual: numbering gives the path when there are no heading styles", async () => {
     const segs = await run("m.txt", "1 概述\n本设备用于测量。\n1.1 用途\n测量温度。\n2 安装\n固定在墙上。", { method: "manual" });
     expect(segs.map((s) => s.title)).toEqual(["1 概述", "1 概述 > 1.1 用途", "2 安装"]);
+  });
+
+  it("manual and book lose no text: a numbered list is body text, a heading with nothing under it is a chunk of its path", async () => {
+    const text = "1 开机\n按下列步骤开机：\n1.1 准备\n1.2 通电\n检查电源线。\n2 关机\n1. 保存数据\n2. 按下电源键\n3 维护";
+    const segs = await run("m.txt", text, { method: "manual" });
+    expect(segs.map((s) => s.content)).toEqual([
+      "1 开机\n按下列步骤开机：\n1.1 准备\n1.2 通电\n检查电源线。",
+      "2 关机\n1. 保存数据\n2. 按下电源键",
+      "3 维护",
+    ]);
+    expect((await run("b.txt", "1. 保存数据\n2. 按下电源键", { method: "book" })).map((s) => s.content)).toEqual([
+      "1. 保存数据\n2. 按下电源键",
+    ]);
+    const md = await run("m.md", "# 手册\n\n## 第一部分\n\n## 第二部分\n\n内容。", { method: "manual" });
+    expect(md.map((s) => s.content)).toEqual(["手册 > 第一部分", "手册 > 第二部分\n内容。"]);
   });
 
   it("paper: title, authors and abstract first, then sections", async () => {
@@ -342,6 +510,37 @@ Java、Go、PostgreSQL`;
     expect(segs[3].content).toContain("杭州某某网络有限公司");
     expect(segs[3].content.split("\n").slice(1).join("\n")).not.toContain("上海示例科技");
   });
+
+  it("a Word resume: the form table of label/value cells and the job table feed the summary line", async () => {
+    const docx = await docxOf([
+      { text: "个人简历" },
+      {
+        table: [
+          ["姓名", "李华", "性别", "女"],
+          ["电话", "139-1234-5678", "工作年限", "6年"],
+          ["学历", "硕士", "毕业院校", "南方示例大学"],
+        ],
+      },
+      { heading: 2, text: "工作经历" },
+      {
+        table: [
+          ["时间", "公司", "职位"],
+          ["2020.07 - 至今", "广州示例信息技术有限公司", "数据工程师"],
+          ["2018.07 - 2020.06", "深圳某某数据有限公司", "分析师"],
+        ],
+      },
+      { heading: 2, text: "专业技能" },
+      { text: "Python、SQL、Spark" },
+    ]);
+    const segs = await run("resume.docx", docx, { method: "resume" });
+    const summary = "姓名：李华｜电话：13912345678｜公司：广州示例信息技术有限公司｜学历：南方示例大学 硕士｜工作年限：6年";
+    for (const s of segs) expect(s.content.split("\n")[0]).toBe(summary);
+    expect(segs.map((s) => s.title)).toEqual(["基本信息", "工作经历", "工作经历", "专业技能"]);
+    expect(segs[0].content).toContain("姓名：李华｜性别：女");
+    // The job table's header leads the first job.
+    expect(segs[1].content).toBe(`${summary}\n工作经历\n时间 公司 职位\n2020.07 - 至今 广州示例信息技术有限公司 数据工程师`);
+    expect(segs[2].content).toBe(`${summary}\n工作经历\n2018.07 - 2020.06 深圳某某数据有限公司 分析师`);
+  });
 });
 
 describe("ppt and full_text", () => {
@@ -362,6 +561,22 @@ describe("ppt and full_text", () => {
       "季度汇报\n营收增长 20%\n新客户 35 家",
       "区域数据\n区域: 华东\n销售额: 120万\n\n区域: 华南\n销售额: 80万",
     ]);
+  });
+
+  it("ppt: a table's merged cells repeat the merged text under each column they cover", async () => {
+    const data = await pptxOf([
+      {
+        title: "排班",
+        table: [
+          ["日期", "早班", "晚班"],
+          ["周一", "张三", "<"],
+          ["^", "李四", "王五"],
+        ],
+      },
+    ]);
+    expect((await run("s.pptx", data, { method: "ppt" }))[0].content).toBe(
+      "排班\n日期: 周一\n早班: 张三\n晚班: 张三\n\n日期: 周一\n早班: 李四\n晚班: 王五",
+    );
   });
 
   it("full_text: the whole document is one chunk", async () => {

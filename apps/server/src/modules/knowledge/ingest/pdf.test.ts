@@ -12,12 +12,16 @@ const manualHtml = [
   `<h1>第二章 使用</h1><h3 style="font-size:14px">2.1 开机</h3>${Array.from({ length: 30 }, (_, i) => para(i + 31)).join("")}`,
 ].join("");
 const lawHtml = `<p>中华人民共和国示例法</p><p>目　　录</p><p>第一章　总　则</p><p>第二章　附　则</p><div style="page-break-after:always"></div>
-<p>第一章　总　则</p><p>第一条　为了规范示例活动，制定本法。</p><p>第二条　示例活动适用本法，依照</p><p>第十条规定的除外。</p>
+<p>第一章　总　则</p><p>第一条　为了规范示例活动，制定本法。</p><p>第二条　示例活动适用本法，依照</p><p>第三条规定的除外。</p>
 <p>第三条　有下列情形之一的，不予登记：</p><p>（一）材料不全；</p><p>（二）逾期申请。</p><p>第二章　附　则</p><p>第四条　本法自公布之日起施行。</p>`;
 const paperHtml = `<h1>基于检索增强的企业问答</h1><p>张三<sup>1</sup>，李四<sup>2</sup></p><p>（1. 示例大学 计算机学院；2. 示例研究院）</p>
 <p><b>摘要：</b>本文研究检索增强生成在企业知识库中的应用，提出混合检索方法。</p><p><b>关键词：</b>检索；问答</p>
 <p><b>1 引言</b></p><p>企业知识分散在大量文档中。</p><p><b>2 方法</b></p><p>我们结合关键词与向量检索。</p><p><b>3 结论</b></p><p>混合检索效果更好。</p>`;
 
+const bookHtml = `<h1>示例之书</h1><h2>目录</h2>
+<p>第一章 起源 ........................ 2</p><p>第一节 远古 ........................ 2</p><p>第二章 发展 ........................ 3</p>
+<div style="page-break-after:always"></div><h2>第一章 起源</h2><h3>第一节 远古</h3><p>很久以前，人们在河边生活。</p>
+<div style="page-break-after:always"></div><h2>第二章 发展</h2><p>城市逐渐出现。</p>`;
 let manual: Uint8Array;
 let law: Uint8Array;
 let paper: Uint8Array;
@@ -62,16 +66,24 @@ describe("PDF text layer", () => {
     expect(b).toEqual(a);
   });
 
-  it("laws: one chunk per 条 from a printed law, the 目录 dropped", async () => {
+  it("laws: one chunk per 条 from a printed law, the 目录 dropped, a cross-reference to the next article wrapped onto its own line kept as text", async () => {
     const segs = await ingest({ name: "law.pdf", data: law }, { method: "laws" });
     expect(segs.map((s) => s.content)).toEqual([
       "第一章 总则\n第一条 为了规范示例活动，制定本法。",
-      "第一章 总则\n第二条 示例活动适用本法，依照\n第十条规定的除外。",
+      "第一章 总则\n第二条 示例活动适用本法，依照\n第三条规定的除外。",
       "第一章 总则\n第三条 有下列情形之一的，不予登记：\n（一）材料不全；\n（二）逾期申请。",
       "第二章 附则\n第四条 本法自公布之日起施行。",
     ]);
     // The law's name leads every title instead of standing alone.
     expect(segs[0].title).toBe("中华人民共和国示例法 > 第一章 总则");
+  });
+
+  it("book: the table of contents is dropped, paragraphs carry their chain of headings", async () => {
+    const segs = await ingest({ name: "book.pdf", data: await pdfFromHtml(bookHtml) }, { method: "book" });
+    expect(segs.map((s) => s.content)).toEqual([
+      "示例之书 > 第一章 起源 > 第一节 远古\n很久以前，人们在河边生活。",
+      "示例之书 > 第二章 发展\n城市逐渐出现。",
+    ]);
   });
 
   it("paper: title, authors and abstract first, then numbered sections", async () => {

@@ -3,7 +3,7 @@ import type { Block, ParsedDocument, Segment } from "../types.ts";
 import { type Unit, pack } from "./pack.ts";
 import { numbered, tableLines } from "./text.ts";
 
-/** The document's blocks as packing units: one per heading, paragraph line and table row (rows know their header). */
+/** The document's blocks as packing units: one per heading, paragraph line, table name and table row (rows know their header). */
 export function unitsOf(blocks: Block[]): Unit[] {
   const units: Unit[] = [];
   for (const block of blocks) {
@@ -12,6 +12,8 @@ export function unitsOf(blocks: Block[]): Unit[] {
       // Paragraph lines stay apart so a budget can fall between them; "\n" joins them back as they were.
       for (const line of block.text.split("\n")) if (line.trim()) units.push({ text: line, sep: "\n" });
     } else if (block.kind === "table") {
+      // A sheet's name (and a title row above its header) says what the rows are.
+      if (block.name) units.push({ text: block.name, sep: "\n", heading: true });
       const [header, ...rows] = tableLines(block);
       units.push({ text: header, sep: "\n", heading: true, tableHeader: header });
       for (const row of rows) units.push({ text: row, sep: "\n", tableHeader: header });

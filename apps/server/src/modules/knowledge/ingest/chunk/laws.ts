@@ -1,7 +1,7 @@
 import type { NormalizedOptions } from "../options.ts";
 import { countTokens } from "../tokens.ts";
 import type { ParsedDocument, Segment } from "../types.ts";
-import { splitText } from "./pack.ts";
+import { pack, splitText } from "./pack.ts";
 import { blockText, chineseNumber, numbered } from "./text.ts";
 
 const NUM = "[一二三四五六七八九十百千零〇两\\d]+";
@@ -15,6 +15,10 @@ const LEVELS: { name: string; level: number; re: RegExp }[] = [
 /** An article starts a line: "第十条　…" or "第十条之一…". */
 const ARTICLE = new RegExp(`^第(${NUM})条(之[一二三四五六七八九十]+)?(?=[\\s\\u3000]|$|\\S)`);
 const TOC = /^目[\s\u3000]*录$/;
+/** The space after an article's number ("第十条　", "第十条之一　"), written as one ordinary space. */
+const ARTICLE_SPACE = /^(第\S+?条(?:之[一二三四五六七八九十]+)?)[\s\u3000]+/;
+/** A line ending a sentence, clause or item; any other line ends mid-sentence. */
+const SENTENCE_END = /[。；：！？.;:!?”’」』）)]$/;
 
 interface Article {
   path: string[];
@@ -46,9 +50,10 @@ export function dropLawToc(lines: string[]): string[] {
  * laws: the 目录 dropped; 编/章/节 headings form the path; one chunk per 条 (article) starting with its path
  * (`第一章 总则\n第一条 …`), items （一）(二) staying in their article. An article over the budget is split at its
  * items, then sentences; each further part starts with the path and "第N条（续）". Text before the first article
- * (a preamble) is its own chunk; the law's name (a heading that is not 编/章/节, or a lone first line) leads every title
- * instead. A line starting "第十条…" is an article only if its number follows the
- * previous article's, so a wrapped cross-reference ("第十条规定的…") stays text.
+ * (a preamble) is its own chunk (packed to the budget when long); the law's name (a heading that is not 编/章/节, or a lone first line) leads every title
+ * instead. A line starting "第十条…" is an article only if its number follows the previous article's (or a
+ * space follows it), and never when it directly continues a line ending mid-sentence, so a wrapped
+ * cross-reference ("…依照\n第十条规定的…") stays text.
  */
 export function chunkLaws(doc: ParsedDocument, opts: NormalizedOptions): Segment[] {
   // Heading blocks (a markdown "# …", a docx title style) that are not 编/章/节 name the law, not a chunk of it.
@@ -67,33 +72,44 @@ export function chunkLaws(doc: ParsedDocument, opts: NormalizedOptions): Segment
   const articles: Article[] = [];
   const lawTitle: string[] = [];
   let last = 0;
+  /** The line before ends mid-sentence ("…依照"): a "第十条规定…" right after it is that sentence wrapped. */
+  let open = false;
   for (const line of lines) {
     if (titles.has(line)) {
       // Before the first article it is the law's name; later (附件, 附录) a line of the article it follows.
       if (!articles.length) lawTitle.push(line);
       else articles[articles.length - 1].lines.push(line);
+      open = false;
       continue;
     }
     const level = headingLevel(line);
     if (level) {
       while (path.length && path[path.length - 1].level >= level) path.pop();
       path.push({ level, text: headingText(line) });
+      open = false;
       continue;
     }
     const m = ARTICLE.exec(line);
     const n = m ? chineseNumber(m[1]) : Number.NaN;
-    const startsArticle = m && (n === last + 1 || (m[2] && n === last) || (n > last && /^[\s\u3000]?$/.test(line[m[0].length] ?? "")));
+    const spaced = m !== null && /^[\s\u3000]?$/.test(line[m[0].length] ?? "");
+    // Only inside an article: before the first one, the line above may be the law's name ("示例条例\n第一条为了…").
+    const wrapped = !spaced && open && articles.length > 0;
+    const startsArticle = m && !wrapped && (n === last + 1 || (m[2] && n === last) || (n > last && spaced));
     if (startsArticle) {
       last = n;
-      articles.push({ path: path.map((p) => p.text), lines: [line.replace(/^(第\S+?条)[\s\u3000]+/, "$1 ")], label: m[0] });
+      articles.push({ path: path.map((p) => p.text), lines: [line.replace(ARTICLE_SPACE, "$1 ")], label: m[0] });
     } else if (articles.length) articles[articles.length - 1].lines.push(line);
     else preamble.push(line);
+    open = !SENTENCE_END.test(line);
   }
   // A plain-text law's first line is its name when nothing but that line comes before the first article.
   if (!lawTitle.length && preamble.length === 1 && articles.length && isNameLine(preamble[0])) lawTitle.push(preamble.shift()!);
   const name = lawTitle.join(" ");
   const parts: Omit<Segment, "position" | "tokens">[] = [];
-  if (preamble.length) parts.push({ content: preamble.join("\n"), ...(name ? { title: name } : {}) });
+  // A preamble (序言) is packed to the budget like any text: long ones exist, and so does a text whose articles
+  // were not found (numbered by Word's list numbering, which is no text).
+  const units = preamble.map((text) => ({ text, sep: "\n" }));
+  for (const content of pack(units, opts.chunkSize, 0, ["。", "；", "，", " "])) parts.push({ content, ...(name ? { title: name } : {}) });
   // Only the name and no article (a heading over running text): the name leads the text instead of standing alone.
   if (name && !articles.length && !preamble.length) parts.push({ content: name });
   for (const article of articles) {

@@ -1,5 +1,5 @@
 import type { ParsedDocument, Segment } from "../types.ts";
-import { blockText, numbered } from "./text.ts";
+import { blockText, numbered, type Table } from "./text.ts";
 
 /** Section titles of a Chinese or English resume, by the group they open. */
 const SECTIONS: { group: string; re: RegExp }[] = [
@@ -34,7 +34,7 @@ interface Summary {
  */
 export function chunkResume(doc: ParsedDocument): Segment[] {
   const lines = doc.blocks
-    .flatMap((b) => blockText(b).split("\n"))
+    .flatMap((b) => (b.kind === "table" ? formLines(b) : blockText(b).split("\n")))
     .map((l) => l.trim())
     .filter(Boolean);
   const groups: { group: string; lines: string[] }[] = [{ group: "基本信息", lines: [] }];
@@ -56,14 +56,40 @@ export function chunkResume(doc: ParsedDocument): Segment[] {
   return numbered(parts);
 }
 
+/** A label cell of a resume's form: a few letters, no digits ("姓名", "工作年限", "Phone"). */
+const LABEL = /^[\u4e00-\u9fa5A-Za-z ]{1,8}$/;
+
+/**
+ * A resume's table as lines: a form row of label/value pairs ("姓名 | 王小明 | 电话 | 138…") as "姓名：王小明｜电话：138…",
+ * so the summary reads it like typed text; any other row (a job: period, company, title) as its cells apart by spaces.
+ */
+function formLines(table: Table): string[] {
+  const rowLine = (row: string[]) => {
+    const cells = row.length % 2 && !row.at(-1) ? row.slice(0, -1) : row;
+    if (cells.length % 2 || !cells.every((c, i) => i % 2 || LABEL.test(c))) return cells.filter(Boolean).join(" ");
+    const pairs: string[] = [];
+    for (let i = 0; i < cells.length; i += 2) if (cells[i + 1]) pairs.push(`${cells[i]}：${cells[i + 1]}`);
+    return pairs.join("｜");
+  };
+  return [...(table.name ? [table.name] : []), ...[table.header, ...table.rows].map(rowLine)].filter(Boolean);
+}
+
+/** A job per line starting with a period; lines before the first period (a table's header "时间 公司 职位") lead the first job. */
 function splitJobs(lines: string[]): string[][] {
   const jobs: string[][] = [];
+  let lead: string[] = [];
   for (const line of lines) {
-    if (PERIOD.test(line) || jobs.length === 0) jobs.push([line]);
-    else jobs[jobs.length - 1].push(line);
+    if (PERIOD.test(line)) {
+      jobs.push([...lead, line]);
+      lead = [];
+    } else if (jobs.length) jobs[jobs.length - 1].push(line);
+    else lead.push(line);
   }
-  return jobs;
+  return lead.length ? [lead] : jobs;
 }
+
+/** The line of a job that gives its period. */
+const periodLine = (job: string[]) => job.find((l) => PERIOD.test(l)) ?? job[0];
 
 const DEGREES = ["博士", "硕士", "研究生", "MBA", "本科", "学士", "大专", "专科", "高中", "中专"];
 const DEGREE_EN: [RegExp, string][] = [
@@ -99,7 +125,7 @@ function companyOf(lines: string[]): string | undefined {
   if (en) return en;
   // "2018.03 - 至今  某某科技  高级工程师": the words after the period.
   return (
-    lines[0]
+    periodLine(lines)
       .replace(PERIOD, "")
       .trim()
       .split(/[\s|｜,，]+/)[0] || undefined
@@ -118,7 +144,7 @@ function yearsOf(all: string, work: string[][]): number | undefined {
   let start = Number.POSITIVE_INFINITY;
   let end = 0;
   for (const job of work) {
-    const m = PERIOD.exec(job[0]);
+    const m = PERIOD.exec(periodLine(job));
     if (!m) continue;
     start = Math.min(start, Number(m[1]));
     end = Math.max(end, m[3] ? Number(m[3]) : latest);

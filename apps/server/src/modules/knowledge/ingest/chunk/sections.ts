@@ -29,6 +29,15 @@ export function numberedLevel(line: string): number | undefined {
   return undefined;
 }
 
+/** How a numbered line is numbered, its numbers left out: "1.2 用途" → "#.#", "2. 保存" → "#.", "第三章 …" → "第#章". */
+function numberingStyle(line: string): string {
+  const prefix =
+    /^(第[^\s章节篇编部]+[章节篇编部]|[一二三四五六七八九十]+、|[（(][一二三四五六七八九十]+[)）]|\d{1,2}(?:\.\d{1,2})*\.?)/.exec(
+      line.trim(),
+    );
+  return (prefix?.[0] ?? "").replace(/[一二三四五六七八九十百零〇\d]+/g, "#");
+}
+
 /**
  * Paragraph and OCR lines that are numbered headings become heading blocks when a document has no headings of
  * its own (or, `alongsideHeadings`, one-line numbered paragraphs in any document).
@@ -42,9 +51,20 @@ export function withNumberedHeadings(blocks: Block[], alongsideHeadings = false)
     });
   }
   if (blocks.some((b) => b.kind === "heading")) return blocks;
+  // Numbered lines in a row numbered alike ("1.1", "1.2"; "1.", "2.") are a list (steps, items), not headings: a
+  // heading has text under it. Every line (and table) in reading order, with its numbering when it has one.
+  const numbering: (string | undefined)[] = [];
+  for (const block of blocks) {
+    if (block.kind === "paragraph" || block.kind === "ocr") {
+      for (const line of block.text.split("\n")) numbering.push(numberedLevel(line) ? numberingStyle(line) : undefined);
+    } else if (block.kind === "table") numbering.push(undefined);
+  }
+  const isHeading = (i: number) => numbering[i] !== undefined && numbering[i - 1] !== numbering[i] && numbering[i + 1] !== numbering[i];
+  let at = 0;
   const out: Block[] = [];
   for (const block of blocks) {
     if (block.kind !== "paragraph" && block.kind !== "ocr") {
+      if (block.kind === "table") at++;
       out.push(block);
       continue;
     }
@@ -54,31 +74,35 @@ export function withNumberedHeadings(blocks: Block[], alongsideHeadings = false)
       body = [];
     };
     for (const line of block.text.split("\n")) {
-      const level = numberedLevel(line);
-      if (level) {
+      if (isHeading(at)) {
         flush();
-        out.push({ kind: "heading", level, text: line.trim(), ...(block.page ? { page: block.page } : {}) });
+        out.push({ kind: "heading", level: numberedLevel(line)!, text: line.trim(), ...(block.page ? { page: block.page } : {}) });
       } else body.push(line);
+      at++;
     }
     flush();
   }
   return out;
 }
 
-/** Blocks grouped under their chain of headings; a heading with no body of its own still yields its section. */
+/**
+ * Blocks grouped under their chain of headings. A heading with neither text nor a subheading under it still
+ * yields its section, with no blocks (its title is text of the document too).
+ */
 export function sections(blocks: Block[]): Section[] {
   const out: Section[] = [];
   const stack: { level: number; text: string }[] = [];
   let current: Section = { path: [], blocks: [] };
   for (const block of blocks) {
     if (block.kind === "heading") {
-      if (current.blocks.length) out.push(current);
+      const parent = !current.blocks.length && stack.length > 0 && block.level > stack[stack.length - 1].level;
+      if (current.path.length ? !parent : current.blocks.length) out.push(current);
       while (stack.length && stack[stack.length - 1].level >= block.level) stack.pop();
       stack.push({ level: block.level, text: block.text });
       current = { path: stack.map((h) => h.text), blocks: [] };
     } else if (block.kind !== "pageBreak" && block.kind !== "slide") current.blocks.push(block);
   }
-  if (current.blocks.length) out.push(current);
+  if (current.blocks.length || current.path.length) out.push(current);
   return out;
 }
 
@@ -91,9 +115,9 @@ export function chunkSections(list: Section[], opts: NormalizedOptions): Omit<Se
     const title = section.path.join(PATH_SEPARATOR);
     const prefix = title ? `${title}\n` : "";
     const room = Math.max(opts.chunkSize - countTokens(prefix), Math.ceil(opts.chunkSize / 2));
-    for (const body of pack(unitsOf(section.blocks), room, 0, opts.delimiters)) {
-      parts.push({ content: prefix + body, ...(title ? { title } : {}) });
-    }
+    const bodies = pack(unitsOf(section.blocks), room, 0, opts.delimiters);
+    // A heading with nothing under it is a chunk of its title path alone.
+    for (const body of bodies.length ? bodies : [""]) parts.push({ content: prefix + body, ...(title ? { title } : {}) });
   }
   return parts;
 }

@@ -17,7 +17,7 @@ export function blockText(block: Block): string {
     case "ocr":
       return block.text;
     case "table":
-      return tableLines(block).join("\n");
+      return [...(block.name ? [block.name] : []), ...tableLines(block)].join("\n");
     default:
       return "";
   }

@@ -90,6 +90,9 @@ export function blocksFromHtml(html: string): { blocks: Block[]; pages: number }
     }
     const isBlock = BLOCK.has(tag) || tag === "";
     if (isBlock) flush();
+    // Word's numbered lists (and <ol>) carry their numbers only as list markup: write them, so steps keep their order.
+    const list = el.parentNode;
+    if (tag === "li" && list?.rawTagName?.toLowerCase() === "ol") inline += `${listNumber(list, el)}. `;
     for (const child of el.childNodes) walk(child);
     if (isBlock) flush();
   };
@@ -98,9 +101,19 @@ export function blocksFromHtml(html: string): { blocks: Block[]; pages: number }
   return { blocks, pages: 1 };
 }
 
+/** An item's number in its ordered list (from the list's `start`). */
+function listNumber(list: HTMLElement, li: HTMLElement): number {
+  const items = list.childNodes.filter(
+    (c) => c.nodeType === NodeType.ELEMENT_NODE && (c as HTMLElement).rawTagName?.toLowerCase() === "li",
+  );
+  return (Number(list.getAttribute("start")) || 1) + items.indexOf(li);
+}
+
 function tableFromHtml(table: HTMLElement): Block | undefined {
   const rows: string[][] = [];
   let headerRows = 0;
+  /** By column: a cell of a row above that spans down (rowspan, Word's vertically merged cells) and the rows it still covers. */
+  const spans: { text: string; rows: number }[] = [];
   for (const tr of table.querySelectorAll("tr")) {
     // Rows of a nested table belong to that table's cell text, not to this table.
     if (tr.closest("table") !== table) continue;
@@ -108,11 +121,25 @@ function tableFromHtml(table: HTMLElement): Block | undefined {
       (c): c is HTMLElement => c.nodeType === NodeType.ELEMENT_NODE && /^t[dh]$/i.test((c as HTMLElement).rawTagName),
     );
     const row: string[] = [];
+    // A covered position repeats the merged cell's text (as exceljs gives a merged range's value to each of its
+    // cells), so the cells after it stay under their own column.
+    const takeSpanned = () => {
+      for (let span = spans[row.length]; span?.rows; span = spans[row.length]) {
+        span.rows--;
+        row.push(span.text);
+      }
+    };
     for (const cell of cells) {
+      takeSpanned();
       const text = cell.text.replace(/\s+/g, " ").trim();
-      const span = Math.min(Number(cell.getAttribute("colspan") ?? 1) || 1, 50);
-      for (let i = 0; i < span; i++) row.push(text);
+      const colspan = Math.min(Number(cell.getAttribute("colspan") ?? 1) || 1, 50);
+      const rowspan = Math.min(Number(cell.getAttribute("rowspan") ?? 1) || 1, 1000);
+      for (let i = 0; i < colspan; i++) {
+        spans[row.length] = { text, rows: rowspan - 1 };
+        row.push(text);
+      }
     }
+    takeSpanned();
     if (rows.length === headerRows && cells.length && cells.every((c) => c.rawTagName.toLowerCase() === "th")) headerRows++;
     rows.push(row);
   }

@@ -114,18 +114,18 @@ function slideBlocks(xml: string): { blocks: Block[]; pictures: { rid: string; a
     } else if (name === "graphicFrame") {
       const tbl = elements(el, A, "tbl")[0];
       if (!tbl) return;
-      const rows = elements(tbl, A, "tr").map((tr) =>
-        elements(tr, A, "tc").map((tc) =>
-          elements(tc, A, "p")
-            .map((p) =>
-              elements(p, A, "t")
-                .map((t) => t.textContent ?? "")
-                .join(""),
-            )
-            .join(" ")
-            .trim(),
-        ),
-      );
+      const rows: string[][] = [];
+      for (const tr of elements(tbl, A, "tr")) {
+        const row: string[] = [];
+        for (const tc of elements(tr, A, "tc")) {
+          // A cell covered by a merge (hMerge: the one to its left spans it; vMerge: the one above) repeats the
+          // merged text, as a merged range does in xlsx, instead of leaving its column empty.
+          const merged =
+            tc.getAttribute("hMerge") === "1" ? row.at(-1) : tc.getAttribute("vMerge") === "1" ? rows.at(-1)?.[row.length] : undefined;
+          row.push(merged ?? cellText(tc));
+        }
+        rows.push(row);
+      }
       const table = tableFromRows(rows);
       if (table) blocks.push(table);
     } else if (name === "grpSp") {
@@ -137,6 +137,17 @@ function slideBlocks(xml: string): { blocks: Block[]; pictures: { rid: string; a
   };
   for (const child of children(tree)) visit(child);
   return { blocks, pictures };
+}
+
+function cellText(tc: Element): string {
+  return elements(tc, A, "p")
+    .map((p) =>
+      elements(p, A, "t")
+        .map((t) => t.textContent ?? "")
+        .join(""),
+    )
+    .join(" ")
+    .trim();
 }
 
 function xmlDoc(xml: string) {
