@@ -4,6 +4,7 @@
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { marketColumns, nameGrams } from "../../apps/server/src/modules/agents/agents.repository.ts";
+import { EVERYTHING } from "../../apps/server/src/platform/invalidation.ts";
 import { createUser } from "../../apps/server/src/test/factories.ts";
 import { createTestApp } from "../../apps/server/src/test/harness.ts";
 import { load, PAGE_SIZE } from "./load.ts";
@@ -44,6 +45,8 @@ async function grow(size: number) {
       (g * 7919) % 1000, 'C90_Released'
     from generate_series((select count(*) from agents) + 1, ${size}) g`);
   await db.execute(sql`analyze agents`);
+  // Written behind the platform's back: its cached pages are dropped as any change of agents does.
+  await t.platform.invalidate("agent", EVERYTHING);
 }
 
 process.on("message", async (m: { grow?: number; raw?: { name?: string; clients: number; seconds: number } }) => {
