@@ -66,10 +66,16 @@ export class Invalidation {
     this.stopListening = null;
   }
 
+  /** Reads under way, by cache and key, with the generation they began in. */
+  private readonly reading = new WeakMap<object, Map<string, { generation: number; value: Promise<unknown> }>>();
+
   /**
    * Reads through `cache`. A value read while an invalidation arrived is returned but not kept: it
-   * may be what the invalidation was about. `topic`: what the value is made of (one topic or several).
-   * `ttlOf` may shorten an entry's life (e.g. to a session's end).
+   * may be what the invalidation was about. Callers that miss while the same key is being read,
+   * with no invalidation since that read began, wait for it instead of reading again (after an
+   * invalidation every waiting request would otherwise read the same thing at once).
+   * `topic`: what the value is made of (one topic or several). `ttlOf` may shorten an entry's life
+   * (e.g. to a session's end).
    */
   async cached<V extends {}>(
     topic: CacheTopic | CacheTopic[],
@@ -83,12 +89,22 @@ export class Invalidation {
     const topics = Array.isArray(topic) ? topic : [topic];
     const generation = () => topics.reduce((sum, t) => sum + (this.generations.get(t) ?? 0), 0);
     const before = generation();
-    const value = await load();
-    if (value !== undefined && before === generation()) {
-      const ttl = ttlOf?.(value);
-      if (ttl === undefined || ttl > 0) cache.set(key, value, ttl === undefined ? undefined : { ttl });
+    const reads = this.reading.get(cache) ?? new Map();
+    this.reading.set(cache, reads);
+    const running = reads.get(key);
+    if (running?.generation === before) return running.value as Promise<V | undefined>;
+    const read = load();
+    reads.set(key, { generation: before, value: read });
+    try {
+      const value = await read;
+      if (value !== undefined && before === generation()) {
+        const ttl = ttlOf?.(value);
+        if (ttl === undefined || ttl > 0) cache.set(key, value, ttl === undefined ? undefined : { ttl });
+      }
+      return value;
+    } finally {
+      if (reads.get(key)?.value === read) reads.delete(key);
     }
-    return value;
   }
 
   on(topic: CacheTopic, handler: (key: string) => void) {
