@@ -35,6 +35,8 @@ describe("the marketplace's page cache", () => {
     return res.json().data as { list: Card[]; total: number };
   };
   const card = async (app: TestApp, user: TestUser, id: string) => (await page(app, user)).list.find((c) => c.agentId === id);
+  /** On PostgreSQL every change is also heard back through NOTIFY a moment later, dropping the pages again. */
+  const settled = () => new Promise((r) => setTimeout(r, 200));
   /** A reply of the listed version that ended done, as the chat runtime reports it. */
   const used = async (app: TestApp, user: TestUser, id: string) => {
     const caller = (await app.platform.callers.resolve(user.token))!;
@@ -58,6 +60,8 @@ describe("the marketplace's page cache", () => {
     expect((await page(t, hirer, { name: "新名" })).list.map((c) => c.agentId)).toEqual([id]);
 
     // Changed behind the cache's back: the page answered is the cached one.
+    await settled();
+    await card(t, hirer, id);
     await t.platform.db.update(agents).set({ useCount: 5 }).where(eq(agents.id, id));
     expect(await card(t, hirer, id)).toMatchObject({ taskNum: 0 });
     await used(t, hirer, id);
@@ -92,6 +96,8 @@ describe("the marketplace's page cache", () => {
       await used(t, hirer, id);
       await expect.poll(async () => (await card(peer, hirer, id))?.taskNum, soon).toBe(1);
       // The peer answers from its cache: a write behind its back is not seen.
+      await settled();
+      await card(peer, hirer, id);
       await t.platform.db.update(agents).set({ useCount: 5 }).where(eq(agents.id, id));
       expect(await card(peer, hirer, id)).toMatchObject({ taskNum: 1 });
 
