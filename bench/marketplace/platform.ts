@@ -1,9 +1,11 @@
 // The platform under test, in its own process as in production (bench.ts drives it over HTTP):
-// grows the catalogue on request and measures the raw SQL the route runs, in this process,
-// since PGlite's database cannot be opened by a second process.
+// grows the catalogue on request, counts uses on request, and measures the raw SQL the route
+// runs, in this process, since PGlite's database cannot be opened by a second process.
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { marketColumns, nameGrams } from "../../apps/server/src/modules/agents/agents.repository.ts";
+import { EVERYTHING } from "../../apps/server/src/platform/invalidation.ts";
+import type { RuntimeAgent } from "../../apps/server/src/modules/agents/runtime-agent.ts";
 import { createUser } from "../../apps/server/src/test/factories.ts";
 import { createTestApp } from "../../apps/server/src/test/harness.ts";
 import { load, PAGE_SIZE } from "./load.ts";
@@ -44,12 +46,32 @@ async function grow(size: number) {
       (g * 7919) % 1000, 'C90_Released'
     from generate_series((select count(*) from agents) + 1, ${size}) g`);
   await db.execute(sql`analyze agents`);
+  // Written behind the platform's back: its cached pages are dropped as any change of agents does.
+  await t.platform.invalidate("agent", EVERYTHING);
 }
 
-process.on("message", async (m: { grow?: number; raw?: { name?: string; clients: number; seconds: number } }) => {
+/**
+ * Counts a use of the most used agent `perSecond` times a second (0: stops), through the path a
+ * reply that ends takes: each one drops the cached pages in every process.
+ */
+let counting: NodeJS.Timeout | undefined;
+async function countUses(perSecond: number) {
+  clearInterval(counting);
+  if (!perSecond) return;
+  const caller = (await t.platform.callers.resolve(user.token))!;
+  const [{ id }] = (await db.execute(sql`select id from agents order by use_count desc limit 1`)).rows as { id: string }[];
+  const reply = { agentId: id, versionId: "bench" } as RuntimeAgent;
+  counting = setInterval(() => void t.services.agents.replyDone(caller, reply), 1000 / perSecond);
+}
+
+process.on("message", async (m: { grow?: number; uses?: number; raw?: { name?: string; clients: number; seconds: number } }) => {
   if (m.grow) {
     await grow(m.grow);
     process.send?.({ grown: m.grow });
+  }
+  if (m.uses !== undefined) {
+    await countUses(m.uses);
+    process.send?.({ counting: m.uses });
   }
   if (m.raw) process.send?.({ raw: await load(raw(m.raw.name), m.raw.clients, m.raw.seconds) });
 });

@@ -75,10 +75,10 @@ import {
   installUploadGuard,
   logDestination,
   loggerOptions,
-  ok,
   PREFIXES,
   PREFIX_TABLE,
   RequestLog,
+  sendOk,
 } from "./platform/http.ts";
 import { Jobs } from "./platform/jobs.ts";
 import { createMailer } from "./platform/mail.ts";
@@ -324,18 +324,22 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
 
   await app.register(
     async (agentApi) => {
-      // From the configuration alone: worked out once.
-      const settings = ok({
-        captchaEnabled: config.CAPTCHA === "on",
-        rpaHost: config.RPA_HOST,
-        enterpriseTenant: config.ENTERPRISE_TENANT,
-        recordFiling: recordFilingVariants(config),
-        bankTransferEnabled: config.BANK_TRANSFER,
-      });
+      // From the configuration alone: checked and serialised once.
+      const settings = JSON.stringify(
+        platformSettings.parse({
+          captchaEnabled: config.CAPTCHA === "on",
+          rpaHost: config.RPA_HOST,
+          enterpriseTenant: config.ENTERPRISE_TENANT,
+          recordFiling: recordFilingVariants(config),
+          bankTransferEnabled: config.BANK_TRANSFER,
+        }),
+      );
       agentApi.get(
         "/api/platform/settings",
         { schema: { tags: ["platform"], summary: "Settings the web needs before sign-in", response: { 200: envelope(platformSettings) } } },
-        async () => settings,
+        (_req, reply) => {
+          sendOk(reply, settings);
+        },
       );
       await agentApi.register(authRoutes, { auth, platform });
       await agentApi.register(tenantsRoutes, { tenants });

@@ -137,6 +137,9 @@ describe("the whole app", () => {
 
   it("gives the web the settings it needs before sign-in", async () => {
     const res = await t.app.inject({ url: "/agent_api/api/platform/settings" });
+    // Serialised once at start: still the envelope, as JSON.
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(res.json()).toMatchObject({ code: 200, msg: "操作成功" });
     expect(res.json().data).toMatchObject({ captchaEnabled: false });
     // attack: nothing about special users (administrators, the exempt user, the home user).
     expect(res.body).not.toMatch(/admin|exempt|homeUsername/i);

@@ -9,7 +9,18 @@ import type { Database, Tx } from "../db/client.ts";
 /** "robots": the names of a tenant's RPA robots (offered to every chat as a tool); key: the tenant id. */
 /** "workflowRun": changes of a run executing in another process; key: the notice (see workflows/run-notices.ts). */
 /** "chatRead": someone reads a reply (it is not abandoned); key: the reply id. */
-export type CacheTopic = "user" | "agent" | "models" | "mcp" | "chatStream" | "chatStop" | "chatRead" | "robots" | "workflowRun";
+/** "agentUse": an agent's use count grew (the marketplace orders by it); key: the agent id. */
+export type CacheTopic =
+  | "user"
+  | "agent"
+  | "agentUse"
+  | "models"
+  | "mcp"
+  | "chatStream"
+  | "chatStop"
+  | "chatRead"
+  | "robots"
+  | "workflowRun";
 
 const CHANNEL = "agentfair_invalidate";
 /** The key handlers get when messages may have been missed (a lost connection): drop everything. */
@@ -55,12 +66,19 @@ export class Invalidation {
     this.stopListening = null;
   }
 
+  /** Reads under way, by cache and key, with the generation they began in. */
+  private readonly reading = new WeakMap<object, Map<string, { generation: number; value: Promise<unknown> }>>();
+
   /**
    * Reads through `cache`. A value read while an invalidation arrived is returned but not kept: it
-   * may be what the invalidation was about. `ttlOf` may shorten an entry's life (e.g. to a session's end).
+   * may be what the invalidation was about. Callers that miss while the same key is being read,
+   * with no invalidation since that read began, wait for it instead of reading again (after an
+   * invalidation every waiting request would otherwise read the same thing at once).
+   * `topic`: what the value is made of (one topic or several). `ttlOf` may shorten an entry's life
+   * (e.g. to a session's end).
    */
   async cached<V extends {}>(
-    topic: CacheTopic,
+    topic: CacheTopic | CacheTopic[],
     cache: LRUCache<string, V>,
     key: string,
     load: () => Promise<V | undefined>,
@@ -68,13 +86,25 @@ export class Invalidation {
   ): Promise<V | undefined> {
     const hit = cache.get(key);
     if (hit !== undefined) return hit;
-    const generation = this.generations.get(topic) ?? 0;
-    const value = await load();
-    if (value !== undefined && generation === (this.generations.get(topic) ?? 0)) {
-      const ttl = ttlOf?.(value);
-      if (ttl === undefined || ttl > 0) cache.set(key, value, ttl === undefined ? undefined : { ttl });
+    const topics = Array.isArray(topic) ? topic : [topic];
+    const generation = () => topics.reduce((sum, t) => sum + (this.generations.get(t) ?? 0), 0);
+    const before = generation();
+    const reads = this.reading.get(cache) ?? new Map();
+    this.reading.set(cache, reads);
+    const running = reads.get(key);
+    if (running?.generation === before) return running.value as Promise<V | undefined>;
+    const read = load();
+    reads.set(key, { generation: before, value: read });
+    try {
+      const value = await read;
+      if (value !== undefined && before === generation()) {
+        const ttl = ttlOf?.(value);
+        if (ttl === undefined || ttl > 0) cache.set(key, value, ttl === undefined ? undefined : { ttl });
+      }
+      return value;
+    } finally {
+      if (reads.get(key)?.value === read) reads.delete(key);
     }
-    return value;
   }
 
   on(topic: CacheTopic, handler: (key: string) => void) {

@@ -102,8 +102,11 @@ export function toCard(row: AgentRow, callerId: string | undefined, apply?: Appl
   };
 }
 
-/** A marketplace card: the approved listing's card and price, whoever looks (the owner too). */
-export function toMarketCard(row: MarketRow, callerId: string | undefined): AgentCard {
+/**
+ * A marketplace card: the approved listing's card and price, whoever looks (the owner too); as
+ * anyone but its owner sees it (`mine` false).
+ */
+export function toMarketCard(row: MarketRow): AgentCard {
   const l = row.listing;
   return {
     id: row.id,
@@ -127,7 +130,7 @@ export function toMarketCard(row: MarketRow, callerId: string | undefined): Agen
     taskNum: row.useCount,
     skillNum: l.skillNum,
     copyable: l.copyable,
-    mine: row.ownerId === callerId,
+    mine: false,
     applyStatus: null,
     applyReason: null,
   };

@@ -29,7 +29,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUser } from "../../platform/auth.ts";
-import { ok } from "../../platform/http.ts";
+import { ok, sendOk } from "../../platform/http.ts";
 import { translate, requestLanguage } from "../../platform/messages.ts";
 import type { AgentsService } from "./agents.service.ts";
 
@@ -49,7 +49,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<Opts> = async (app, { agents })
         response: { 200: envelope(agentPage) },
       },
     },
-    async (req) => ok(await agents.marketplace(req.caller, req.body)),
+    async (req, reply) => sendOk(reply, await agents.marketplace(req.caller, req.body)),
   );
 
   app.post(

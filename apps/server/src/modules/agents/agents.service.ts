@@ -1,9 +1,11 @@
 import {
   AGENT_STATUS,
+  type AgentCard,
   type AgentDetail,
   type AgentDraft,
   type AgentPublic,
   type AgentSnapshot,
+  agentPage,
   type DraftResponse,
   duplicateVariableName,
   isListed,
@@ -54,6 +56,14 @@ export interface AgentRuleTrees {
   ): Promise<Pick<AgentPublic, "ruleTree" | "rules">>;
 }
 
+/** A cached marketplace page: its cards as anyone but their owners sees them, and that answer as JSON. */
+interface MarketPage {
+  cards: AgentCard[];
+  owners: string[];
+  total: number;
+  json: string;
+}
+
 const isoDay = (d = new Date()) => d.toISOString().slice(0, 10);
 
 /** The designer's side of an agent's design: the caller's own design, else the designer's not-found. */
@@ -79,6 +89,12 @@ export class AgentsService implements AgentsForRuntime {
    */
   private readonly runtimeRows = new LRUCache<string, AgentRow>({ max: 10_000, ttl: 30_000 });
   private readonly versionRows = new LRUCache<string, VersionRow>({ max: 10_000 });
+  /** Marketplace pages by scope, page and filter (about 50 KB of JSON each, the cards about as much again). */
+  private readonly marketPages = new LRUCache<string, MarketPage>({
+    maxSize: 16_000_000,
+    sizeCalculation: (page) => 2 * page.json.length + 1,
+    ttl: 30_000,
+  });
   private ruleTrees: AgentRuleTrees | undefined;
 
   constructor(
@@ -89,7 +105,13 @@ export class AgentsService implements AgentsForRuntime {
     this.db = platform.db;
     this.limiter = platform.rateLimiter;
     this.repo = new AgentsRepository(this.db, (id, tx) => platform.invalidate("agent", id, tx));
-    platform.invalidation.on("agent", (id) => (id === EVERYTHING ? this.runtimeRows.clear() : this.runtimeRows.delete(id)));
+    platform.invalidation.on("agent", (id) => {
+      if (id === EVERYTHING) this.runtimeRows.clear();
+      else this.runtimeRows.delete(id);
+      // Any change may move an agent onto, off or within any page.
+      this.marketPages.clear();
+    });
+    platform.invalidation.on("agentUse", () => this.marketPages.clear());
   }
 
   useRules(rules: AgentRuleTrees) {
@@ -337,9 +359,24 @@ export class AgentsService implements AgentsForRuntime {
 
   // ---- lists -----------------------------------------------------------------------------------
 
-  async marketplace(caller: Caller | null, req: LaunchPageRequest & { page: number; size: number }) {
-    const { list, total } = await this.repo.marketplace(await this.scope(caller), req, req.page, req.size);
-    return { list: list.map((r) => toMarketCard(r, caller?.userId)), total };
+  /**
+   * A marketplace page as JSON. Pages are cached (every agent change and every use counted drops
+   * them all, in every process): a page is the same for every caller in a scope but for `mine`,
+   * set here for the few callers who own one of its cards.
+   */
+  async marketplace(caller: Caller | null, req: LaunchPageRequest & { page: number; size: number }): Promise<string> {
+    const scope = await this.scope(caller);
+    const key = JSON.stringify([scope, req.page, req.size, req.name ?? "", req.tag ?? "", req.labelId ?? ""]);
+    const page = (await this.platform.invalidation.cached(["agent", "agentUse"], this.marketPages, key, async () => {
+      const { list, total } = await this.repo.marketplace(scope, req, req.page, req.size);
+      const cards = list.map(toMarketCard);
+      // Checked against the contract once, when the page is made, instead of on every answer.
+      return { cards, owners: list.map((r) => r.ownerId), total, json: JSON.stringify(agentPage.parse({ list: cards, total })) };
+    }))!;
+    const userId = caller?.userId;
+    if (!userId || !page.owners.includes(userId)) return page.json;
+    const list = page.cards.map((card, i) => (page.owners[i] === userId ? { ...card, mine: true } : card));
+    return JSON.stringify({ list, total: page.total });
   }
 
   async mine(caller: Caller | null, req: MinePageRequest & { page: number; size: number }) {
@@ -627,6 +664,10 @@ export class AgentsService implements AgentsForRuntime {
   /** A studio debug run (no version) marks the revision it ran as debugged; released runs count a task. */
   async replyDone(caller: Caller, agent: RuntimeAgent) {
     if (agent.versionId === null) await this.markDebugSucceeded(caller, agent.agentId, agent.draftRevision);
-    else await this.repo.incrementUse(agent.agentId);
+    else {
+      await this.repo.incrementUse(agent.agentId);
+      // The marketplace orders by use; the runtime's cached row does not read it (not "agent").
+      await this.platform.invalidate("agentUse", agent.agentId);
+    }
   }
 }
