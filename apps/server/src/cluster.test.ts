@@ -1,4 +1,4 @@
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { type ChatEvent, parseChatEvents } from "@agentfair/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { balanceOf, ledgerOf, seedCatalog } from "./modules/billing/billing.fixtures.ts";
 import { TEST_PASSWORD, insertUser, randomIp } from "./test/factories.ts";
@@ -95,10 +95,7 @@ describe.skipIf(!!unavailable)("a cluster of two processes behind nginx", () => 
       if (!firstContentAt && text.includes('"type":"content"')) firstContentAt = Date.now() - start;
     }
     const endedAt = Date.now() - start;
-    const events = text
-      .split("\n")
-      .map(parseChatEvent)
-      .filter((e): e is ChatEvent => !!e);
+    const events = parseChatEvents(text);
     expect(events.filter((e) => e.type === "content").length).toBeGreaterThan(1);
     expect(events.at(-1)).toMatchObject({ type: "stop", status: "done" });
     // Eight chunks 150 ms apart: a buffering proxy would hand everything over at the end.
@@ -114,11 +111,7 @@ describe.skipIf(!!unavailable)("a cluster of two processes behind nginx", () => 
       body: "{}",
     });
     const agentId = (await json(created)).data.agentId as string;
-    const parse = (text: string) =>
-      text
-        .split("\n")
-        .map(parseChatEvent)
-        .filter((e): e is ChatEvent => !!e);
+    const parse = parseChatEvents;
     const contentOf = (evs: ChatEvent[]) => evs.map((e) => (e.type === "content" ? e.delta : "")).join("");
     /** Asks process 0 and drops the connection after `n` content events; the events read so far. */
     const askAndDrop = async (n: number) => {

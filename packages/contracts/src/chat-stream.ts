@@ -122,3 +122,11 @@ export function parseChatEvent(line: string): ChatEvent | null {
     return null;
   }
 }
+
+/** Every event of a whole stream's text (a finished reply, a saved stream), skipping what parseChatEvent skips. */
+export function parseChatEvents(text: string): ChatEvent[] {
+  return text
+    .split("\n")
+    .map(parseChatEvent)
+    .filter((e): e is ChatEvent => e !== null);
+}

@@ -1,4 +1,4 @@
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { parseChatEvents } from "@agentfair/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
@@ -38,10 +38,7 @@ async function chat(who: TestUser, agentId: string, query: string) {
     url: "/agent/agent_runtime/chat",
     payload: { token: who.token, schema_id: agentId, release: false, query },
   });
-  return res.payload
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e);
+  return parseChatEvents(res.payload);
 }
 
 describe("card templates", () => {

@@ -1,4 +1,4 @@
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { parseChatEvents } from "@agentfair/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
@@ -13,11 +13,7 @@ describe("chat failures", () => {
   });
   afterAll(async () => t.close());
 
-  const events = (payload: string) =>
-    payload
-      .split("\n")
-      .map(parseChatEvent)
-      .filter((e): e is ChatEvent => !!e);
+  const events = parseChatEvents;
 
   it("with no usable model, a priced agent's reply says so and nothing is charged", async () => {
     const s = agentSteps(t);

@@ -1,4 +1,4 @@
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { parseChatEvents } from "@agentfair/contracts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { alignClock, restoreClock } from "../../test/clock.ts";
 import { createUser, randomIp, type TestUser } from "../../test/factories.ts";
@@ -39,12 +39,7 @@ function ask(app: TestApp, user: TestUser, opts: { ip?: string; lang?: string } 
     payload: { token: user.token, schema_id: agents.get(user.id), release: false, query: "hi" },
   });
 }
-const lastEvent = (payload: string) =>
-  payload
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e)
-    .at(-1);
+const lastEvent = (payload: string) => parseChatEvents(payload).at(-1);
 
 const SLOW = { chunks: Array.from({ length: 20 }, () => "字"), delayMs: 60 };
 

@@ -1,4 +1,4 @@
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { parseChatEvents } from "@agentfair/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
@@ -13,11 +13,7 @@ let bob: TestUser;
 let agentId: string;
 
 const R = "/agent/agent_runtime";
-const events = (payload: string) =>
-  payload
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e);
+const events = parseChatEvents;
 
 async function chat(user: TestUser, query: string, sessionId?: string) {
   const res = await t.app.inject({

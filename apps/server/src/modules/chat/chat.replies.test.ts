@@ -1,4 +1,4 @@
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { parseChatEvents } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatMessages } from "../../db/schema/index.ts";
@@ -13,11 +13,7 @@ let alice: TestUser;
 let agentId: string;
 
 const R = "/agent/agent_runtime";
-const events = (payload: string) =>
-  payload
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e);
+const events = parseChatEvents;
 
 async function chat(payload: Record<string, unknown>) {
   const res = await t.app.inject({

@@ -1,4 +1,4 @@
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { type ChatEvent, parseChatEvents } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../db/schema/index.ts";
@@ -13,11 +13,7 @@ let bob: TestUser;
 let agentId: string;
 
 const R = "/agent/agent_runtime";
-const events = (payload: string) =>
-  payload
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e);
+const events = parseChatEvents;
 const types = (evs: ChatEvent[]) => evs.map((e) => e.type);
 
 async function newAgent(user: TestUser, name = "测试助手") {

@@ -1,4 +1,4 @@
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { parseChatEvents } from "@agentfair/contracts";
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { chatChargeFlags, chatMessages, freeChatUsage } from "../../db/schema/index.ts";
@@ -43,10 +43,7 @@ describe("chat: a reply whose saving fails", () => {
       payload: { token: user.token, schema_id: schemaId, release: true, query: "你好", ...extra },
     });
     expect(res.statusCode).toBe(200);
-    return res.payload
-      .split("\n")
-      .map(parseChatEvent)
-      .filter((e): e is ChatEvent => !!e);
+    return parseChatEvents(res.payload);
   };
 
   it("ends with an error event and a failed stop, and the per-use price is given back", async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { parseChatEvents } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatMessages, chatSessions } from "../../db/schema/index.ts";
@@ -36,13 +36,7 @@ async function chat(user: TestUser, session_id: string, query = "你好") {
     url: `${R}/chat`,
     payload: { token: user.token, schema_id: agents.get(user.id), release: false, query, session_id },
   });
-  const evs =
-    res.statusCode === 200
-      ? res.payload
-          .split("\n")
-          .map(parseChatEvent)
-          .filter((e): e is ChatEvent => !!e)
-      : [];
+  const evs = res.statusCode === 200 ? parseChatEvents(res.payload) : [];
   return { res, evs };
 }
 const sessionsWith = (id: string) => t.platform.db.select().from(chatSessions).where(eq(chatSessions.id, id));

@@ -1,4 +1,4 @@
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { parseChatEvents } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { chatMessages } from "../../db/schema/index.ts";
@@ -43,10 +43,7 @@ it("a process shutting down ends its streams with an error event and saves them;
   for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
   // Closing finishes although the client keeps its connection alive.
   await closing;
-  const events = text
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e);
+  const events = parseChatEvents(text);
   expect(events.find((e) => e.type === "error")).toMatchObject({
     code: 503,
     error_code: "restarting",

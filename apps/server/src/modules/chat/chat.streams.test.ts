@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { type ChatEvent, parseChatEvents } from "@agentfair/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatStreams } from "../../db/schema/index.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
@@ -22,11 +22,7 @@ let port: number;
 const R = "/agent/agent_runtime";
 /** Replies nobody reads for this long are stopped (short here; two minutes by default). */
 const UNREAD_MS = 1500;
-const events = (payload: string) =>
-  payload
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e);
+const events = parseChatEvents;
 const text = (evs: ChatEvent[]) => evs.map((e) => (e.type === "content" ? e.delta : "")).join("");
 
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { parseChatEvents } from "@agentfair/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
@@ -88,10 +88,7 @@ describe("per-minute model limits", () => {
         url: "/agent/agent_runtime/chat",
         payload: { token: user.token, schema_id: agentId, release: false, query: "hi" },
       });
-      return res.payload
-        .split("\n")
-        .map(parseChatEvent)
-        .filter((e): e is ChatEvent => !!e);
+      return parseChatEvents(res.payload);
     };
     expect((await ask()).at(-1)).toMatchObject({ type: "stop", status: "done" });
     expect((await ask()).at(-1)).toMatchObject({ type: "stop", status: "done" });

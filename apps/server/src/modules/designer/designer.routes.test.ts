@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { type ChatEvent, parseChatEvents } from "@agentfair/contracts";
 import type { RuntimeTool, ToolContext } from "../../runtime/tool-registry.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { DEMO_DESIGN_WIDGETS } from "./designer.seed.ts";
@@ -180,10 +180,7 @@ describe("a design bound to an agent", () => {
       url: "/agent/agent_runtime/chat",
       payload: { token: carol.token, schema_id: agentId, release: false, query: '{"traveller":{"name":"张三"}}' },
     });
-    const evs = res.payload
-      .split("\n")
-      .map(parseChatEvent)
-      .filter((e): e is ChatEvent => !!e);
+    const evs = parseChatEvents(res.payload);
     const widgetData = {
       config: { kind: "design", designId: mine, widgetList: DEMO_DESIGN_WIDGETS },
       data: { traveller: { name: "张三" } },

@@ -1,4 +1,4 @@
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { parseChatEvents } from "@agentfair/contracts";
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { models } from "../../db/schema/index.ts";
@@ -110,10 +110,7 @@ describe("chat upload", () => {
     zip.file("[Content_Types].xml", "<Types/>");
     const pptx = (await upload(alice, "汇报.pptx", await zip.generateAsync({ type: "nodebuffer" }))).json().data;
     const res = await askWithFiles(agentId, "总结附件", [txt, pptx]);
-    const evs = res.payload
-      .split("\n")
-      .map(parseChatEvent)
-      .filter((e): e is ChatEvent => !!e);
+    const evs = parseChatEvents(res.payload);
     expect(evs.at(-1)).toMatchObject({ type: "stop", status: "done" });
     const sent = JSON.stringify(llm.requests.find((r) => JSON.stringify(r.body).includes("总结附件"))?.body);
     expect(sent).toContain("合同编号 A-42");

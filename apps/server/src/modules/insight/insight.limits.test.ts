@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { parseChatEvents } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agents, insightReports, planTemplates } from "../../db/schema/index.ts";
@@ -26,10 +26,7 @@ async function ask(user: TestUser, query: string, lang = "zh") {
     headers: { lang },
     payload: { token: user.token, schema_id: agentOf.get(user.id), release: false, query },
   });
-  const evs = res.payload
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e);
+  const evs = parseChatEvents(res.payload);
   const session = evs.find((e) => e.type === "session");
   return { evs, sid: session?.type === "session" ? session.session_id : "", uuid: session?.type === "session" ? session.uuid : "" };
 }

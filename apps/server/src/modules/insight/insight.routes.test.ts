@@ -1,4 +1,4 @@
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { parseChatEvents } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import JSZip from "jszip";
 import { extractText } from "unpdf";
@@ -29,10 +29,7 @@ async function ask(query: string) {
     url: `${R}/chat`,
     payload: { token: alice.token, schema_id: agentId, release: false, query },
   });
-  const evs = res.payload
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e);
+  const evs = parseChatEvents(res.payload);
   return { evs, sid: evs[0]?.type === "session" ? evs[0].session_id : "" };
 }
 

@@ -1,4 +1,4 @@
-import { type ChatEvent, INSIGHT_CATEGORIES, parseChatEvent } from "@agentfair/contracts";
+import { INSIGHT_CATEGORIES, parseChatEvents } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agents, chatInsights, insightReports } from "../../db/schema/index.ts";
@@ -36,10 +36,7 @@ async function ask(user: TestUser, agentId: string, query: string) {
     url: `${R}/chat`,
     payload: { token: user.token, schema_id: agentId, release: true, query },
   });
-  const evs = res.payload
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e);
+  const evs = parseChatEvents(res.payload);
   const session = evs.find((e) => e.type === "session");
   return { evs, sid: session?.type === "session" ? session.session_id : "" };
 }

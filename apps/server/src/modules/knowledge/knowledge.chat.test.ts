@@ -1,4 +1,4 @@
-import { type ChatEvent, defaultKnowledgeSettings, emptyBindings, parseChatEvent } from "@agentfair/contracts";
+import { defaultKnowledgeSettings, emptyBindings, parseChatEvents } from "@agentfair/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
@@ -6,11 +6,7 @@ import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { agentSteps } from "../agents/agents.fixtures.ts";
 import { knowledgeSteps } from "./knowledge.fixtures.ts";
 
-const events = (payload: string) =>
-  payload
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e);
+const events = parseChatEvents;
 
 /** Knowledge in chat: direct answers with no model, the retrieval tool, isolation. */
 describe("knowledge in chat", () => {

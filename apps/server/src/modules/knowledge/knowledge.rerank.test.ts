@@ -1,4 +1,4 @@
-import { type ChatEvent, defaultKnowledgeSettings, emptyBindings, parseChatEvent } from "@agentfair/contracts";
+import { defaultKnowledgeSettings, emptyBindings, parseChatEvents } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { models } from "../../db/schema/index.ts";
@@ -120,10 +120,7 @@ describe("retrieval with rerank", () => {
         payload: { token: alice.token, schema_id: agentId, release: false, query: "年假" },
       });
       expect(res.statusCode, res.body).toBe(200);
-      const evs = res.payload
-        .split("\n")
-        .map(parseChatEvent)
-        .filter((e): e is ChatEvent => !!e);
+      const evs = parseChatEvents(res.payload);
       expect(evs.at(-1)).toMatchObject({ type: "stop", status: "done" });
       return evs
         .filter((e) => e.type === "content")

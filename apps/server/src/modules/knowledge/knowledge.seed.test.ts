@@ -1,4 +1,4 @@
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { parseChatEvents } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { agents } from "../../db/schema/index.ts";
@@ -36,10 +36,7 @@ it("the demo member's FAQ agent answers from its knowledge base with no model co
     url: "/agent/agent_runtime/chat",
     payload: { token, schema_id: agent.id, release: true, query: "知识库支持哪些文件格式" },
   });
-  const evs = res.payload
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e);
+  const evs = parseChatEvents(res.payload);
   expect(evs.find((e) => e.type === "docs")).toMatchObject({ docs: [{ title: "[1] 知识库支持哪些文件格式？" }] });
   expect(evs.some((e) => e.type === "content" && e.delta.includes("15MB"))).toBe(true);
   expect(evs.at(-1)).toMatchObject({ type: "stop", status: "done" });

@@ -1,5 +1,5 @@
 import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
-import { type ChatEvent, emptyBindings, parseChatEvent } from "@agentfair/contracts";
+import { type ChatEvent, emptyBindings, parseChatEvents } from "@agentfair/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
@@ -7,11 +7,7 @@ import { agentSteps } from "../agents/agents.fixtures.ts";
 import { knowledgeSteps } from "../knowledge/knowledge.fixtures.ts";
 import { offlineEmbedding, offlineTurn } from "./offline.ts";
 
-const events = (payload: string) =>
-  payload
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e);
+const events = parseChatEvents;
 const text = (evs: ChatEvent[]) =>
   evs
     .filter((e) => e.type === "content")

@@ -1,4 +1,4 @@
-import { type AgentDraft, type ChatEvent, parseChatEvent, type RuleTreeProject } from "@agentfair/contracts";
+import { type AgentDraft, parseChatEvents, type RuleTreeProject } from "@agentfair/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
@@ -252,10 +252,7 @@ describe("the rule library", () => {
       url: "/agent/agent_runtime/chat",
       payload: { token: alice.token, schema_id: agentId, release: false, query: "消费1500是什么等级" },
     });
-    const evs = res.payload
-      .split("\n")
-      .map(parseChatEvent)
-      .filter((e): e is ChatEvent => !!e);
+    const evs = parseChatEvents(res.payload);
     const tool = offered.find((o) => o.function.name === "evaluate_rule");
     expect(tool?.function.parameters.properties.ruleKey.enum.sort()).toEqual(["member_level", "member_level_copy"]);
     const end = evs.find((e) => e.type === "tool_call_end");
@@ -322,10 +319,7 @@ describe("the rule library", () => {
         url: "/agent/agent_runtime/chat",
         payload: { token: user.token, schema_id: agentId, release: false, query, session_id: sessionId },
       });
-      const evs = res.payload
-        .split("\n")
-        .map(parseChatEvent)
-        .filter((e): e is ChatEvent => !!e);
+      const evs = parseChatEvents(res.payload);
       const offered = ((llm.requests[before]?.body.tools ?? []) as { function: { name: string } }[]).map((x) => x.function.name);
       const session = evs.find((e) => e.type === "session");
       const ends = evs.filter((e) => e.type === "tool_call_end");

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { parseChatEvents } from "@agentfair/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { plugins } from "../../db/schema/index.ts";
@@ -56,10 +56,7 @@ async function chat(agentId: string, query: string, release: boolean) {
     url: "/agent/agent_runtime/chat",
     payload: { token: alice.token, schema_id: agentId, release, query },
   });
-  return res.payload
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e);
+  return parseChatEvents(res.payload);
 }
 
 describe("callable names by the configured model", () => {

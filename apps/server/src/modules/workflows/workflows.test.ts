@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { type ChatEvent, parseChatEvent, parseChatEvents } from "@agentfair/contracts";
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatStreams } from "../../db/schema/index.ts";
@@ -602,10 +602,7 @@ async function chatAs(user: TestUser, agentId: string, query: string) {
     payload: { token: user.token, schema_id: agentId, release: false, query },
   });
   expect(res.statusCode).toBe(200);
-  const evs = res.payload
-    .split("\n")
-    .map(parseChatEvent)
-    .filter((e): e is ChatEvent => !!e);
+  const evs = parseChatEvents(res.payload);
   return { evs, text: evs.flatMap((e) => (e.type === "content" ? [e.delta] : [])).join("") };
 }
 
@@ -772,10 +769,7 @@ describe("answers stream, and the agent's version picks the workflow's", () => {
           url: "/agent/agent_runtime/chat",
           payload: { token: carol.token, schema_id: agent, release: false, query: "写四段" },
         });
-        const evs = res.payload
-          .split("\n")
-          .map(parseChatEvent)
-          .filter((e): e is ChatEvent => !!e);
+        const evs = parseChatEvents(res.payload);
         const text = evs.flatMap((e) => (e.type === "content" ? [e.delta] : [])).join("");
         expect(text).toBe(`远端：${pieces.join("")}`);
         const node = evs.find((e) => e.type === "workflow_node");
@@ -854,10 +848,7 @@ describe("answers stream, and the agent's version picks the workflow's", () => {
         })
       ).json(),
     ).toMatchObject({ code: 200 });
-    const evs = (await chatting).payload
-      .split("\n")
-      .map(parseChatEvent)
-      .filter((e): e is ChatEvent => !!e);
+    const evs = parseChatEvents((await chatting).payload);
     const text = evs.flatMap((e) => (e.type === "content" ? [e.delta] : [])).join("");
     expect(evs.at(-1)).toMatchObject({ type: "stop", status: "stopped" });
     expect(text).toMatch(/^答：第0句第1句/);
