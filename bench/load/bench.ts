@@ -69,6 +69,26 @@ const bareMemory = () =>
     bare.once("message", resolve as (m: unknown) => void);
     bare.send({ type: "memory" });
   });
+/** One stream of the bare SSE server; resolves with its first-token time. */
+const bareStream = (level?: ReturnType<typeof allOpen>) =>
+  new Promise<number>((resolve) => {
+    const sent = performance.now();
+    let first = Number.NaN;
+    const ended = () => {
+      level?.ended();
+      resolve(first);
+    };
+    http
+      .get({ host: "127.0.0.1", port: bareReady.port, path: "/", agent: false }, (res) => {
+        res.on("data", () => {
+          if (!Number.isNaN(first)) return;
+          first = performance.now() - sent;
+          level?.first();
+        });
+        res.on("end", ended);
+      })
+      .on("error", ended);
+  });
 const platformMemory = async () => sum(await Promise.all(c.nodes.map((x) => x.memory())));
 
 const login = async (username: string) =>
@@ -112,8 +132,9 @@ try {
     }
     return { n, errors };
   };
-  // Warm both processes (caches, JIT) before measuring.
-  await Promise.all(c.upstreams.map((u, i) => streamChat(u, { token: tokens[i]!, schema_id: agents[i], release: false, query: "热身" })));
+  // Warm both servers the same way (caches, JIT, connection pools) before measuring.
+  await Promise.all(tokens.map((token, i) => streamChat(c.url, { token, schema_id: agents[i], release: false, query: "热身" })));
+  await Promise.all(tokens.map(() => bareStream()));
 
   const rows: string[] = [];
   console.log(
@@ -157,32 +178,7 @@ try {
     const bareIdle = await bareMemory();
     const bareLevel = allOpen(n);
     const bareAtOpen = bareLevel.opened.then(bareMemory);
-    const bareFirst = await Promise.all(
-      Array.from(
-        { length: n },
-        () =>
-          new Promise<number>((resolve) => {
-            const sent = performance.now();
-            let first = Number.NaN;
-            http
-              .get({ host: "127.0.0.1", port: bareReady.port, path: "/", agent: false }, (res) => {
-                res.on("data", () => {
-                  if (!Number.isNaN(first)) return;
-                  first = performance.now() - sent;
-                  bareLevel.first();
-                });
-                res.on("end", () => {
-                  bareLevel.ended();
-                  resolve(first);
-                });
-              })
-              .on("error", () => {
-                bareLevel.ended();
-                resolve(first);
-              });
-          }),
-      ),
-    );
+    const bareFirst = await Promise.all(Array.from({ length: n }, () => bareStream(bareLevel)));
     const bareOpen = await bareAtOpen;
     const line = [
       `N=${String(n).padStart(4)}`,
