@@ -31,7 +31,11 @@ export async function streamChatCompletion(
     frequency_penalty: options.frequencyPenalty,
     presence_penalty: options.presencePenalty,
     tools: tools?.length ? tools : undefined,
-    tool_choice: tools?.length ? options.toolChoice?.type : undefined,
+    tool_choice: !tools?.length
+      ? undefined
+      : options.toolChoice?.type === "tool"
+        ? { type: "function", function: { name: options.toolChoice.toolName } }
+        : options.toolChoice?.type,
     stream: true,
     stream_options: { include_usage: true },
   };
