@@ -20,3 +20,9 @@ const server = http.createServer((req, res) => {
 });
 server.listen(0, "127.0.0.1", () => process.send?.({ port: (server.address() as AddressInfo).port, pid: process.pid }));
 process.on("disconnect", () => process.exit(0));
+// Its memory after a full collection (started with --expose-gc), measured as the platform's is.
+process.on("message", (m: { type: string }) => {
+  if (m.type !== "memory") return;
+  globalThis.gc?.();
+  process.send?.({ type: "memory", ...process.memoryUsage() });
+});

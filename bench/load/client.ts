@@ -13,8 +13,8 @@ export interface ChatRun {
   head: string;
 }
 
-/** One chat reply over real HTTP, read as it streams. */
-export function streamChat(base: string, body: object): Promise<ChatRun> {
+/** One chat reply over real HTTP, read as it streams; `onFirstToken` is called when its first content arrives. */
+export function streamChat(base: string, body: object, onFirstToken?: () => void): Promise<ChatRun> {
   return new Promise((resolve) => {
     const started = performance.now();
     let firstTokenMs = Number.NaN;
@@ -33,7 +33,10 @@ export function streamChat(base: string, body: object): Promise<ChatRun> {
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => {
           buf += chunk;
-          if (Number.isNaN(firstTokenMs) && buf.includes('"type":"content"')) firstTokenMs = performance.now() - started;
+          if (Number.isNaN(firstTokenMs) && buf.includes('"type":"content"')) {
+            firstTokenMs = performance.now() - started;
+            onFirstToken?.();
+          }
         });
         const done = (failure?: string) =>
           resolve({

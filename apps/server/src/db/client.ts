@@ -56,6 +56,10 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; snaps
     // An idle connection the server ends (restart, failover, a dropped test database) must not
     // crash the process: the pool replaces it on the next query.
     pool.on("error", (err) => console.warn(`PostgreSQL idle connection error: ${err.message}`));
+    // Nor one it ends while checked out, between a transaction's statements (the pool listens only
+    // to idle ones; the end can come in the same packet as the previous statement's answer): the
+    // next statement fails, its caller hears of it, and the pool drops the connection on release.
+    pool.on("connect", (client) => client.on("error", () => {}));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await migratePg(drizzlePg(pool), { migrationsFolder });
     return {

@@ -131,6 +131,18 @@ export class Invalidation {
     }
   }
 
+  /** `publish` for many keys at once: one statement in `tx` (the transaction making the change). */
+  async publishAll(topic: CacheTopic, keys: string[], tx: Tx) {
+    for (const key of keys) this.deliver(topic, key);
+    if (!this.database.listen || !keys.length) return;
+    await tx.execute(
+      sql`select ${sql.join(
+        keys.map((key) => sql`pg_notify(${CHANNEL}, ${`${topic}|${key}`})`),
+        sql`, `,
+      )}`,
+    );
+  }
+
   private deliver(topic: string, key: string) {
     const topics = topic === EVERYTHING ? [...this.handlers.keys()] : [topic];
     for (const t of topics) {

@@ -3,8 +3,8 @@ import { type ChatEvent, PROGRESS_MAX, type ReplyStatus, type ToolCallInfo } fro
 import type { RuntimeTool } from "./tool-registry.ts";
 
 export interface ReplyInput {
-  /** The provider's model (AI SDK, OpenAI-compatible): called step by step through `doStream`. */
-  model: LanguageModelV3;
+  /** The provider's model (AI SDK's interface): called step by step through `doStream`. */
+  model: Pick<LanguageModelV3, "doStream">;
   system: string;
   messages: LanguageModelV3Message[];
   tools: Map<string, RuntimeTool>;

@@ -4,6 +4,7 @@
 // asks for its RSS and event-loop delay.
 import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import v8 from "node:v8";
 import pg from "pg";
 import { buildApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
@@ -55,6 +56,15 @@ process.on("message", async (m: { type: string; id: number; data?: { key: string
       lagMaxMs: lag.max / 1e6,
     });
     lag.reset();
+    return;
+  }
+  // What the process holds, after a full collection (started with --expose-gc): garbage not yet
+  // collected is not memory a stream needs. With `path`, a heap snapshot is written there too.
+  if (m.type === "memory") {
+    globalThis.gc?.();
+    const path = (m as { path?: string }).path;
+    if (path) v8.writeHeapSnapshot(path);
+    process.send?.({ type: "memory", id: m.id, ...process.memoryUsage() });
     return;
   }
   if (m.type !== "send") return;

@@ -40,6 +40,8 @@ export interface ClusterNode {
   sendProbe(data: { key: string; sleepMs?: number }): Promise<string>;
   /** RSS and event-loop delay (p99, max) since the last call. */
   stats(): Promise<NodeStats>;
+  /** Memory after a full collection; with `snapshot`, also writes a heap snapshot to that file. */
+  memory(snapshot?: string): Promise<NodeJS.MemoryUsage>;
 }
 
 export interface NodeStats {
@@ -189,6 +191,8 @@ export async function startCluster(opts: { processes?: number; env?: Record<stri
         execArgv: [
           "--import",
           "tsx",
+          // For memory(): measured after a full collection.
+          "--expose-gc",
           ...(process.env.CLUSTER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CLUSTER_PROFILE}`] : []),
         ],
         env: { ...process.env, NODE_NO_WARNINGS: "1", ...env, DATA_DIR: path.join(dir, `node-${nodes.length}`), PORT: "0", ...extra },
@@ -207,7 +211,7 @@ export async function startCluster(opts: { processes?: number; env?: Record<stri
         child.on("message", (m: { type: string; port: number; pid: number; id: number; jobId: string }) => {
           if (m.type === "ready") resolve(m);
           if (m.type === "sent") pending.get(m.id)?.(m.jobId as never);
-          if (m.type === "stats") pending.get(m.id)?.(m as never);
+          if (m.type === "stats" || m.type === "memory") pending.get(m.id)?.(m as never);
           pending.delete(m.id);
         });
         child.once("exit", (code) => reject(new Error(`a cluster process exited at start (${code})`)));
@@ -227,6 +231,12 @@ export async function startCluster(opts: { processes?: number; env?: Record<stri
             const id = nextId++;
             pending.set(id, resolve);
             child.send({ type: "stats", id });
+          }),
+        memory: (snapshot) =>
+          new Promise((resolve) => {
+            const id = nextId++;
+            pending.set(id, resolve);
+            child.send({ type: "memory", id, path: snapshot });
           }),
       };
       nodes.push(node);

@@ -39,7 +39,7 @@ import type { AgentsForRuntime, RuntimeAgent } from "../agents/runtime-agent.ts"
 import type { Billing, ChatCharge } from "../billing/billing.seam.ts";
 import type { KnowledgeForRuntime } from "../knowledge/knowledge.runtime.ts";
 import type { ModelsService } from "../models/models.service.ts";
-import { chatModelOf, type ResolvedModel } from "../models/provider.ts";
+import { chatModelOf, type ResolvedModel, replyModelOf } from "../models/provider.ts";
 import { ChatRepository, type MessageRow, type SessionRow } from "./chat.repository.ts";
 import { ownerReadsConversations } from "./conversations.repository.ts";
 import { ChatMemory } from "./memory.ts";
@@ -595,7 +595,7 @@ export class ChatService {
       const tools = await this.deps.tools.toolsFor({ caller, agent, sessionId: session.id });
       const mode = agent.model.mode === "custom" ? agent.model : MODE_PRESETS[agent.model.mode];
       const result = await runReply({
-        model: chatModelOf(model),
+        model: replyModelOf(model),
         system: prompt.system,
         messages: prompt.messages,
         tools,

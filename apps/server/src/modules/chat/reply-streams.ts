@@ -1,5 +1,5 @@
 import type { ChatEvent } from "@agentfair/contracts";
-import { and, asc, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { chatStreamEvents, chatStreams } from "../../db/schema/index.ts";
 import type { Caller } from "../../platform/auth.ts";
@@ -7,9 +7,13 @@ import { notFound } from "../../platform/errors.ts";
 import { EVERYTHING } from "../../platform/invalidation.ts";
 import type { Platform } from "../../platform/platform.ts";
 
-/** Events are gathered this long and written together: a row per token would cost a write per token. */
+/**
+ * Events are gathered this long and written together, those of every stream of the process in one
+ * transaction: a transaction per stream and token kept PostgreSQL and the pool busy (300 streams
+ * at 10 tokens a second made 3,000 transactions a second) while new replies waited to start.
+ */
 const BATCH_MS = 40;
-/** The writing process renews its streams this often… */
+/** The writing process renews its streams this often (all of them in one statement)… */
 const ALIVE_EVERY_MS = 10_000;
 /** …and a stream not renewed for this long lost its process. */
 const ALIVE_FOR_MS = 30_000;
@@ -24,6 +28,20 @@ const STOP = "chatStop" as const;
 const READ = "chatRead" as const;
 /** A reader says it reads this often (and at least three times within the unread limit). */
 const READING_EVERY_MS = 30_000;
+
+/** A stream this process writes: what is not written yet, and how far it got. */
+interface Writing {
+  id: string;
+  sessionId: string;
+  userId: string;
+  events: ChatEvent[];
+  /** Events written or taken for writing so far. */
+  seq: number;
+  created: boolean;
+  /** Its end is asked for, and then written. */
+  end: boolean;
+  endWritten: boolean;
+}
 
 export interface StreamWriter {
   push(event: ChatEvent): void;
@@ -45,9 +63,23 @@ export class ReplyStreams {
   /** Replies running on this process, by stream: notes that someone (anywhere) reads it. */
   private readonly reading = new Map<string, () => void>();
   private readonly db: Db;
+  /** Streams with something to write, and the writes in order (a stream's events land in order). */
+  private readonly unwritten = new Set<Writing>();
+  private writes: Promise<void> = Promise.resolve();
+  private batch: NodeJS.Timeout | undefined;
+  private batchAt = 0;
 
   constructor(private readonly platform: Platform) {
     this.db = platform.db;
+    const alive = setInterval(() => {
+      if (!this.running.size) return;
+      this.db
+        .update(chatStreams)
+        .set({ aliveAt: new Date() })
+        .where(inArray(chatStreams.id, [...this.running.keys()]))
+        .catch((err) => this.platform.log.warn({ err }, "renewing the reply streams failed"));
+    }, ALIVE_EVERY_MS);
+    alive.unref();
     platform.invalidation.on(EVENTS, (key) => this.wake(key));
     platform.invalidation.on(STOP, (key) => {
       if (key !== EVERYTHING) this.running.get(key)?.abort();
@@ -94,67 +126,87 @@ export class ReplyStreams {
     };
     if (asker.aborted) askerGone();
     else asker.addEventListener("abort", askerGone, { once: true });
-    let seq = 0;
-    let pending: ChatEvent[] = [];
-    let created = false;
-    let timer: NodeJS.Timeout | undefined;
-    let chain: Promise<void> = Promise.resolve();
-    const alive = setInterval(() => {
-      this.db
-        .update(chatStreams)
-        .set({ aliveAt: new Date() })
-        .where(eq(chatStreams.id, id))
-        .catch((err) => this.platform.log.warn({ err }, "renewing a reply stream failed"));
-    }, ALIVE_EVERY_MS);
-    alive.unref();
-    let ended = false;
-    const flush = (end: boolean) => {
-      timer = undefined;
-      if (ended && !pending.length) return;
-      ended ||= end;
-      const events = pending;
-      pending = [];
-      const fromSeq = seq;
-      seq += events.length;
-      const toSeq = seq;
-      chain = chain.then(async () => {
-        try {
-          await this.db.transaction(async (tx) => {
-            if (!created) await tx.insert(chatStreams).values({ id, sessionId, userId });
-            created = true;
-            if (events.length) await tx.insert(chatStreamEvents).values({ streamId: id, fromSeq, toSeq, events });
-            if (end) await tx.update(chatStreams).set({ endedAt: new Date(), aliveAt: new Date() }).where(eq(chatStreams.id, id));
-            await this.platform.invalidation.publish(EVENTS, id, tx);
-          });
-        } catch (err) {
-          // The reply goes on for its own reader; only a later reader misses these events.
-          this.platform.log.warn({ err }, "writing a reply stream failed");
-        }
-      });
-    };
+    const writing: Writing = { id, sessionId, userId, events: [], seq: 0, created: false, end: false, endWritten: false };
     return {
       push: (event) => {
-        pending.push(event);
+        writing.events.push(event);
+        this.unwritten.add(writing);
         // The stop is written with the stream's end: whoever reads it finds the reply ended too.
         if (event.type === "stop") {
-          clearTimeout(timer);
-          flush(true);
+          writing.end = true;
+          void this.writeNow();
           return;
         }
         // The first event (the session) is written at once, so a reader that comes right after finds the stream.
-        timer ??= setTimeout(() => flush(false), seq || pending.length > 1 ? BATCH_MS : 0);
+        this.writeIn(writing.seq || writing.events.length > 1 ? BATCH_MS : 0);
       },
       close: async () => {
-        clearTimeout(timer);
-        clearInterval(alive);
         clearTimeout(unread);
         asker.removeEventListener("abort", askerGone);
         this.reading.delete(id);
-        flush(true);
-        await chain;
+        writing.end = true;
+        this.unwritten.add(writing);
+        await this.writeNow();
         this.running.delete(id);
       },
     };
+  }
+
+  /** Writes what is unwritten within `ms` (sooner if already planned). */
+  private writeIn(ms: number) {
+    const at = Date.now() + ms;
+    if (this.batch && this.batchAt <= at) return;
+    clearTimeout(this.batch);
+    this.batchAt = at;
+    this.batch = setTimeout(() => void this.writeNow(), ms);
+  }
+
+  /** Writes everything unwritten now, after the writes before; resolves when it is written (or failed). */
+  private writeNow() {
+    clearTimeout(this.batch);
+    this.batch = undefined;
+    this.writes = this.writes.then(() => this.write());
+    return this.writes;
+  }
+
+  private async write() {
+    const batch = [...this.unwritten].map((w) => {
+      const events = w.events;
+      w.events = [];
+      const fromSeq = w.seq;
+      w.seq += events.length;
+      return { w, events, fromSeq, end: w.end && !w.endWritten };
+    });
+    this.unwritten.clear();
+    const todo = batch.filter((b) => b.events.length || b.end || !b.w.created);
+    if (!todo.length) return;
+    const now = new Date();
+    try {
+      await this.db.transaction(async (tx) => {
+        const fresh = todo.filter((b) => !b.w.created);
+        if (fresh.length)
+          await tx.insert(chatStreams).values(fresh.map(({ w }) => ({ id: w.id, sessionId: w.sessionId, userId: w.userId })));
+        const rows = todo.filter((b) => b.events.length);
+        if (rows.length)
+          await tx
+            .insert(chatStreamEvents)
+            .values(rows.map((b) => ({ streamId: b.w.id, fromSeq: b.fromSeq, toSeq: b.fromSeq + b.events.length, events: b.events })));
+        const ended = todo.filter((b) => b.end).map((b) => b.w.id);
+        if (ended.length) await tx.update(chatStreams).set({ endedAt: now, aliveAt: now }).where(inArray(chatStreams.id, ended));
+        await this.platform.invalidation.publishAll(
+          EVENTS,
+          todo.map((b) => b.w.id),
+          tx,
+        );
+      });
+      for (const b of todo) {
+        b.w.created = true;
+        b.w.endWritten ||= b.end;
+      }
+    } catch (err) {
+      // The replies go on for their own readers; only a later reader misses these events.
+      this.platform.log.warn({ err }, "writing reply streams failed");
+    }
   }
 
   /** Stops a reply of the caller wherever it runs (the reply then ends as stopped and is saved). */

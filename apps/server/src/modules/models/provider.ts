@@ -1,5 +1,7 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { createSafeFetch } from "../../platform/net.ts";
+import { streamChatCompletion } from "./chat-stream.ts";
 import { openSecret, sealSecret } from "../../platform/secret.ts";
 import type { ModelRow } from "./models.repository.ts";
 import { OFFLINE_BASE_URL, offlineChatModel, offlineEmbeddingModel, offlineRerank } from "./offline.ts";
@@ -36,6 +38,13 @@ export function chatModelOf(model: ResolvedModel) {
   }
   return chat;
 }
+/** What a chat reply streams from: the lean streaming call (chat-stream.ts says why), or the offline demo model. */
+export function replyModelOf(model: ResolvedModel): Pick<LanguageModelV3, "doStream"> {
+  if (model.row.baseUrl === OFFLINE_BASE_URL) return chatModelOf(model);
+  const endpoint = { baseUrl: model.row.baseUrl, modelId: model.row.modelId, apiKey: model.apiKey, fetch: model.fetch };
+  return { doStream: (options) => streamChatCompletion(endpoint, options) };
+}
+
 export const embeddingModelOf = (model: ResolvedModel) => providerFor(model).embeddingModel(model.row.modelId);
 
 export const safeFetchFor = (row: Pick<ModelRow, "allowPrivate">, allowHosts: string[]) =>
