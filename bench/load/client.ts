@@ -1,5 +1,5 @@
 import http from "node:http";
-import { type ChatEvent, parseChatEvent } from "@agentfair/contracts";
+import { type ChatEvent, parseChatEvents } from "@agentfair/contracts";
 
 export interface ChatRun {
   events: ChatEvent[];
@@ -40,10 +40,7 @@ export function streamChat(base: string, body: object, onFirstToken?: () => void
         });
         const done = (failure?: string) =>
           resolve({
-            events: buf
-              .split("\n")
-              .map(parseChatEvent)
-              .filter((e): e is ChatEvent => !!e),
+            events: parseChatEvents(buf),
             firstTokenMs,
             totalMs: performance.now() - started,
             status: res.statusCode ?? 0,
