@@ -180,32 +180,40 @@ export class ReplyStreams {
     this.unwritten.clear();
     const todo = batch.filter((b) => b.events.length || b.end || !b.w.created);
     if (!todo.length) return;
-    const now = new Date();
     try {
-      await this.db.transaction(async (tx) => {
-        const fresh = todo.filter((b) => !b.w.created);
-        if (fresh.length)
-          await tx.insert(chatStreams).values(fresh.map(({ w }) => ({ id: w.id, sessionId: w.sessionId, userId: w.userId })));
-        const rows = todo.filter((b) => b.events.length);
-        if (rows.length)
-          await tx
-            .insert(chatStreamEvents)
-            .values(rows.map((b) => ({ streamId: b.w.id, fromSeq: b.fromSeq, toSeq: b.fromSeq + b.events.length, events: b.events })));
-        const ended = todo.filter((b) => b.end).map((b) => b.w.id);
-        if (ended.length) await tx.update(chatStreams).set({ endedAt: now, aliveAt: now }).where(inArray(chatStreams.id, ended));
-        await this.platform.invalidation.publishAll(
-          EVENTS,
-          todo.map((b) => b.w.id),
-          tx,
-        );
-      });
-      for (const b of todo) {
-        b.w.created = true;
-        b.w.endWritten ||= b.end;
-      }
+      await this.writeBatch(todo);
     } catch (err) {
-      // The replies go on for their own readers; only a later reader misses these events.
-      this.platform.log.warn({ err }, "writing reply streams failed");
+      if (todo.length === 1) {
+        // The reply goes on for its own reader; only a later reader misses these events.
+        this.platform.log.warn({ err }, "writing a reply stream failed");
+        return;
+      }
+      // One stream's bad write (an event the database refuses) must not cost the others theirs.
+      for (const one of todo) await this.writeBatch([one]).catch((err) => this.platform.log.warn({ err }, "writing a reply stream failed"));
+    }
+  }
+
+  private async writeBatch(todo: { w: Writing; events: ChatEvent[]; fromSeq: number; end: boolean }[]) {
+    const now = new Date();
+    await this.db.transaction(async (tx) => {
+      const fresh = todo.filter((b) => !b.w.created);
+      if (fresh.length) await tx.insert(chatStreams).values(fresh.map(({ w }) => ({ id: w.id, sessionId: w.sessionId, userId: w.userId })));
+      const rows = todo.filter((b) => b.events.length);
+      if (rows.length)
+        await tx
+          .insert(chatStreamEvents)
+          .values(rows.map((b) => ({ streamId: b.w.id, fromSeq: b.fromSeq, toSeq: b.fromSeq + b.events.length, events: b.events })));
+      const ended = todo.filter((b) => b.end).map((b) => b.w.id);
+      if (ended.length) await tx.update(chatStreams).set({ endedAt: now, aliveAt: now }).where(inArray(chatStreams.id, ended));
+      await this.platform.invalidation.publishAll(
+        EVENTS,
+        todo.map((b) => b.w.id),
+        tx,
+      );
+    });
+    for (const b of todo) {
+      b.w.created = true;
+      b.w.endWritten ||= b.end;
     }
   }
 
