@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type DocxItem, docxOf, pptxOf, xlsxOf } from "./fixtures.test-helper.ts";
 import { countTokens, INGEST_VERSION, IngestError, ingest, parseDocument, type Segment, type SegmentOptions } from "./index.ts";
 import { catastrophic } from "./options.ts";
+import { formatNumber } from "./parse/docx-numbering.ts";
 import { openZip } from "./parse/zip.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -642,5 +643,149 @@ describe("countTokens", () => {
     ];
     for (const text of samples) expect(countTokens(text), text.slice(0, 20)).toBe(reference.encode(text).length);
     expect(countTokens("<|endoftext|>")).toBeGreaterThan(1);
+  });
+});
+
+describe("Word's automatic numbering", () => {
+  const LAW_LIST = { law: [{ format: "chineseCounting", text: "第%1条" }] };
+
+  it("laws: articles numbered 第%1条 by Word under typed chapters are one chunk each, counting on across chapters", async () => {
+    const article = (text: string) => ({ text, numbered: { list: "law" } });
+    const docx = await docxOf(
+      [
+        { text: "示例管理办法" },
+        { text: "第一章　总　则" },
+        article("为了规范管理，制定本办法。"),
+        article("本办法适用于全体员工。"),
+        { text: "第二章　附　则" },
+        ...Array.from({ length: 8 }, (_, i) => article(`第${i + 3}项规定的内容。`)),
+        article("本办法自发布之日起施行。"),
+      ],
+      { lists: LAW_LIST },
+    );
+    const segs = await run("law.docx", docx, { method: "laws" });
+    expect(segs.map((s) => s.content)).toEqual([
+      "第一章 总则\n第一条 为了规范管理，制定本办法。",
+      "第一章 总则\n第二条 本办法适用于全体员工。",
+      ...Array.from(
+        { length: 8 },
+        (_, i) => `第二章 附则\n第${["三", "四", "五", "六", "七", "八", "九", "十"][i]}条 第${i + 3}项规定的内容。`,
+      ),
+      "第二章 附则\n第十一条 本办法自发布之日起施行。",
+    ]);
+    expect(segs[0].title).toBe("示例管理办法 > 第一章 总则");
+  });
+
+  it("nested %1. / %1.%2 lists restart the inner level when the outer advances; （%1） items count in Chinese and restart", async () => {
+    const docx = await docxOf(
+      [
+        { text: "准备", numbered: { list: "outline" } },
+        { text: "检查电源", numbered: { list: "outline", level: 1 } },
+        { text: "检查网络", numbered: { list: "outline", level: 1 } },
+        { text: "安装", numbered: { list: "outline" } },
+        { text: "固定设备", numbered: { list: "outline", level: 1 } },
+        { text: "申请人应当提交下列材料：" },
+        ...["申请书", "身份证明", "其他材料"].map((text) => ({ text, numbered: { list: "items" } })),
+        { text: "变更时提交：" },
+        ...["变更申请", "原证书"].map((text) => ({ text, numbered: { list: "items", instance: 1 } })),
+      ],
+      {
+        lists: {
+          outline: [
+            { format: "decimal", text: "%1." },
+            { format: "decimal", text: "%1.%2" },
+          ],
+          items: [{ format: "chineseCounting", text: "（%1）" }],
+        },
+      },
+    );
+    const doc = await parseDocument({ name: "a.docx", data: docx });
+    expect(doc.blocks.map((b) => ("text" in b ? b.text : ""))).toEqual([
+      "1. 准备",
+      "1.1 检查电源",
+      "1.2 检查网络",
+      "2. 安装",
+      "2.1 固定设备",
+      "申请人应当提交下列材料：",
+      "（一） 申请书",
+      "（二） 身份证明",
+      "（三） 其他材料",
+      "变更时提交：",
+      "（一） 变更申请",
+      "（二） 原证书",
+    ]);
+  });
+
+  it("manual: heading styles numbered by Word (第%1章 / %1.%2 in legal form) give numbered title paths", async () => {
+    const docx = await docxOf(
+      [
+        { heading: 1, text: "安装" },
+        { heading: 2, text: "硬件要求" },
+        { text: "内存不少于 8 GB。" },
+        { heading: 2, text: "软件要求" },
+        { text: "操作系统为 Linux。" },
+        { heading: 1, text: "维护" },
+        { heading: 2, text: "清洁" },
+        { text: "每月清洁一次。" },
+      ],
+      {
+        lists: {
+          headings: [
+            { format: "chineseCounting", text: "第%1章" },
+            { format: "decimal", text: "%1.%2", legal: true },
+          ],
+        },
+        headingList: "headings",
+      },
+    );
+    const segs = await run("m.docx", docx, { method: "manual" });
+    expect(segs.map((s) => s.title)).toEqual(["第一章 安装 > 1.1 硬件要求", "第一章 安装 > 1.2 软件要求", "第二章 维护 > 2.1 清洁"]);
+    expect(segs[0].content).toBe("第一章 安装 > 1.1 硬件要求\n内存不少于 8 GB。");
+    // Without legal form %1 keeps its own level's format, as Word shows it.
+    const plain = await docxOf(
+      [
+        { heading: 1, text: "安装" },
+        { heading: 2, text: "接线" },
+      ],
+      {
+        lists: {
+          headings: [
+            { format: "chineseCounting", text: "第%1章" },
+            { format: "decimal", text: "%1.%2" },
+          ],
+        },
+        headingList: "headings",
+      },
+    );
+    expect((await run("m.docx", plain, { method: "manual" }))[0].title).toBe("第一章 安装 > 一.1 接线");
+  });
+
+  it("formats counters as Word does", () => {
+    const chinese = [1, 10, 11, 19, 20, 21, 99, 100, 101, 110, 111, 1000, 1001, 1010, 10_000, 10_005, 20_300].map((n) =>
+      formatNumber(n, "chineseCounting"),
+    );
+    expect(chinese).toEqual([
+      "一",
+      "十",
+      "十一",
+      "十九",
+      "二十",
+      "二十一",
+      "九十九",
+      "一百",
+      "一百零一",
+      "一百一十",
+      "一百一十一",
+      "一千",
+      "一千零一",
+      "一千零一十",
+      "一万",
+      "一万零五",
+      "二万零三百",
+    ]);
+    expect([1, 3, 27].map((n) => formatNumber(n, "upperLetter"))).toEqual(["A", "C", "AA"]);
+    expect([4, 9, 14].map((n) => formatNumber(n, "lowerRoman"))).toEqual(["iv", "ix", "xiv"]);
+    expect([1, 10].map((n) => formatNumber(n, "ideographTraditional"))).toEqual(["甲", "癸"]);
+    expect([1, 20].map((n) => formatNumber(n, "decimalEnclosedCircle"))).toEqual(["①", "⑳"]);
   });
 });
