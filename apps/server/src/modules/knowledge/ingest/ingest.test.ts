@@ -1,4 +1,5 @@
 import ExcelJS from "exceljs";
+import iconv from "iconv-lite";
 import JSZip from "jszip";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type DocxItem, docxOf, pptxOf, xlsxOf } from "./fixtures.test-helper.ts";
@@ -588,6 +589,37 @@ describe("ppt and full_text", () => {
 });
 
 describe("parsing", () => {
+  it("reads UTF-16 with and without BOM, Big5 and GBK, and refuses bytes in no encoding it knows", async () => {
+    const text = "第一条　為了規範管理，制定本辦法。\n第二条 Scope: all staff.\n";
+    const plain = (data: Uint8Array) =>
+      parseDocument({ name: "a.txt", data }).then((d) => d.blocks.map((b) => ("text" in b ? b.text : "")));
+    const expected = [text.trim()];
+    const le = iconv.encode(text, "utf-16le");
+    const be = iconv.encode(text, "utf-16be");
+    for (const data of [le, be, Buffer.concat([Buffer.from([0xff, 0xfe]), le]), Buffer.concat([Buffer.from([0xfe, 0xff]), be])]) {
+      expect(await plain(data), data.subarray(0, 4).toString("hex")).toEqual(expected);
+    }
+    // Traditional Chinese saved as Big5 (a Taiwan or Hong Kong regulation), and the same as GBK: each read as itself.
+    const traditional = "中華民國勞動基準法：第一條，為規定勞動條件最低標準，保障勞工權益，加強勞雇關係，促進社會與經濟發展，特制定本法。";
+    expect(await plain(iconv.encode(traditional, "big5"))).toEqual([traditional]);
+    const simplified =
+      "中华人民共和国劳动法：第一条，为了保护劳动者的合法权益，调整劳动关系，建立和维护适应社会主义市场经济的劳动制度，制定本法。";
+    expect(await plain(iconv.encode(simplified, "gbk"))).toEqual([simplified]);
+    expect(await plain(iconv.encode(simplified, "gb18030"))).toEqual([simplified]);
+    const csv = await run("t.csv", iconv.encode("姓名,職稱\n陳大文,經理\n", "big5"), { method: "table" });
+    expect(csv.map((s) => s.content)).toEqual(["姓名: 陳大文\n職稱: 經理"]);
+    // Binary bytes (a file misnamed .txt) and UTF-16 cut in half are refused, not stored as mojibake.
+    let seed = 7;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >> 16) & 0xff;
+    };
+    const random = Uint8Array.from({ length: 4000 }, next);
+    expect(await reason(parseDocument({ name: "a.txt", data: random }))).toBe("unreadable");
+    expect(await reason(parseDocument({ name: "a.txt", data: random.map((b) => b || 1) }))).toBe("unreadable");
+    expect(await reason(parseDocument({ name: "a.txt", data: le.subarray(1) }))).toBe("unreadable");
+  });
+
   it("reads GB18030 text, HTML headings and tables", async () => {
     const gbk = new Uint8Array([0xd6, 0xd0, 0xce, 0xc4, 0xb2, 0xe2, 0xca, 0xd4]); // "中文测试" in GBK
     expect((await parseDocument({ name: "a.txt", data: gbk })).blocks).toEqual([{ kind: "paragraph", text: "中文测试" }]);
