@@ -748,6 +748,16 @@ describe("Word's automatic numbering", () => {
     ]);
   });
 
+  it("counts a numbered paragraph in a text box once, though Word stores it twice (mc:Choice and mc:Fallback)", async () => {
+    const zip = await JSZip.loadAsync(await docxOf(["甲", "乙", "丙"].map((text) => ({ text, numbered: true }))));
+    const xml = await zip.file("word/document.xml")!.async("string");
+    const first = /<w:p>.*?<\/w:p>/.exec(xml)![0];
+    const boxed = `<mc:AlternateContent><mc:Choice Requires="wps">${first}</mc:Choice><mc:Fallback>${first}</mc:Fallback></mc:AlternateContent>`;
+    zip.file("word/document.xml", xml.replace(first, boxed));
+    const doc = await parseDocument({ name: "a.docx", data: await zip.generateAsync({ type: "uint8array" }) });
+    expect(doc.blocks.map((b) => ("text" in b ? b.text : ""))).toEqual(["1. 甲", "2. 乙", "3. 丙"]);
+  });
+
   it("manual: heading styles numbered by Word (第%1章 / %1.%2 in legal form) give numbered title paths", async () => {
     const docx = await docxOf(
       [

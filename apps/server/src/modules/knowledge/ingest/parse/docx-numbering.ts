@@ -24,6 +24,7 @@ export async function writeListNumbers(zip: JSZip): Promise<Uint8Array | undefin
   const numsSeen = new Set<string>();
   let changed = false;
   for (const p of elements(doc, "p")) {
+    if (inChoice(p)) continue; // mammoth reads the Fallback copy of a text box; count each paragraph once
     const pPr = child(p, "pPr");
     const styleId = attr(child(pPr, "pStyle"));
     const style = styleId ? styles.get(styleId) : undefined;
@@ -135,6 +136,12 @@ function setNumberingOff(doc: Document, p: Element, pPr: Element | undefined) {
   // The schema puts numPr right after pStyle (keepNext and the like may come between; mammoth does not mind).
   const style = child(props, "pStyle");
   props.insertBefore(numPr, style ? style.nextSibling : props.firstChild);
+}
+
+/** Inside `mc:Choice`, the newer-Word copy of content that `mc:Fallback` repeats. */
+function inChoice(p: Element): boolean {
+  for (let e = p.parentNode; e; e = e.parentNode) if ((e as Element).localName === "Choice") return true;
+  return false;
 }
 
 function run(doc: Document, p: Element, text: string): Element {
