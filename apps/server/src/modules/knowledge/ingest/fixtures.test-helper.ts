@@ -79,14 +79,29 @@ export async function scannedPdf(pages: Uint8Array[]): Promise<Uint8Array> {
 
 /** A table cell: its text, or its text and the rows it spans down (Word's vertically merged cells; the rows below omit it). */
 export type DocxCell = string | { text: string; rowSpan: number };
-/** `numbered`: an item of the document's one numbered list (Word's numbering "1.", "2.", …). */
+/**
+ * `numbered`: an item of the document's default list (Word's numbering "1.", "2.", …), or of one of the lists given
+ * to `docxOf` at a level (0–8); another `instance` of a list is Word's "restart numbering" (a startOverride).
+ */
 export type DocxItem =
-  | { heading?: 1 | 2 | 3; text: string; numbered?: boolean }
+  | { heading?: 1 | 2 | 3; text: string; numbered?: boolean | { list: string; level?: number; instance?: number } }
   | { table: DocxCell[][] }
   | { png: Uint8Array; width: number; height: number };
 
-/** A Word document with real heading styles (Heading 1–3) and tables (with vertically merged cells). */
-export async function docxOf(items: DocxItem[]): Promise<Uint8Array> {
+/**
+ * A list's levels in numbering.xml: Word's number format (`decimal`, `chineseCounting`, …), text (`第%1条`, `%1.%2`),
+ * and `legal` for Word's 正规形式编号 (every %N of the level in Arabic digits).
+ */
+export type DocxList = { format: string; text: string; start?: number; legal?: boolean }[];
+
+/**
+ * A Word document with real heading styles (Heading 1–3) and tables (with vertically merged cells). `lists` are
+ * automatic numberings items can use; `headingList` numbers the heading styles themselves (Heading n at level n-1).
+ */
+export async function docxOf(
+  items: DocxItem[],
+  options: { lists?: Record<string, DocxList>; headingList?: string } = {},
+): Promise<Uint8Array> {
   const levels = { 1: HeadingLevel.HEADING_1, 2: HeadingLevel.HEADING_2, 3: HeadingLevel.HEADING_3 } as const;
   const children = items.map((item) =>
     "png" in item
@@ -109,14 +124,31 @@ export async function docxOf(items: DocxItem[]): Promise<Uint8Array> {
         : new Paragraph({
             children: [new TextRun(item.text)],
             ...(item.heading ? { heading: levels[item.heading] } : {}),
-            ...(item.numbered ? { numbering: { reference: "steps", level: 0 } } : {}),
+            ...(item.numbered === true ? { numbering: { reference: "steps", level: 0 } } : {}),
+            ...(typeof item.numbered === "object"
+              ? { numbering: { reference: item.numbered.list, level: item.numbered.level ?? 0, instance: item.numbered.instance } }
+              : {}),
             alignment: AlignmentType.LEFT,
           }),
   );
+  const lists: Record<string, DocxList> = { steps: [{ format: LevelFormat.DECIMAL, text: "%1." }], ...options.lists };
   const numbering = {
-    config: [{ reference: "steps", levels: [{ level: 0, format: LevelFormat.DECIMAL, text: "%1.", alignment: AlignmentType.START }] }],
+    config: Object.entries(lists).map(([reference, levels]) => ({
+      reference,
+      levels: levels.map((l, level) => ({
+        level,
+        format: l.format as (typeof LevelFormat)[keyof typeof LevelFormat],
+        text: l.text,
+        start: l.start ?? 1,
+        isLegalNumberingStyle: l.legal,
+        alignment: AlignmentType.START,
+      })),
+    })),
   };
-  const doc = new Document({ numbering, sections: [{ children }] });
+  const headingList = options.headingList;
+  const heading = (level: number) => (headingList ? { paragraph: { numbering: { reference: headingList, level } } } : {});
+  const styles = headingList ? { default: { heading1: heading(0), heading2: heading(1), heading3: heading(2) } } : undefined;
+  const doc = new Document({ numbering, styles, sections: [{ children }] });
   return new Uint8Array(await Packer.toBuffer(doc));
 }
 

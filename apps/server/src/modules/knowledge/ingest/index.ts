@@ -30,7 +30,7 @@ export { decodeText } from "./parse/limits.ts";
 export { normalizeOptions } from "./options.ts";
 
 /** Bump when the segments for the same file and options change (stored segments are keyed by it). */
-export const INGEST_VERSION = 2;
+export const INGEST_VERSION = 3;
 
 /** Parses and segments a file; same input → same output (deterministic), so preview == commit. */
 export async function ingest(file: IngestFile, options: SegmentOptions, ctx: IngestContext = {}): Promise<Segment[]> {

@@ -1,9 +1,11 @@
 import ExcelJS from "exceljs";
+import iconv from "iconv-lite";
 import JSZip from "jszip";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type DocxItem, docxOf, pptxOf, xlsxOf } from "./fixtures.test-helper.ts";
 import { countTokens, INGEST_VERSION, IngestError, ingest, parseDocument, type Segment, type SegmentOptions } from "./index.ts";
 import { catastrophic } from "./options.ts";
+import { formatNumber } from "./parse/docx-numbering.ts";
 import { openZip } from "./parse/zip.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -587,6 +589,37 @@ describe("ppt and full_text", () => {
 });
 
 describe("parsing", () => {
+  it("reads UTF-16 with and without BOM, Big5 and GBK, and refuses bytes in no encoding it knows", async () => {
+    const text = "第一条　為了規範管理，制定本辦法。\n第二条 Scope: all staff.\n";
+    const plain = (data: Uint8Array) =>
+      parseDocument({ name: "a.txt", data }).then((d) => d.blocks.map((b) => ("text" in b ? b.text : "")));
+    const expected = [text.trim()];
+    const le = iconv.encode(text, "utf-16le");
+    const be = iconv.encode(text, "utf-16be");
+    for (const data of [le, be, Buffer.concat([Buffer.from([0xff, 0xfe]), le]), Buffer.concat([Buffer.from([0xfe, 0xff]), be])]) {
+      expect(await plain(data), data.subarray(0, 4).toString("hex")).toEqual(expected);
+    }
+    // Traditional Chinese saved as Big5 (a Taiwan or Hong Kong regulation), and the same as GBK: each read as itself.
+    const traditional = "中華民國勞動基準法：第一條，為規定勞動條件最低標準，保障勞工權益，加強勞雇關係，促進社會與經濟發展，特制定本法。";
+    expect(await plain(iconv.encode(traditional, "big5"))).toEqual([traditional]);
+    const simplified =
+      "中华人民共和国劳动法：第一条，为了保护劳动者的合法权益，调整劳动关系，建立和维护适应社会主义市场经济的劳动制度，制定本法。";
+    expect(await plain(iconv.encode(simplified, "gbk"))).toEqual([simplified]);
+    expect(await plain(iconv.encode(simplified, "gb18030"))).toEqual([simplified]);
+    const csv = await run("t.csv", iconv.encode("姓名,職稱\n陳大文,經理\n", "big5"), { method: "table" });
+    expect(csv.map((s) => s.content)).toEqual(["姓名: 陳大文\n職稱: 經理"]);
+    // Binary bytes (a file misnamed .txt) and UTF-16 cut in half are refused, not stored as mojibake.
+    let seed = 7;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >> 16) & 0xff;
+    };
+    const random = Uint8Array.from({ length: 4000 }, next);
+    expect(await reason(parseDocument({ name: "a.txt", data: random }))).toBe("unreadable");
+    expect(await reason(parseDocument({ name: "a.txt", data: random.map((b) => b || 1) }))).toBe("unreadable");
+    expect(await reason(parseDocument({ name: "a.txt", data: le.subarray(1) }))).toBe("unreadable");
+  });
+
   it("reads GB18030 text, HTML headings and tables", async () => {
     const gbk = new Uint8Array([0xd6, 0xd0, 0xce, 0xc4, 0xb2, 0xe2, 0xca, 0xd4]); // "中文测试" in GBK
     expect((await parseDocument({ name: "a.txt", data: gbk })).blocks).toEqual([{ kind: "paragraph", text: "中文测试" }]);
@@ -642,5 +675,159 @@ describe("countTokens", () => {
     ];
     for (const text of samples) expect(countTokens(text), text.slice(0, 20)).toBe(reference.encode(text).length);
     expect(countTokens("<|endoftext|>")).toBeGreaterThan(1);
+  });
+});
+
+describe("Word's automatic numbering", () => {
+  const LAW_LIST = { law: [{ format: "chineseCounting", text: "第%1条" }] };
+
+  it("laws: articles numbered 第%1条 by Word under typed chapters are one chunk each, counting on across chapters", async () => {
+    const article = (text: string) => ({ text, numbered: { list: "law" } });
+    const docx = await docxOf(
+      [
+        { text: "示例管理办法" },
+        { text: "第一章　总　则" },
+        article("为了规范管理，制定本办法。"),
+        article("本办法适用于全体员工。"),
+        { text: "第二章　附　则" },
+        ...Array.from({ length: 8 }, (_, i) => article(`第${i + 3}项规定的内容。`)),
+        article("本办法自发布之日起施行。"),
+      ],
+      { lists: LAW_LIST },
+    );
+    const segs = await run("law.docx", docx, { method: "laws" });
+    expect(segs.map((s) => s.content)).toEqual([
+      "第一章 总则\n第一条 为了规范管理，制定本办法。",
+      "第一章 总则\n第二条 本办法适用于全体员工。",
+      ...Array.from(
+        { length: 8 },
+        (_, i) => `第二章 附则\n第${["三", "四", "五", "六", "七", "八", "九", "十"][i]}条 第${i + 3}项规定的内容。`,
+      ),
+      "第二章 附则\n第十一条 本办法自发布之日起施行。",
+    ]);
+    expect(segs[0].title).toBe("示例管理办法 > 第一章 总则");
+  });
+
+  it("nested %1. / %1.%2 lists restart the inner level when the outer advances; （%1） items count in Chinese and restart", async () => {
+    const docx = await docxOf(
+      [
+        { text: "准备", numbered: { list: "outline" } },
+        { text: "检查电源", numbered: { list: "outline", level: 1 } },
+        { text: "检查网络", numbered: { list: "outline", level: 1 } },
+        { text: "安装", numbered: { list: "outline" } },
+        { text: "固定设备", numbered: { list: "outline", level: 1 } },
+        { text: "申请人应当提交下列材料：" },
+        ...["申请书", "身份证明", "其他材料"].map((text) => ({ text, numbered: { list: "items" } })),
+        { text: "变更时提交：" },
+        ...["变更申请", "原证书"].map((text) => ({ text, numbered: { list: "items", instance: 1 } })),
+      ],
+      {
+        lists: {
+          outline: [
+            { format: "decimal", text: "%1." },
+            { format: "decimal", text: "%1.%2" },
+          ],
+          items: [{ format: "chineseCounting", text: "（%1）" }],
+        },
+      },
+    );
+    const doc = await parseDocument({ name: "a.docx", data: docx });
+    expect(doc.blocks.map((b) => ("text" in b ? b.text : ""))).toEqual([
+      "1. 准备",
+      "1.1 检查电源",
+      "1.2 检查网络",
+      "2. 安装",
+      "2.1 固定设备",
+      "申请人应当提交下列材料：",
+      "（一） 申请书",
+      "（二） 身份证明",
+      "（三） 其他材料",
+      "变更时提交：",
+      "（一） 变更申请",
+      "（二） 原证书",
+    ]);
+  });
+
+  it("counts a numbered paragraph in a text box once, though Word stores it twice (mc:Choice and mc:Fallback)", async () => {
+    const zip = await JSZip.loadAsync(await docxOf(["甲", "乙", "丙"].map((text) => ({ text, numbered: true }))));
+    const xml = await zip.file("word/document.xml")!.async("string");
+    const first = /<w:p>.*?<\/w:p>/.exec(xml)![0];
+    const boxed = `<mc:AlternateContent><mc:Choice Requires="wps">${first}</mc:Choice><mc:Fallback>${first}</mc:Fallback></mc:AlternateContent>`;
+    zip.file("word/document.xml", xml.replace(first, boxed));
+    const doc = await parseDocument({ name: "a.docx", data: await zip.generateAsync({ type: "uint8array" }) });
+    expect(doc.blocks.map((b) => ("text" in b ? b.text : ""))).toEqual(["1. 甲", "2. 乙", "3. 丙"]);
+  });
+
+  it("manual: heading styles numbered by Word (第%1章 / %1.%2 in legal form) give numbered title paths", async () => {
+    const docx = await docxOf(
+      [
+        { heading: 1, text: "安装" },
+        { heading: 2, text: "硬件要求" },
+        { text: "内存不少于 8 GB。" },
+        { heading: 2, text: "软件要求" },
+        { text: "操作系统为 Linux。" },
+        { heading: 1, text: "维护" },
+        { heading: 2, text: "清洁" },
+        { text: "每月清洁一次。" },
+      ],
+      {
+        lists: {
+          headings: [
+            { format: "chineseCounting", text: "第%1章" },
+            { format: "decimal", text: "%1.%2", legal: true },
+          ],
+        },
+        headingList: "headings",
+      },
+    );
+    const segs = await run("m.docx", docx, { method: "manual" });
+    expect(segs.map((s) => s.title)).toEqual(["第一章 安装 > 1.1 硬件要求", "第一章 安装 > 1.2 软件要求", "第二章 维护 > 2.1 清洁"]);
+    expect(segs[0].content).toBe("第一章 安装 > 1.1 硬件要求\n内存不少于 8 GB。");
+    // Without legal form %1 keeps its own level's format, as Word shows it.
+    const plain = await docxOf(
+      [
+        { heading: 1, text: "安装" },
+        { heading: 2, text: "接线" },
+      ],
+      {
+        lists: {
+          headings: [
+            { format: "chineseCounting", text: "第%1章" },
+            { format: "decimal", text: "%1.%2" },
+          ],
+        },
+        headingList: "headings",
+      },
+    );
+    expect((await run("m.docx", plain, { method: "manual" }))[0].title).toBe("第一章 安装 > 一.1 接线");
+  });
+
+  it("formats counters as Word does", () => {
+    const chinese = [1, 10, 11, 19, 20, 21, 99, 100, 101, 110, 111, 1000, 1001, 1010, 10_000, 10_005, 20_300].map((n) =>
+      formatNumber(n, "chineseCounting"),
+    );
+    expect(chinese).toEqual([
+      "一",
+      "十",
+      "十一",
+      "十九",
+      "二十",
+      "二十一",
+      "九十九",
+      "一百",
+      "一百零一",
+      "一百一十",
+      "一百一十一",
+      "一千",
+      "一千零一",
+      "一千零一十",
+      "一万",
+      "一万零五",
+      "二万零三百",
+    ]);
+    expect([1, 3, 27].map((n) => formatNumber(n, "upperLetter"))).toEqual(["A", "C", "AA"]);
+    expect([4, 9, 14].map((n) => formatNumber(n, "lowerRoman"))).toEqual(["iv", "ix", "xiv"]);
+    expect([1, 10].map((n) => formatNumber(n, "ideographTraditional"))).toEqual(["甲", "癸"]);
+    expect([1, 20].map((n) => formatNumber(n, "decimalEnclosedCircle"))).toEqual(["①", "⑳"]);
   });
 });

@@ -3,9 +3,9 @@ import { IngestError, type ParsedDocument } from "../types.ts";
 import { decodeText, MAX_CELLS } from "./limits.ts";
 import { tableFromRows } from "./table.ts";
 
-/** A CSV (comma, semicolon or tab separated, UTF-8 or GB18030) as one table whose first row is the header. */
+/** A CSV (comma, semicolon or tab separated; encodings as `decodeText` reads them) as one table whose first row is the header. */
 export function parseCsv(data: Uint8Array): ParsedDocument {
-  const text = decodeText(data).replace(/^\uFEFF/, "");
+  const text = decodeText(data);
   let rows: string[][];
   try {
     rows = parse(text, { delimiter: sniffDelimiter(text), relax_column_count: true, relax_quotes: true, skip_empty_lines: true });

@@ -1,5 +1,6 @@
 import mammoth from "mammoth";
 import type { ParsedDocument } from "../types.ts";
+import { writeListNumbers } from "./docx-numbering.ts";
 import { blocksFromHtml, OCR_IMAGE_SRC } from "./html.ts";
 import { checkSignal } from "./limits.ts";
 import { OCR_TEXT_PER_PICTURE, recognize } from "./ocr.ts";
@@ -14,10 +15,12 @@ const STYLE_MAP = [
 
 /**
  * A Word document through mammoth: heading styles, paragraphs, tables. When it is mostly pictures (pages scanned
- * into Word), the PNG and JPEG pictures are read by OCR in their place.
+ * into Word), the PNG and JPEG pictures are read by OCR in their place. Word's list numbers are written into the
+ * text first (`docx-numbering.ts`).
  */
-export async function parseDocx({ data }: OfficeZip, signal?: AbortSignal): Promise<ParsedDocument> {
-  const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+export async function parseDocx({ zip, data }: OfficeZip, signal?: AbortSignal): Promise<ParsedDocument> {
+  const numbered = (await writeListNumbers(zip)) ?? data;
+  const buffer = Buffer.from(numbered.buffer, numbered.byteOffset, numbered.byteLength);
   let images = 0;
   const textOnly = await mammoth.convertToHtml(
     { buffer },

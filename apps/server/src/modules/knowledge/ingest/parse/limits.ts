@@ -33,20 +33,91 @@ export function checkSignal(signal: AbortSignal | undefined): void {
   );
 }
 
-/** Text bytes as a string: UTF-8 (with or without BOM), UTF-16 with BOM, else GB18030 (Chinese Windows files). */
+/**
+ * Text bytes as a string, in the encodings Chinese users' files come in. A BOM decides (UTF-8, UTF-16 LE/BE).
+ * Without one: NUL bytes mean UTF-16 (every ASCII character of it, a newline too, has one: at odd places in LE, at
+ * even places in BE) or a binary file; then UTF-8 when valid; then GB18030 (GBK, Simplified) or Big5 (Traditional),
+ * whichever reads with fewer unlikely characters (`legacyChinese`). A file none of these reads cleanly is refused
+ * as unreadable rather than stored garbled. (UTF-16 without a BOM and without a single ASCII character is not
+ * recognised: guessing it would misread ordinary files.)
+ */
 export function decodeText(bytes: Uint8Array): string {
-  let text: string;
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) text = new TextDecoder("utf-16le").decode(bytes.subarray(2));
-  else if (bytes[0] === 0xfe && bytes[1] === 0xff) text = new TextDecoder("utf-16be").decode(bytes.subarray(2));
-  else {
-    try {
-      text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-    } catch {
-      text = new TextDecoder("gb18030").decode(bytes);
-    }
-  }
+  const text = decodeBytes(bytes);
   if (text.length > MAX_TEXT_CHARS) throw new IngestError("tooLarge", "the file holds too much text");
   return text.replace(/\r\n?/g, "\n");
+}
+
+function decodeBytes(bytes: Uint8Array): string {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return decode("utf-8", bytes.subarray(3)) ?? unknownEncoding();
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return decode("utf-16le", bytes.subarray(2)) ?? unknownEncoding();
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return decode("utf-16be", bytes.subarray(2)) ?? unknownEncoding();
+  if (bytes.includes(0)) {
+    let odd = 0;
+    let even = 0;
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0) i % 2 ? odd++ : even++;
+    const text = decode(odd > even ? "utf-16le" : "utf-16be", bytes);
+    return text !== undefined && plausible(text) ? text : unknownEncoding();
+  }
+  return decode("utf-8", bytes) ?? legacyChinese(bytes);
+}
+
+/** Strict decoding: undefined when the bytes are not valid in the encoding. */
+function decode(encoding: string, bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Text, not binary read as UTF-16: at most 5 % control, private-use or non-characters. */
+function plausible(text: string): boolean {
+  const odd = text.match(/[^\P{Cc}\t\n\r]|[\p{Co}\uFFFE\uFFFF]/gu)?.length ?? 0; // controls but tab and newlines
+  return odd <= text.length * 0.05;
+}
+
+/**
+ * GBK/GB18030 or Big5. Each decodes the other's bytes into valid but unlikely characters, so each reading is
+ * charged for its unlikely ones: for GB18030 a double-byte character outside GB2312 (second byte below 0xA1),
+ * where no common Simplified character lies but 40 % of Big5's do (its ，。 too); for Big5 a character past the
+ * 5401 frequent ones (first byte above 0xC6), where half of GBK's Chinese characters fall. The cheaper reading wins
+ * (GB18030 on a tie); when even it finds half its characters unlikely, the encoding is something else (random
+ * bytes read so either way; Traditional text saved as GBK, 40 % outside GB2312, still reads).
+ */
+function legacyChinese(bytes: Uint8Array): string {
+  let pairs = 0;
+  let gbUnlikely = 0;
+  let big5Unlikely = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const lead = bytes[i];
+    if (lead < 0x81 || lead === 0xff) continue;
+    const trail = bytes[i + 1] ?? 0;
+    if (trail >= 0x30 && trail <= 0x39) {
+      i += 3; // a GB18030 four-byte sequence: no Big5 character looks like it
+      big5Unlikely++;
+      pairs++;
+      continue;
+    }
+    pairs++;
+    if (trail < 0xa1) gbUnlikely++;
+    if (lead > 0xc6) big5Unlikely++;
+    i++;
+  }
+  const gb = new TextDecoder("gb18030").decode(bytes);
+  const big5 = new TextDecoder("big5").decode(bytes);
+  gbUnlikely += replacements(gb);
+  big5Unlikely += replacements(big5);
+  const [text, unlikely] = big5Unlikely < gbUnlikely ? [big5, big5Unlikely] : [gb, gbUnlikely];
+  if (unlikely > pairs / 2) unknownEncoding();
+  return text;
+}
+
+function replacements(text: string): number {
+  return text.match(/\uFFFD/g)?.length ?? 0;
+}
+
+function unknownEncoding(): never {
+  throw new IngestError("unreadable", "the text's encoding is not recognised (UTF-8, UTF-16, GB18030/GBK or Big5 are read)");
 }
 
 /** Fullwidth punctuation that Chinese text uses on purpose; NFKC would turn it into ASCII. */
