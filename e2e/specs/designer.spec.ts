@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { chooseLanguage, loginAs, snap } from "./helpers";
 
 /**
@@ -38,12 +38,18 @@ test("build a form, render it from a result and send its values into the chat", 
   await drag(page, "row", page.getByTestId("designer-canvas"));
   const cols = page.getByTestId("designer-canvas").locator(".dz-col");
   await expect(cols).toHaveCount(2);
-  // A double-click adds into the selected column.
-  await cols.nth(0).click({ position: { x: 10, y: 10 } });
+  // A double-click adds into the selected column (selected once it shows so: a click on a loaded
+  // machine may land before the dropped row's own selection).
+  const select = (col: Locator) =>
+    expect(async () => {
+      await col.click({ position: { x: 10, y: 10 } });
+      await expect(col).toHaveClass(/dz-selected/, { timeout: 2000 });
+    }).toPass({ timeout: 20_000 });
+  await select(cols.nth(0));
   await page.locator('[data-widget-type="input"]').dblclick();
   await page.getByLabel("字段标识 key").fill("name");
   await page.getByLabel("数据路径 useVar").fill("who");
-  await cols.nth(1).click({ position: { x: 10, y: 10 } });
+  await select(cols.nth(1));
   await page.locator('[data-widget-type="select"]').dblclick();
   await page.getByLabel("字段标识 key").fill("city");
   await expect(cols.nth(0).getByTestId("widget-input")).toHaveCount(1);

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { chooseLanguage, loginAs, searchAndPick, snap, unique } from "./helpers";
+import { chooseLanguage, clickUntilClosed, loginAs, searchAndPick, snap, unique } from "./helpers";
 
 /**
  * Scheduled tasks (issue 16): the form's required-field messages, a task made with a cron
@@ -107,10 +107,8 @@ test("an API-triggered task: its apikey starts a run over HTTP, a new key replac
   await row.getByRole("button", { name: "编辑任务" }).click();
   await expect(dialog.getByTestId("task-api-prefix")).toBeVisible();
   await dialog.getByTestId("task-api-new-key").click();
-  await page
-    .locator(".ant-popconfirm:visible")
-    .getByRole("button", { name: /OK|确\s*定/ })
-    .click();
+  // A click during the confirmation's opening is lost: clicked until it closes.
+  await clickUntilClosed(page.locator(".ant-popconfirm:visible"), /OK|确\s*定/);
   const renewed = page.locator(".ant-modal:visible", { hasText: "任务密钥（apikey）" });
   const fresh = ((await renewed.getByTestId("task-api-key").textContent()) ?? "").trim();
   expect(fresh).not.toBe(key);
@@ -128,6 +126,6 @@ test("an API-triggered task: its apikey starts a run over HTTP, a new key replac
     .click();
   // Tidy up: the member's tasks are limited in number.
   await page.locator("tr", { hasText: name }).getByRole("button", { name: "delete" }).click();
-  await page.locator(".ant-popconfirm:visible").getByRole("button", { name: /OK/ }).click();
+  await clickUntilClosed(page.locator(".ant-popconfirm:visible"), /OK/);
   await expect(page.locator("tr", { hasText: name })).toHaveCount(0);
 });
