@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { chooseLanguage, loginAs, snap } from "./helpers";
+import { apiToken, chooseLanguage, loginAs, snap } from "./helpers";
 
 /**
  * Knowledge bases end to end (doc 2 §2, §4, §5, §8): the /home tab creates and finds a base,
@@ -165,6 +165,29 @@ test("a knowledge base: create, upload with the wizard, watch it process, retrie
   await expect(page.getByText("deleted successfully!")).toBeVisible();
   await expect(row(page, BASE)).toHaveCount(0);
   await chooseLanguage(page, "中文");
+});
+
+test("a file that cannot be read: the wizard's preview says why, in place", async ({ page, request }) => {
+  const headers = { authorization: `Bearer ${await apiToken(request, "member")}` };
+  const created = await request.post("/wendao_api/wendao/knowledge", {
+    headers,
+    data: { name: `${BASE}-损坏`, visibility: "private", uri: "" },
+  });
+  const id = (await created.json()).data.id as string;
+  await loginAs(page, "member");
+  await page.goto(`/knowledge-list?id=${id}`);
+  await page.getByTestId("open-wizard").click();
+  await page
+    .getByRole("dialog")
+    .locator('input[type="file"]')
+    .setInputFiles({ name: "损坏的文件.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.7\n损坏的内容") });
+  await expect(page.getByText("已上传 1 个文件")).toBeVisible();
+  await page.getByTestId("wizard-next").click();
+  await page.getByTestId("preview-segments").click();
+  // The toast fades; the reason stays where the segments would be.
+  await expect(page.getByTestId("preview-error")).toContainText("文件无法读取");
+  await snap(page, "knowledge-wizard-preview-error-zh");
+  await request.delete("/wendao_api/wendao/knowledge", { headers, data: [id] });
 });
 
 test("logged-out visitors get an empty list, not an error", async ({ request }) => {

@@ -7,6 +7,7 @@ import { type Adjustments, NO_ADJUSTMENTS, toRequest } from "../adjust";
 import { commitFile } from "../api/commit-file";
 import { type PreviewSegment, previewSegments } from "../api/preview";
 import { uploadKnowledgeFile } from "../api/upload-file";
+import { HttpError } from "../../../lib/http";
 import { SegmentAdjustList } from "./segment-adjust-list";
 import { DEFAULT_OPTIONS, type OptionsFormValues, SegmentOptionsForm, toSegmentOptions } from "./segment-options-form";
 import { SegmentPreviewList } from "./segment-preview-list";
@@ -54,6 +55,8 @@ export function UploadWizard({
   const [adjustments, setAdjustments] = useState<Record<string, Adjustments>>({});
   const [busy, setBusy] = useState(false);
   const [committed, setCommitted] = useState(false);
+  // Why a file's preview failed (it cannot be read, no table for the table method…): kept in place, as the toast fades.
+  const [previewErrors, setPreviewErrors] = useState<Record<string, string>>({});
 
   useEffect(() => {
     if (!open) return;
@@ -62,6 +65,7 @@ export function UploadWizard({
     setCurrent(start[0]?.fileId ?? null);
     setStep(start.length ? 1 : 0);
     setPreviews({});
+    setPreviewErrors({});
     setAdjustments({});
     setCommitted(false);
     form.setFieldsValue(DEFAULT_OPTIONS);
@@ -72,7 +76,11 @@ export function UploadWizard({
   const preview = async (fileId: string, opts: SegmentOptionsInput) => {
     const key = JSON.stringify(opts);
     if (previews[fileId]?.key === key) return;
-    const { segments } = await previewSegments(baseId, fileId, opts);
+    const { segments } = await previewSegments(baseId, fileId, opts).catch((e: unknown) => {
+      if (e instanceof HttpError) setPreviewErrors((errors) => ({ ...errors, [fileId]: e.message }));
+      throw e;
+    });
+    setPreviewErrors(({ [fileId]: _, ...others }) => others);
     setPreviews((p) => ({ ...p, [fileId]: { key, segments } }));
     setAdjustments((a) => ({ ...a, [fileId]: NO_ADJUSTMENTS }));
   };
@@ -230,7 +238,9 @@ export function UploadWizard({
           </Button>
         </Space>
         <Spin spinning={busy}>
-          {currentPreview ? (
+          {current && previewErrors[current] ? (
+            <Alert type="error" showIcon message={previewErrors[current]} data-testid="preview-error" />
+          ) : currentPreview ? (
             <SegmentPreviewList segments={currentPreview.segments} />
           ) : (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("knowledge.wizard.previewEmpty")} />
