@@ -121,6 +121,8 @@ test("bind a knowledge base with the direct answer: the reply is its Q&A answer,
   await page.getByTestId("studio-save").click();
   await expect(page.getByText("已保存").first()).toBeVisible();
 
+  // The new agent's id is kept once its first save has answered (a loaded machine saw it still empty here).
+  await expect.poll(() => page.evaluate(() => sessionStorage.getItem("studioAgentId")), { timeout: 15_000 }).not.toBeNull();
   const agentId = await page.evaluate(() => sessionStorage.getItem("studioAgentId"));
   const draft = (await (await request.get(`/aiagent_api/agent/draft/${agentId}`, { headers: auth })).json()).data.draft;
   expect(draft.bindings.knowledgeBases).toEqual([baseId]);
