@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rateLeases } from "../db/schema/index.ts";
+import { rateCounters, rateLeases } from "../db/schema/index.ts";
+import { AppError } from "./errors.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 
 describe("rate limiter", () => {
@@ -29,6 +30,33 @@ describe("rate limiter", () => {
     await limiter().take("unit:amount", 100, 3600, undefined, 40);
     await used.release();
     await limiter().take("unit:amount", 100, 3600, undefined, 60);
+  });
+
+  it("takeAll: several limits in one claim; refused as a whole by the first full one, whose error it is, and given back", async () => {
+    const full = () => new AppError("chatTooFast", 429, { seconds: 1 });
+    await limiter().take("unit:all:b", 1, 3600);
+    const both = [
+      { key: "unit:all:a", limit: 5, windowSeconds: 3600 },
+      { key: "unit:all:b", limit: 1, windowSeconds: 3600, refuse: full },
+    ];
+    await expect(limiter().takeAll(both)).rejects.toMatchObject({ key: "chatTooFast" });
+    // The refused claim took nothing from the other limit either.
+    const counts = await t.platform.db
+      .select()
+      .from(rateCounters)
+      .where(inArray(rateCounters.key, ["unit:all:a", "unit:all:b"]));
+    expect(Object.fromEntries(counts.map((c) => [c.key, c.count]))).toEqual({ "unit:all:a": 0, "unit:all:b": 1 });
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () => limiter().takeAll([both[0]!, { key: "unit:all:c", limit: 3, windowSeconds: 3600 }])),
+    );
+    const claims = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    expect(claims.length).toBe(3);
+    await claims[0]!.release();
+    const after = await t.platform.db
+      .select()
+      .from(rateCounters)
+      .where(inArray(rateCounters.key, ["unit:all:a", "unit:all:c"]));
+    expect(Object.fromEntries(after.map((c) => [c.key, c.count]))).toEqual({ "unit:all:a": 2, "unit:all:c": 2 });
   });
 
   it("lease: parallel holders get no more than the limit; released places are free again", async () => {

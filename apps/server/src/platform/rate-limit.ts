@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { rateCounters, rateLeases } from "../db/schema/index.ts";
 import { type AppError, tooMany } from "./errors.ts";
@@ -42,28 +42,46 @@ export class RateLimiter {
     /** How much this try counts (e.g. tokens used); 1 by default. */
     amount = 1,
   ): Promise<Claim> {
-    const { start, retryAfter } = this.window(windowSeconds);
-    const [row] = await this.db
+    return this.takeAll([{ key, limit, windowSeconds, refuse, amount }]);
+  }
+
+  /**
+   * Claims one try of each key (distinct keys) in one statement: a request under several limits
+   * makes one round trip, not one per limit. Refused as a whole, with the first refusing limit's
+   * error, when any window then holds more than its limit; the tries are then given back.
+   */
+  async takeAll(
+    claims: { key: string; limit: number; windowSeconds: number; refuse?: (retryAfter: number) => AppError; amount?: number }[],
+  ): Promise<Claim> {
+    const now = Date.now();
+    const counted = claims.map((c) => ({ ...c, amount: c.amount ?? 1, ...this.window(c.windowSeconds, now) }));
+    const rows = await this.db
       .insert(rateCounters)
-      .values({ key, windowStart: start, count: amount })
+      .values(counted.map((c) => ({ key: c.key, windowStart: c.start, count: c.amount })))
       .onConflictDoUpdate({
         target: [rateCounters.key, rateCounters.windowStart],
-        set: { count: sql`${rateCounters.count} + ${amount}` },
+        set: { count: sql`${rateCounters.count} + excluded.count` },
       })
-      .returning({ count: rateCounters.count });
+      .returning({ key: rateCounters.key, count: rateCounters.count });
     let released = false;
     const release = async () => {
       if (released) return;
       released = true;
       await this.db
         .update(rateCounters)
-        .set({ count: sql`greatest(${rateCounters.count} - ${amount}, 0)` })
-        .where(and(eq(rateCounters.key, key), eq(rateCounters.windowStart, start)));
+        .set({
+          count: sql`greatest(${rateCounters.count} - (${sql.join(
+            counted.map((c) => sql`case when ${rateCounters.key} = ${c.key} then ${c.amount}::int else 0 end`),
+            sql` + `,
+          )}), 0)`,
+        })
+        .where(or(...counted.map((c) => and(eq(rateCounters.key, c.key), eq(rateCounters.windowStart, c.start)))));
     };
-    if (row.count > limit) {
+    const over = counted.find((c) => (rows.find((r) => r.key === c.key)?.count ?? 0) > c.limit);
+    if (over) {
       // A refused try is not a try: it does not push the window further past the limit.
       await release();
-      throw refuse(retryAfter);
+      throw (over.refuse ?? tooMany)(over.retryAfter);
     }
     return { release };
   }
@@ -71,22 +89,17 @@ export class RateLimiter {
   /**
    * Takes one of `limit` concurrent places of `key` (e.g. a user's running chat streams). The
    * lease is renewed while held and expires `ttlSeconds` after its holder stops renewing it, so
-   * a process that dies frees its places. Holders of one key queue on a transaction-scoped
-   * advisory lock, so parallel requests neither overrun the limit nor shut each other out.
+   * a process that dies frees its places. Holders of one key queue on an advisory lock held
+   * for the one statement that takes it, so parallel requests neither overrun the limit nor shut each other out.
    */
   async lease(key: string, limit: number, ttlSeconds: number, refuse: () => AppError = () => tooMany(ttlSeconds)): Promise<Lease> {
     const expiry = () => new Date(Date.now() + ttlSeconds * 1000);
-    const held = await this.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`lease:${key}`}))`);
-      // Counted and taken in one statement (one round trip fewer before a reply's first token);
-      // it runs after the lock, so it sees every lease committed by an earlier holder.
-      const taken = (await tx.execute(sql`
-        insert into ${rateLeases} (id, key, expires_at)
-        select ${randomUUID()}, ${key}, ${expiry().toISOString()}::timestamptz
-        where (select count(*) from ${rateLeases} where key = ${key} and expires_at > ${new Date().toISOString()}::timestamptz) < ${limit}
-        returning id`)) as unknown as { rows: { id: string }[] };
-      return taken.rows[0] ?? null;
-    });
+    const id = randomUUID();
+    // One statement (see migration 0030): the key's advisory lock, then counted and taken.
+    const result = (await this.db.execute(
+      sql`select take_lease(${id}, ${key}, ${expiry().toISOString()}::timestamptz, ${new Date().toISOString()}::timestamptz, ${limit}) as held`,
+    )) as unknown as { rows: { held: boolean }[] };
+    const held = result.rows[0]?.held ? { id } : null;
     if (!held) throw refuse();
     let released = false;
     const timer = setInterval(

@@ -53,7 +53,7 @@ describe("the marketplace's page cache", () => {
   const used = async (app: TestApp, user: TestUser, id: string) => {
     const caller = (await app.platform.callers.resolve(user.token))!;
     const agents = app.services.agents;
-    await agents.replyDone(caller, await agents.runtimeAgent(caller, id, { release: true }));
+    await agents.replyDone(await agents.runtimeAgent(caller, id, { release: true }));
   };
 
   it("an approval, an approved edit, a use, taking it down and deleting show on the next request", async () => {

@@ -160,11 +160,11 @@ describe("drafts and releases", () => {
     await expect(rt.runtimeAgent(await s.caller(other), id, { release: true })).rejects.toMatchObject({ status: 404 });
     await expect(rt.runtimeAgent(await s.caller(other), id, { release: false })).rejects.toMatchObject({ status: 404 });
     const c = await s.caller(owner);
-    await rt.replyDone(c, rel);
-    await rt.replyDone(c, rel);
+    await rt.replyDone(rel);
+    await rt.replyDone(rel);
     // A studio debug run is no task: it marks the draft debugged and leaves 已完成 N 个任务 alone.
     const debug = await rt.runtimeAgent(c, id, { release: false });
-    await rt.replyDone(c, debug);
+    await rt.replyDone(debug);
     expect((await s.draft(owner, id)).debugSucceeded).toBe(true);
     const counts = (await s.call(owner, "POST", "/agent/agent_runtime/schema_use_count_by_schema_ids", { schema_ids: [id] })).json().data;
     expect(counts).toEqual([{ schema_id: id, count: 2 }]);

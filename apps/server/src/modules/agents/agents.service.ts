@@ -662,8 +662,9 @@ export class AgentsService implements AgentsForRuntime {
   }
 
   /** A studio debug run (no version) marks the revision it ran as debugged; released runs count a task. */
-  async replyDone(caller: Caller, agent: RuntimeAgent) {
-    if (agent.versionId === null) await this.markDebugSucceeded(caller, agent.agentId, agent.draftRevision);
+  async replyDone(agent: RuntimeAgent) {
+    // The reply's owner access was checked when it started (`runtimeAgent`): no second read of the row.
+    if (agent.versionId === null) await this.repo.markDebugSucceeded(agent.agentId, agent.draftRevision);
     else {
       await this.repo.incrementUse(agent.agentId);
       // The marketplace orders by use; the runtime's cached row does not read it (not "agent").

@@ -62,5 +62,5 @@ export interface AgentsForRuntime {
    * A reply that ended done. A debug run of a draft revision marks it debugged (what unlocks
    * release); a run of a released version counts one task (schema_use_count). Debug runs are no tasks.
    */
-  replyDone(caller: Caller, agent: RuntimeAgent): Promise<void>;
+  replyDone(agent: RuntimeAgent): Promise<void>;
 }

@@ -17,10 +17,6 @@ export const messageOrder = [asc(chatMessages.createdAt), sql`${chatMessages.rol
 export class ChatRepository {
   constructor(private readonly db: Db) {}
 
-  async createSession(row: typeof chatSessions.$inferInsert) {
-    return (await this.db.insert(chatSessions).values(row).returning())[0];
-  }
-
   /** Inserts the session unless its id is taken; undefined when it was. */
   async createSessionIfFree(row: typeof chatSessions.$inferInsert) {
     return (await this.db.insert(chatSessions).values(row).onConflictDoNothing().returning())[0];
@@ -67,10 +63,6 @@ export class ChatRepository {
       .where(and(eq(chatSessions.id, id), eq(chatSessions.titled, false)));
   }
 
-  async touch(id: string) {
-    await this.db.update(chatSessions).set({ updatedAt: new Date() }).where(eq(chatSessions.id, id));
-  }
-
   async deleteSession(id: string) {
     await this.db.delete(chatSessions).where(eq(chatSessions.id, id));
   }
@@ -89,6 +81,17 @@ export class ChatRepository {
 
   async insertMessage(row: NewMessageRow) {
     return (await this.db.insert(chatMessages).values(row).returning())[0];
+  }
+
+  /** A new session with its first question, in one statement (one round trip fewer per new chat). */
+  async createSessionWith(session: typeof chatSessions.$inferInsert, question: NewMessageRow) {
+    // getSQL(): a query builder placed in sql`` is wrapped in parentheses, which WITH does not take.
+    const insertSession = this.db.insert(chatSessions).values(session).getSQL();
+    await this.db.execute(sql`with s as (${insertSession}) ${this.db.insert(chatMessages).values(question).getSQL()}`);
+  }
+
+  async touch(id: string) {
+    await this.db.update(chatSessions).set({ updatedAt: new Date() }).where(eq(chatSessions.id, id));
   }
 
   async setInsightStep(id: string, insightStep: InsightStepItem[]) {

@@ -229,10 +229,12 @@ export class ChatService {
     const { CHAT_PER_MINUTE, CHAT_PER_MINUTE_PER_IP, CHAT_STREAMS_PER_USER } = this.platform.config;
     const limiter = this.platform.rateLimiter;
     const tooFast = (seconds: number) => new AppError("chatTooFast", 429, { seconds });
-    // Claimed at once (three round trips in parallel, not one after another, before the first token).
-    const [perIp, perUser, place] = await Promise.allSettled([
-      limiter.take(`chat:ip:${ip}`, CHAT_PER_MINUTE_PER_IP, 60, tooFast),
-      limiter.take(`chat:user:${caller.userId}`, CHAT_PER_MINUTE, 60, tooFast),
+    // Claimed at once: both minute counters in one statement, the place in another, in parallel.
+    const [minute, place] = await Promise.allSettled([
+      limiter.takeAll([
+        { key: `chat:ip:${ip}`, limit: CHAT_PER_MINUTE_PER_IP, windowSeconds: 60, refuse: tooFast },
+        { key: `chat:user:${caller.userId}`, limit: CHAT_PER_MINUTE, windowSeconds: 60, refuse: tooFast },
+      ]),
       limiter.lease(
         `chat:streams:${caller.userId}`,
         CHAT_STREAMS_PER_USER,
@@ -240,10 +242,10 @@ export class ChatService {
         () => new AppError("chatTooManyStreams", 429, { limit: CHAT_STREAMS_PER_USER }),
       ),
     ]);
-    if (place.status === "fulfilled" && perIp.status === "fulfilled" && perUser.status === "fulfilled") return place.value;
+    if (place.status === "fulfilled" && minute.status === "fulfilled") return place.value;
     // A refused request has not run: it counts toward no minute and holds no place.
-    await Promise.all([perIp, perUser, place].map((c) => (c.status === "fulfilled" ? c.value.release() : undefined)));
-    throw [perIp, perUser, place].find((c) => c.status === "rejected")?.reason;
+    await Promise.all([minute, place].map((c) => (c.status === "fulfilled" ? c.value.release() : undefined)));
+    throw [minute, place].find((c) => c.status === "rejected")?.reason;
   }
 
   /** Chat requests carry no bearer header: the body's token is resolved through the platform's session lookup. */
@@ -492,11 +494,12 @@ export class ChatService {
     const writes = (async () => {
       await writesGate;
       clearTimeout(gateTimer);
-      // A new session is written with its title: one statement fewer per new chat.
-      if (p.isNew) await this.repo.createSession({ ...session, title, titled: true });
+      const question = { id: questionId, sessionId: session.id, role: "user", content: query, files };
+      // A new session is written with its title and its question in one statement.
+      if (p.isNew) return await this.repo.createSessionWith({ ...session, title, titled: true }, question);
       if (retry && lastBot) await this.repo.deleteMessage(lastBot.id);
-      if (!retry) await this.repo.insertMessage({ id: questionId, sessionId: session.id, role: "user", content: query, files });
-      if (!p.isNew && !session.titled) await this.repo.titleIfUntitled(session.id, title);
+      if (!retry) await this.repo.insertMessage(question);
+      if (!session.titled) await this.repo.titleIfUntitled(session.id, title);
     })();
     writes.catch(() => undefined);
     const docs: ChatDoc[] = [];
@@ -682,7 +685,10 @@ export class ChatService {
         if (p.charge) await this.refund(caller, p.charge);
       }
       emit({ type: "stop", status: bot.status, usage: bot.usage });
-      await this.afterReply(caller, agent, bot.status).catch((err) => this.platform.log.warn({ err }, "after-reply bookkeeping failed"));
+      if (bot.status === "done")
+        await this.agents()
+          .replyDone(agent)
+          .catch((err) => this.platform.log.warn({ err }, "after-reply bookkeeping failed"));
       if (bot.status === "done" && agent.agentType !== INSIGHT_AGENT_TYPE && agent.chatOption.enableChatInsight)
         await this.deps
           .insight?.()
@@ -740,12 +746,9 @@ export class ChatService {
       outputTokens: bot.usage.outputTokens,
       insightStep: bot.insightStep,
     });
+    // Not in the insert's statement: a message and an update of its session in one statement
+    // fail the message's foreign key (the row it checks was changed by the same statement).
     await this.repo.touch(sessionId);
-  }
-
-  private async afterReply(caller: Caller, agent: RuntimeAgent, status: string) {
-    if (status !== "done") return;
-    await this.agents().replyDone(caller, agent);
   }
 
   // ---- sessions --------------------------------------------------------------------------------
