@@ -1,22 +1,27 @@
 // Load through the balancer: N concurrent streaming chats (nginx in front of two platform
-// processes on one PostgreSQL, files on S3) against a slow local test model, with uploads and
-// marketplace browsing mixed in. Prints first-token p50/p95, the processes' event-loop delay,
-// memory per open stream (RSS and heap after a full collection, with all N open) and errors for
-// each N, and the first-token p95 and memory per stream of a bare SSE server (bare-sse.ts)
-// streaming the same answer in the same run, measured the same way: on a shared machine the figures
-// that mean something are the differences to it ("added"). Run: npm run bench:load (LEVELS=100,300,1000 to
-// choose; needs nginx and PostgreSQL, TEST_DATABASE_URL defaults to 127.0.0.1; CLUSTER_PROFILE=<dir>
-// for a CPU profile of each platform process).
+// processes on one PostgreSQL, files on S3) against a slow test model in its own process, with
+// uploads and marketplace browsing mixed in, and a bare SSE server (bare-sse.ts) behind its own
+// nginx streaming the same answer in the same run, measured the same way: on a shared machine the
+// figures that mean something are the differences to it ("added"). Two patterns per N:
+// - burst: all N chats start at once; memory per open stream (RSS and heap after a full collection,
+//   with all N open) and CPU time per stream;
+// - steady: N chats kept open for STEADY_SECONDS, each one that ends replaced at once (about N / 2 s
+//   new chats a second): the first token of chats that start while N others stream.
+// Prints first-token p50/p95, event-loop delay and errors for each. Run: npm run bench:load
+// (LEVELS=100,300,1000 to choose; needs nginx and PostgreSQL, TEST_DATABASE_URL defaults to
+// 127.0.0.1; CLUSTER_PROFILE=<dir> for a CPU profile of each platform process).
 import { fork } from "node:child_process";
+import fs from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
+import path from "node:path";
 import { insertUser, randomIp, TEST_PASSWORD } from "../../apps/server/src/test/factories.ts";
-import { clusterUnavailable, slowAnswers, startCluster } from "../../apps/server/src/test/cluster.ts";
-import { startLlmServer } from "../../apps/server/src/test/llm-server.ts";
+import { clusterUnavailable, startBalancer, startCluster } from "../../apps/server/src/test/cluster.ts";
 import { ownAgent, pct, streamChat } from "./client.ts";
 
 process.env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
 const LEVELS = (process.env.LEVELS ?? "1,100,300").split(",").map(Number);
+const STEADY_SECONDS = Number(process.env.STEADY_SECONDS ?? 10);
 const CHUNKS = 20;
 const DELAY_MS = 100;
 const USERS = 50;
@@ -47,29 +52,35 @@ const perStream = (idle: Memory, open: Memory, n: number) =>
   `${kb((open.rss - idle.rss) / n)} RSS, ${kb((open.heapUsed - idle.heapUsed) / n)} heap`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 const ms = (x: number) => `${x.toFixed(0)} ms`;
+const firstTokens = (first: number[], bare: number[]) =>
+  `first token p50 ${ms(pct(first, 50))} p95 ${ms(pct(first, 95))}; bare p50 ${ms(pct(bare, 50))} p95 ${ms(pct(bare, 95))}: added p50 ${ms(pct(first, 50) - pct(bare, 50))} p95 ${ms(pct(first, 95) - pct(bare, 95))}`;
 
-const llm = await startLlmServer();
+const child = <T>(file: string, env: Record<string, string>) => {
+  const p = fork(new URL(file, import.meta.url), { execArgv: ["--import", "tsx", "--expose-gc"], env: { ...process.env, ...env } });
+  return { p, ready: new Promise<T>((resolve) => p.once("message", resolve as (m: unknown) => void)) };
+};
+const ask = <T>(p: ReturnType<typeof child>["p"], type: string) =>
+  new Promise<T>((resolve) => {
+    p.once("message", resolve as (m: unknown) => void);
+    p.send({ type });
+  });
+const pace = { CHUNKS: String(CHUNKS), DELAY_MS: String(DELAY_MS) };
+const model = child<{ url: string }>("./model.ts", pace);
+const bare = child<{ port: number }>("./bare-sse.ts", pace);
 const c = await startCluster({
   env: {
-    MODEL_BASE_URL: llm.url,
+    MODEL_BASE_URL: (await model.ready).url,
     MODEL_NAME: "test-model",
     MODEL_API_KEY: "k",
-    CHAT_PER_MINUTE: "100000",
-    CHAT_PER_MINUTE_PER_IP: "100000",
+    CHAT_PER_MINUTE: "1000000",
+    CHAT_PER_MINUTE_PER_IP: "1000000",
     CHAT_STREAMS_PER_USER: "100000",
   },
 });
-const bare = fork(new URL("./bare-sse.ts", import.meta.url), {
-  execArgv: ["--import", "tsx", "--expose-gc"],
-  env: { ...process.env, CHUNKS: String(CHUNKS), DELAY_MS: String(DELAY_MS) },
-});
-const bareReady = await new Promise<{ port: number; pid: number }>((resolve) => bare.once("message", resolve as (m: unknown) => void));
-const bareMemory = () =>
-  new Promise<Memory>((resolve) => {
-    bare.once("message", resolve as (m: unknown) => void);
-    bare.send({ type: "memory" });
-  });
-/** One stream of the bare SSE server; resolves with its first-token time. */
+const bareDir = await fs.mkdtemp(path.join(os.tmpdir(), "agentfair-bare-"));
+const bareBalancer = await startBalancer(bareDir, [`http://127.0.0.1:${(await bare.ready).port}`]);
+const bareMemory = () => ask<Memory & { cpuMs: number }>(bare.p, "memory");
+/** One stream of the bare SSE server through its balancer; resolves with its first-token time. */
 const bareStream = (level?: ReturnType<typeof allOpen>) =>
   new Promise<number>((resolve) => {
     const sent = performance.now();
@@ -79,7 +90,7 @@ const bareStream = (level?: ReturnType<typeof allOpen>) =>
       resolve(first);
     };
     http
-      .get({ host: "127.0.0.1", port: bareReady.port, path: "/", agent: false }, (res) => {
+      .get(`${bareBalancer.url}/`, { agent: false }, (res) => {
         res.on("data", () => {
           if (!Number.isNaN(first)) return;
           first = performance.now() - sent;
@@ -90,6 +101,7 @@ const bareStream = (level?: ReturnType<typeof allOpen>) =>
       .on("error", ended);
   });
 const platformMemory = async () => sum(await Promise.all(c.nodes.map((x) => x.memory())));
+const platformCpuMs = async () => (await Promise.all(c.nodes.map((x) => x.stats()))).reduce((s, x) => s + x.cpuMs, 0);
 
 const login = async (username: string) =>
   (
@@ -102,11 +114,33 @@ const login = async (username: string) =>
     ).json()) as { data: { token: string } }
   ).data.token;
 
+/**
+ * Keeps `n` streams open for `seconds`, starting another as each ends; the first-token times of
+ * those started after the first round (the opening burst is the burst pattern's).
+ */
+async function steady(n: number, seconds: number, start: (i: number) => Promise<{ first: number; failed: boolean }>) {
+  const until = performance.now() + seconds * 1000;
+  const settled = performance.now() + (CHUNKS * DELAY_MS + 1000);
+  const first: number[] = [];
+  let failed = 0;
+  let started = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (performance.now() < until) {
+        const at = performance.now();
+        const run = await start(started++);
+        if (run.failed) failed += 1;
+        if (at >= settled) first.push(run.first);
+      }
+    }),
+  );
+  return { first, failed, started };
+}
+
 try {
   const people = await Promise.all(Array.from({ length: USERS }, () => insertUser(c.admin, { memberLevel: "PER_FLAGSHIP_MONTHLY" })));
   const tokens = await Promise.all(people.map((p) => login(p.user.username)));
   const agents = await Promise.all(tokens.map((t, i) => ownAgent(c.upstreams[i % 2]!, t)));
-  slowAnswers(llm, { chunks: Array.from({ length: CHUNKS }, (_, i) => `第${i + 1}句。`), delayMs: DELAY_MS }, 100_000);
 
   const upload = async (token: string) => {
     const form = new FormData();
@@ -132,11 +166,33 @@ try {
     }
     return { n, errors };
   };
+  /** The i-th chat of a level (one in 20 with an upload beside it); failed unless it ends done. */
+  const chat = async (i: number, level?: ReturnType<typeof allOpen>) => {
+    const token = tokens[i % USERS]!;
+    const [run, upErrors] = await Promise.all([
+      streamChat(c.url, { token, schema_id: agents[i % USERS], release: false, query: `第${i}个问题` }, level?.first).finally(level?.ended),
+      i % 20 === 0 ? upload(token) : Promise.resolve(0),
+    ]);
+    const done = run.status === 200 && (run.events.at(-1) as { status?: string } | undefined)?.status === "done";
+    return { run, first: run.firstTokenMs, failed: !done || upErrors > 0 };
+  };
+  const mixedIn = () => {
+    let on = true;
+    const browsing = Array.from({ length: BROWSERS }, (_, i) => browse(tokens[i]!, () => !on));
+    return async () => {
+      on = false;
+      const b = await Promise.all(browsing);
+      return { pages: b.reduce((s, x) => s + x.n, 0), errors: b.reduce((s, x) => s + x.errors, 0) };
+    };
+  };
+  const lags = async () => {
+    const stats = await Promise.all(c.nodes.map((x) => x.stats()));
+    return `event-loop delay p99 ${stats.map((s) => ms(s.lagP99Ms)).join("/")} max ${stats.map((s) => ms(s.lagMaxMs)).join("/")}`;
+  };
   // Warm both servers the same way (caches, JIT, connection pools) before measuring.
-  await Promise.all(tokens.map((token, i) => streamChat(c.url, { token, schema_id: agents[i], release: false, query: "热身" })));
+  await Promise.all(tokens.map((_, i) => chat(i)));
   await Promise.all(tokens.map(() => bareStream()));
 
-  const rows: string[] = [];
   console.log(
     `host: ${os.cpus().length} cores, load average ${os
       .loadavg()
@@ -144,56 +200,66 @@ try {
       .join(" ")} before the run`,
   );
   for (const n of LEVELS) {
+    // Burst: all n at once.
     await new Promise((r) => setTimeout(r, 1000));
     const idle = await platformMemory();
-    await Promise.all(c.nodes.map((x) => x.stats()));
+    await lags();
+    const cpu0 = await platformCpuMs();
     const level = allOpen(n);
     const atOpen = level.opened.then(platformMemory);
-    let streaming = true;
-    const browsing = Array.from({ length: BROWSERS }, (_, i) => browse(tokens[i]!, () => !streaming));
+    const stop = mixedIn();
     const started = performance.now();
-    const runs = await Promise.all(
-      Array.from({ length: n }, async (_, i) => {
-        const token = tokens[i % USERS]!;
-        const up = i % 20 === 0 ? upload(token) : Promise.resolve(0);
-        const [run, upErrors] = await Promise.all([
-          streamChat(c.url, { token, schema_id: agents[i % USERS], release: false, query: `第${i}个问题` }, level.first).finally(
-            level.ended,
-          ),
-          up,
-        ]);
-        return { run, upErrors };
-      }),
-    );
+    const runs = await Promise.all(Array.from({ length: n }, (_, i) => chat(i, level)));
     const wall = performance.now() - started;
-    streaming = false;
+    const browsed = await stop();
     const open = await atOpen;
-    const browsed = await Promise.all(browsing);
-    const stats = await Promise.all(c.nodes.map((x) => x.stats()));
-    const first = runs.map((r) => r.run.firstTokenMs);
-    const failed = runs.filter((r) => r.run.status !== 200 || (r.run.events.at(-1) as { status?: string } | undefined)?.status !== "done");
-    const errors = failed.length + runs.reduce((s, r) => s + r.upErrors, 0) + browsed.reduce((s, b) => s + b.errors, 0);
+    const cpu = (await platformCpuMs()) - cpu0;
+    const lag = await lags();
+    const failed = runs.filter((r) => r.failed);
 
-    // The bare SSE server: the same number of streams, same answer and pace.
     const bareIdle = await bareMemory();
     const bareLevel = allOpen(n);
     const bareAtOpen = bareLevel.opened.then(bareMemory);
     const bareFirst = await Promise.all(Array.from({ length: n }, () => bareStream(bareLevel)));
     const bareOpen = await bareAtOpen;
-    const line = [
-      `N=${String(n).padStart(4)}`,
-      `first token p50 ${ms(pct(first, 50))} p95 ${ms(pct(first, 95))} (model's own first chunk after ${DELAY_MS} ms); bare SSE p95 ${ms(pct(bareFirst, 95))}: added p95 ${ms(pct(first, 95) - pct(bareFirst, 95))}`,
-      `event-loop delay p99 ${stats.map((s) => ms(s.lagP99Ms)).join("/")} max ${stats.map((s) => ms(s.lagMaxMs)).join("/")}`,
-      `memory per open stream ${perStream(idle, open, n)} (idle ${(idle.rss / 2 ** 20).toFixed(0)} MB RSS for 2 processes); bare SSE ${perStream(bareIdle, bareOpen, n)}: added ${kb((open.rss - idle.rss - (bareOpen.rss - bareIdle.rss)) / n)} RSS`,
-      `errors ${errors} (${failed.length} chats not completed${failed[0] ? `, e.g. ${failed[0].run.status} ${failed[0].run.failure ?? JSON.stringify(failed[0].run.events.at(-1))}` : ""}); ${browsed.reduce((s, b) => s + b.n, 0)} marketplace pages, ${Math.ceil(n / 20)} uploads; ${(wall / 1000).toFixed(1)} s`,
-    ].join("\n  ");
-    console.log(line);
-    console.log(`  load average ${os.loadavg()[0]!.toFixed(1)}`);
-    rows.push(line);
+    const bareCpu = (await bareMemory()).cpuMs - bareIdle.cpuMs;
+    console.log(
+      [
+        `N=${String(n).padStart(4)} burst (all at once; the model's first chunk comes after ${DELAY_MS} ms)`,
+        firstTokens(
+          runs.map((r) => r.first),
+          bareFirst,
+        ),
+        lag,
+        `memory per open stream ${perStream(idle, open, n)} (idle ${(idle.rss / 2 ** 20).toFixed(0)} MB RSS for 2 processes); bare ${perStream(bareIdle, bareOpen, n)}: added ${kb((open.heapUsed - idle.heapUsed - (bareOpen.heapUsed - bareIdle.heapUsed)) / n)} heap`,
+        `CPU per stream ${ms(cpu / n)} (2 processes, with the pages and uploads); bare ${(bareCpu / n).toFixed(1)} ms`,
+        `errors ${failed.length + browsed.errors} (${failed.length} chats or uploads failed${failed[0] ? `, e.g. ${failed[0].run.status} ${failed[0].run.failure ?? JSON.stringify(failed[0].run.events.at(-1))}` : ""}); ${browsed.pages} marketplace pages, ${Math.ceil(n / 20)} uploads; ${(wall / 1000).toFixed(1)} s`,
+      ].join("\n  "),
+    );
+
+    // Steady: n kept open.
+    await new Promise((r) => setTimeout(r, 1000));
+    await lags();
+    const stopSteady = mixedIn();
+    const s = await steady(n, STEADY_SECONDS, (i) => chat(i));
+    const steadyBrowsed = await stopSteady();
+    const steadyLag = await lags();
+    const b = await steady(n, STEADY_SECONDS, async () => ({ first: await bareStream(), failed: false }));
+    console.log(
+      [
+        `N=${String(n).padStart(4)} steady (${n} open for ${STEADY_SECONDS} s, each replaced as it ends: ${s.started} chats, ${b.started} bare)`,
+        firstTokens(s.first, b.first),
+        steadyLag,
+        `errors ${s.failed + steadyBrowsed.errors}; ${steadyBrowsed.pages} marketplace pages`,
+        `load average ${os.loadavg()[0]!.toFixed(1)}`,
+      ].join("\n  "),
+    );
   }
 } finally {
-  bare.disconnect();
+  model.p.disconnect();
+  bare.p.disconnect();
+  await bareBalancer.close();
+  await fs.rm(bareDir, { recursive: true, force: true });
   await c.close();
-  await llm.close();
 }
 process.exit(0);

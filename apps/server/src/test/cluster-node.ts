@@ -1,7 +1,7 @@
 // One platform process of a test cluster (see cluster.ts): started like main.ts from the
 // environment, plus a probe queue whose runs the tests count. It reports its port over IPC and
 // takes orders from the parent there: { type: "send", data } queues a probe job, { type: "stats" }
-// asks for its RSS and event-loop delay.
+// asks for its RSS, CPU time and event-loop delay.
 import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import v8 from "node:v8";
@@ -43,6 +43,10 @@ await platform.jobs.start({
 });
 await app.listen({ port: config.PORT, host: "127.0.0.1" });
 
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 // Event-loop delay since the last "stats" order, for the load bench.
 const lag = monitorEventLoopDelay({ resolution: 10 });
 lag.enable();
@@ -52,6 +56,7 @@ process.on("message", async (m: { type: string; id: number; data?: { key: string
       type: "stats",
       id: m.id,
       rss: process.memoryUsage().rss,
+      cpuMs: cpuMs(),
       lagP99Ms: lag.percentile(99) / 1e6,
       lagMaxMs: lag.max / 1e6,
     });

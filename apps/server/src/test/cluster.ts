@@ -38,7 +38,7 @@ export interface ClusterNode {
   child: ChildProcess;
   /** Queues a probe job from this process; resolves with its pg-boss id. */
   sendProbe(data: { key: string; sleepMs?: number }): Promise<string>;
-  /** RSS and event-loop delay (p99, max) since the last call. */
+  /** RSS, CPU time, and event-loop delay (p99, max) since the last call. */
   stats(): Promise<NodeStats>;
   /** Memory after a full collection; with `snapshot`, also writes a heap snapshot to that file. */
   memory(snapshot?: string): Promise<NodeJS.MemoryUsage>;
@@ -46,6 +46,8 @@ export interface ClusterNode {
 
 export interface NodeStats {
   rss: number;
+  /** CPU time (user and system) since the process started. */
+  cpuMs: number;
   lagP99Ms: number;
   lagMaxMs: number;
 }
@@ -249,25 +251,36 @@ export async function startCluster(opts: { processes?: number; env?: Record<stri
     const admin = await adminApp;
     const upstreams = nodes.map((n) => n.url);
 
-    const port = await freePort();
-    await fs.writeFile(path.join(dir, "nginx.conf"), await nginxConfig(dir, port, upstreams));
-    const nginx = spawn(NGINX, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], {
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    cleanups.push(async () => {
-      if (nginx.exitCode !== null) return;
-      const exited = new Promise((r) => nginx.once("exit", r));
-      nginx.kill("SIGQUIT");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-      if (nginx.exitCode === null) nginx.kill("SIGKILL");
-    });
-    await waitForPort(port);
-
-    return { url: `http://127.0.0.1:${port}`, upstreams, nodes, databaseUrl, admin, addNode, close };
+    const balancer = await startBalancer(dir, upstreams);
+    cleanups.push(balancer.close);
+    return { url: balancer.url, upstreams, nodes, databaseUrl, admin, addNode, close };
   } catch (err) {
     await close();
     throw err;
   }
+}
+
+/** Debian nginx with deploy/nginx.conf's proxy settings in front of these upstreams, its files in `dir`. */
+export async function startBalancer(dir: string, upstreams: string[]) {
+  const port = await freePort();
+  await fs.writeFile(path.join(dir, "nginx.conf"), await nginxConfig(dir, port, upstreams));
+  const nginx = spawn(NGINX, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const close = async () => {
+    if (nginx.exitCode !== null) return;
+    const exited = new Promise((r) => nginx.once("exit", r));
+    nginx.kill("SIGQUIT");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+    if (nginx.exitCode === null) nginx.kill("SIGKILL");
+  };
+  try {
+    await waitForPort(port);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { url: `http://127.0.0.1:${port}`, pid: nginx.pid, close };
 }
 
 /**
