@@ -101,7 +101,14 @@ const bareStream = (level?: ReturnType<typeof allOpen>) =>
       .on("error", ended);
   });
 const platformMemory = async () => sum(await Promise.all(c.nodes.map((x) => x.memory())));
-const platformCpuMs = async () => (await Promise.all(c.nodes.map((x) => x.stats()))).reduce((s, x) => s + x.cpuMs, 0);
+/** The platform processes' event-loop delay since the last call, and their CPU time so far. */
+const platformStats = async () => {
+  const stats = await Promise.all(c.nodes.map((x) => x.stats()));
+  return {
+    cpuMs: stats.reduce((s, x) => s + x.cpuMs, 0),
+    lag: `event-loop delay p99 ${stats.map((s) => ms(s.lagP99Ms)).join("/")} max ${stats.map((s) => ms(s.lagMaxMs)).join("/")}`,
+  };
+};
 
 const login = async (username: string) =>
   (
@@ -185,10 +192,6 @@ try {
       return { pages: b.reduce((s, x) => s + x.n, 0), errors: b.reduce((s, x) => s + x.errors, 0) };
     };
   };
-  const lags = async () => {
-    const stats = await Promise.all(c.nodes.map((x) => x.stats()));
-    return `event-loop delay p99 ${stats.map((s) => ms(s.lagP99Ms)).join("/")} max ${stats.map((s) => ms(s.lagMaxMs)).join("/")}`;
-  };
   // Warm both servers the same way (caches, JIT, connection pools) before measuring.
   await Promise.all(tokens.map((_, i) => chat(i)));
   await Promise.all(tokens.map(() => bareStream()));
@@ -203,8 +206,7 @@ try {
     // Burst: all n at once.
     await new Promise((r) => setTimeout(r, 1000));
     const idle = await platformMemory();
-    await lags();
-    const cpu0 = await platformCpuMs();
+    const cpu0 = (await platformStats()).cpuMs;
     const level = allOpen(n);
     const atOpen = level.opened.then(platformMemory);
     const stop = mixedIn();
@@ -213,8 +215,8 @@ try {
     const wall = performance.now() - started;
     const browsed = await stop();
     const open = await atOpen;
-    const cpu = (await platformCpuMs()) - cpu0;
-    const lag = await lags();
+    const after = await platformStats();
+    const cpu = after.cpuMs - cpu0;
     const failed = runs.filter((r) => r.failed);
 
     const bareIdle = await bareMemory();
@@ -230,7 +232,7 @@ try {
           runs.map((r) => r.first),
           bareFirst,
         ),
-        lag,
+        after.lag,
         `memory per open stream ${perStream(idle, open, n)} (idle ${(idle.rss / 2 ** 20).toFixed(0)} MB RSS for 2 processes); bare ${perStream(bareIdle, bareOpen, n)}: added ${kb((open.heapUsed - idle.heapUsed - (bareOpen.heapUsed - bareIdle.heapUsed)) / n)} heap`,
         `CPU per stream ${ms(cpu / n)} (2 processes, with the pages and uploads); bare ${(bareCpu / n).toFixed(1)} ms`,
         `errors ${failed.length + browsed.errors} (${failed.length} chats or uploads failed${failed[0] ? `, e.g. ${failed[0].run.status} ${failed[0].run.failure ?? JSON.stringify(failed[0].run.events.at(-1))}` : ""}); ${browsed.pages} marketplace pages, ${Math.ceil(n / 20)} uploads; ${(wall / 1000).toFixed(1)} s`,
@@ -239,11 +241,11 @@ try {
 
     // Steady: n kept open.
     await new Promise((r) => setTimeout(r, 1000));
-    await lags();
+    await platformStats();
     const stopSteady = mixedIn();
     const s = await steady(n, STEADY_SECONDS, (i) => chat(i));
     const steadyBrowsed = await stopSteady();
-    const steadyLag = await lags();
+    const steadyLag = (await platformStats()).lag;
     const b = await steady(n, STEADY_SECONDS, async () => ({ first: await bareStream(), failed: false }));
     console.log(
       [

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { LRUCache } from "lru-cache";
 import type { Database, Tx } from "../db/client.ts";
@@ -133,13 +133,20 @@ export class Invalidation {
 
   /** `publish` for many keys at once: one statement in `tx` (the transaction making the change). */
   async publishAll(topic: CacheTopic, keys: string[], tx: Tx) {
+    const notify = this.notifying(topic, keys);
+    if (notify) await tx.execute(sql`select ${notify}`);
+  }
+
+  /**
+   * `publishAll` as part of the statement that makes the change: delivers here, and returns the
+   * NOTIFYs to select in that statement (null on PGlite or without keys: nothing to send).
+   */
+  notifying(topic: CacheTopic, keys: string[]): SQL | null {
     for (const key of keys) this.deliver(topic, key);
-    if (!this.database.listen || !keys.length) return;
-    await tx.execute(
-      sql`select ${sql.join(
-        keys.map((key) => sql`pg_notify(${CHANNEL}, ${`${topic}|${key}`})`),
-        sql`, `,
-      )}`,
+    if (!this.database.listen || !keys.length) return null;
+    return sql.join(
+      keys.map((key) => sql`pg_notify(${CHANNEL}, ${`${topic}|${key}`})`),
+      sql`, `,
     );
   }
 

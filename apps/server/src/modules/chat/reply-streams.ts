@@ -1,5 +1,5 @@
 import type { ChatEvent } from "@agentfair/contracts";
-import { and, asc, desc, eq, gt, inArray, isNull, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { chatStreamEvents, chatStreams } from "../../db/schema/index.ts";
 import type { Caller } from "../../platform/auth.ts";
@@ -193,28 +193,52 @@ export class ReplyStreams {
     }
   }
 
+  /**
+   * The batch's new streams and events, and their NOTIFY, in one statement (no transaction: its
+   * begin and commit were two of its four round trips); then the ends, after their stop events,
+   * so that a reader who finds a stream ended has its last event. The ends cannot share the
+   * statement: an event's foreign key fails on a stream row the same statement changes.
+   */
   private async writeBatch(todo: { w: Writing; events: ChatEvent[]; fromSeq: number; end: boolean }[]) {
-    const now = new Date();
-    await this.db.transaction(async (tx) => {
-      const fresh = todo.filter((b) => !b.w.created);
-      if (fresh.length) await tx.insert(chatStreams).values(fresh.map(({ w }) => ({ id: w.id, sessionId: w.sessionId, userId: w.userId })));
-      const rows = todo.filter((b) => b.events.length);
-      if (rows.length)
-        await tx
-          .insert(chatStreamEvents)
-          .values(rows.map((b) => ({ streamId: b.w.id, fromSeq: b.fromSeq, toSeq: b.fromSeq + b.events.length, events: b.events })));
-      const ended = todo.filter((b) => b.end).map((b) => b.w.id);
-      if (ended.length) await tx.update(chatStreams).set({ endedAt: now, aliveAt: now }).where(inArray(chatStreams.id, ended));
-      await this.platform.invalidation.publishAll(
-        EVENTS,
-        todo.map((b) => b.w.id),
-        tx,
+    const ctes: SQL[] = [];
+    const fresh = todo.filter((b) => !b.w.created);
+    if (fresh.length)
+      ctes.push(
+        sql`s as (${this.db
+          .insert(chatStreams)
+          .values(fresh.map(({ w }) => ({ id: w.id, sessionId: w.sessionId, userId: w.userId })))
+          .getSQL()})`,
       );
-    });
-    for (const b of todo) {
-      b.w.created = true;
-      b.w.endWritten ||= b.end;
-    }
+    const rows = todo.filter((b) => b.events.length);
+    if (rows.length)
+      ctes.push(
+        sql`e as (${this.db
+          .insert(chatStreamEvents)
+          .values(rows.map((b) => ({ streamId: b.w.id, fromSeq: b.fromSeq, toSeq: b.fromSeq + b.events.length, events: b.events })))
+          .getSQL()})`,
+      );
+    const notify = this.platform.invalidation.notifying(
+      EVENTS,
+      todo.map((b) => b.w.id),
+    );
+    if (ctes.length) await this.db.execute(sql`with ${sql.join(ctes, sql`, `)} select ${notify ?? sql`1`}`);
+    else if (notify) await this.db.execute(sql`select ${notify}`);
+    for (const b of todo) b.w.created = true;
+    const ended = todo.filter((b) => b.end);
+    if (!ended.length) return;
+    const now = new Date();
+    await this.db
+      .update(chatStreams)
+      .set({ endedAt: now, aliveAt: now })
+      .where(
+        inArray(
+          chatStreams.id,
+          ended.map((b) => b.w.id),
+        ),
+      )
+      // Its stop event is written: its readers end there; the stream counts as lost once unrenewed.
+      .catch((err) => this.platform.log.warn({ err }, "marking reply streams ended failed"));
+    for (const b of ended) b.w.endWritten = true;
   }
 
   /** Stops a reply of the caller wherever it runs (the reply then ends as stopped and is saved). */
