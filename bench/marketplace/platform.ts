@@ -3,7 +3,7 @@
 // runs, in this process, since PGlite's database cannot be opened by a second process.
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
-import { AgentsRepository } from "../../apps/server/src/modules/agents/agents.repository.ts";
+import { AgentsRepository, marketPath } from "../../apps/server/src/modules/agents/agents.repository.ts";
 import type { RuntimeAgent } from "../../apps/server/src/modules/agents/runtime-agent.ts";
 import { EVERYTHING } from "../../apps/server/src/platform/invalidation.ts";
 import { createUser } from "../../apps/server/src/test/factories.ts";
@@ -19,9 +19,14 @@ const tenantId = user.tenantId;
 // The repository the route reads through, without the route's page cache: what a page that misses costs.
 const repo = new AgentsRepository(db, async () => {});
 
-/** The statements the route runs for a page it has not cached, as the database sees them. */
+/**
+ * The statements the route runs for page 1 of a list it has never read (its totals not cached either),
+ * as the database sees them. A page read again after a use runs the last one only.
+ */
 const raw = (name?: string) => async () => {
-  await repo.marketplace([tenantId], { name }, 1, PAGE_SIZE);
+  const listed = await repo.marketTotal([tenantId], {});
+  const total = name ? await repo.marketTotal([tenantId], { name }) : listed;
+  await repo.marketPage([tenantId], { name }, 1, PAGE_SIZE, marketPath(total, listed.total, PAGE_SIZE));
 };
 
 /**
