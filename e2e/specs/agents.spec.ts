@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { apiToken, clickUntilClosed, loginAs, registerTestModel, removeTestModels, snap, unique } from "./helpers";
+import { apiToken, chooseLanguage, clickUntilClosed, loginAs, registerTestModel, removeTestModels, snap, unique } from "./helpers";
 
 /**
  * Agents end to end: marketplace, copy, my agents (rename, delete, list), the studio (create,
@@ -62,6 +62,7 @@ test("browse and filter the marketplace", async ({ page }) => {
   await page.goto("/index");
   // The demo's ten listed agents and the five report templates (数据分析).
   await expect(cards(page)).toHaveCount(15);
+  await expect(page.getByTestId("market-total")).toHaveText("共 15 个智能体");
   await expect(page.getByText("Acme 制度问答")).toHaveCount(0);
   await expect(cards(page).first().getByTestId("task-num")).toContainText("已完成");
   await snap(page, "agents-marketplace");
@@ -81,10 +82,35 @@ test("browse and filter the marketplace", async ({ page }) => {
   await expect(cards(page)).toHaveCount(1);
   await expect(cards(page).first()).toContainText("HR招聘助手");
   await expect(cards(page).first()).toContainText("免费");
+  await expect(page.getByTestId("market-total")).toHaveText("共 1 个智能体");
   await page.getByPlaceholder("搜索智能体").fill("没有这个智能体");
   await page.getByPlaceholder("搜索智能体").press("Enter");
   await expect(page.locator(".ant-empty-description")).toHaveText("暂无数据");
+  await expect(page.getByTestId("market-total")).toHaveCount(0);
   await snap(page, "agents-marketplace-empty");
+});
+
+test("a search matched by more agents than the server counts says so, and pages reach ten", async ({ page }) => {
+  // The server counts a search's matches up to 10000 (route-tested): here its answer says so for 助.
+  await page.route("**/agent_api/api/agent/launch/page", async (route) => {
+    const body = route.request().postDataJSON() as { name?: string };
+    const res = await route.fetch();
+    const json = await res.json();
+    if (body.name === "助") json.data = { ...json.data, total: 10000, totalExact: false };
+    await route.fulfill({ response: res, json });
+  });
+  await loginAs(page, "member");
+  await page.goto("/index");
+  await page.getByPlaceholder("搜索智能体").fill("助");
+  await page.getByPlaceholder("搜索智能体").press("Enter");
+  const total = page.getByTestId("market-total");
+  await expect(total).toHaveText("超过 10,000 个智能体，只列出前 990 个：搜索或选择分类可以缩小范围");
+  await expect(page.locator(".ant-pagination-item-10")).toBeVisible();
+  await expect(page.locator(".ant-pagination-item-11")).toHaveCount(0);
+  await snap(page, "agents-marketplace-search-more");
+  await chooseLanguage(page, "English");
+  await expect(total).toHaveText("more than 10,000 agents; the pages list the first 990: search or pick a category to narrow it down");
+  await snap(page, "agents-marketplace-search-more-en");
 });
 
 test("a tenant's users also see their own tenant's listed agents", async ({ page }) => {

@@ -285,9 +285,21 @@ export const isListed = (a: { launchVersion: number | null; launchVersionDisable
 export const agentPage = z.object({ list: z.array(agentCard), total: z.number() });
 export type AgentPage = z.infer<typeof agentPage>;
 
+/**
+ * The marketplace serves the first ten pages of any list (most used first): a page further down
+ * costs as much as every page above it, and a search or a tag narrows a list faster than paging.
+ */
+export const MARKET_MAX_PAGES = 10;
+/**
+ * A marketplace page. A search or filter counts its matches up to a bound (every listed agent
+ * otherwise): past it `totalExact` is false and `total` is how many were counted, "10000+".
+ */
+export const marketPage = agentPage.extend({ totalExact: z.boolean() });
+export type MarketPage = z.infer<typeof marketPage>;
+
 export const launchPageRequest = z.object({
   name: z.string().trim().max(50).optional(),
-  page: z.number().int().min(1).default(1),
+  page: z.number().int().min(1).max(MARKET_MAX_PAGES).default(1),
   size: z.number().int().min(1).max(AGENT_PAGE_SIZE).default(AGENT_PAGE_SIZE),
   tag: launchTag.optional(),
   labelId: z.string().max(64).optional(),

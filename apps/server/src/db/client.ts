@@ -79,6 +79,13 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; snaps
     : await PGlite.create(dir, { extensions: { vector } });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
+  // PGlite has no autovacuum, so nothing else would ever give the planner statistics: without them
+  // it takes every table for a few rows and reads, say, the marketplace's page 1 through the tenant
+  // index, sorting every listed agent. Hourly, as autovacuum would after enough changes.
+  const analyze = setInterval(() => {
+    client.exec("analyze").catch((err) => console.warn(`PGlite analyze failed: ${(err as Error).message}`));
+  }, ANALYZE_EVERY_MS);
+  analyze.unref();
   return {
     db,
     driver: "pglite",
@@ -91,9 +98,15 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; snaps
     listen: null,
     pool: null,
     dump: () => client.dumpDataDir("none"),
-    close: () => client.close(),
+    close: () => {
+      clearInterval(analyze);
+      return client.close();
+    },
   };
 }
+
+/** How often PGlite's statistics are taken again. */
+const ANALYZE_EVERY_MS = 60 * 60_000;
 
 /** How the listening connection shows in pg_stat_activity. */
 export const LISTENER_NAME = "agentfair-invalidations";

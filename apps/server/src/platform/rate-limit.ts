@@ -95,7 +95,7 @@ export class RateLimiter {
   async lease(key: string, limit: number, ttlSeconds: number, refuse: () => AppError = () => tooMany(ttlSeconds)): Promise<Lease> {
     const expiry = () => new Date(Date.now() + ttlSeconds * 1000);
     const id = randomUUID();
-    // One statement (see migration 0030): the key's advisory lock, then counted and taken.
+    // One statement (see migration 0031): the key's advisory lock, then counted and taken.
     const result = (await this.db.execute(
       sql`select take_lease(${id}, ${key}, ${expiry().toISOString()}::timestamptz, ${new Date().toISOString()}::timestamptz, ${limit}) as held`,
     )) as unknown as { rows: { held: boolean }[] };

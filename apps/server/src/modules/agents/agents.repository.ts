@@ -62,6 +62,62 @@ export function nameGrams(term: string): string[] {
 }
 const listed = and(isNotNull(agents.launchVersion), eq(agents.launchVersionDisabled, false));
 
+/** What a marketplace search or category filter asks for. */
+export interface MarketFilter {
+  name?: string;
+  tag?: string;
+  labelId?: string;
+}
+export interface MarketTotal {
+  total: number;
+  exact: boolean;
+}
+/** A filtered list counts its matches up to here (a page more shows them "10000+"). */
+export const MARKET_COUNT_LIMIT = 10_000;
+
+/**
+ * How a filtered page is read. "index": every match through the filter's indexes (migrations 0013,
+ * 0030), then sorted: rows read = matches. "order": the `agents_market` walk, checking each row: rows
+ * read about (offset + size) × listed / matches, if matches are spread over the order. Each row costs
+ * about the same either way (measured at 100k), so the fewer rows win, and neither reads more than
+ * about √((offset + size) × listed). An inexact count says only that very many match: walk.
+ */
+export type MarketPath = "index" | "order";
+export function marketPath(matches: MarketTotal, listedInScope: number, end: number): MarketPath {
+  return matches.exact && matches.total * matches.total <= end * listedInScope ? "index" : "order";
+}
+
+/**
+ * A filter's conditions, in the form `via` reads them. "index": forms the indexes serve. "order":
+ * forms no index serves, so the planner keeps to the walk (its estimates for the indexed forms are
+ * defaults, 1 in 200, with which it would read every match of a term in every name).
+ */
+function marketConds(filter: MarketFilter, via: MarketPath): SQL[] {
+  const conds: SQL[] = [];
+  // Hirers search the listed name (the approved card), not a later rename.
+  const name = sql`lower(${agents.listing}->>'agentName')`;
+  if (filter.name) {
+    const grams = nameGrams(filter.name);
+    const holds = sql`strpos(${name}, lower(${filter.name})) > 0`;
+    if (via === "order") conds.push(holds);
+    else {
+      conds.push(
+        sql`agent_name_grams(${agents.listing}->>'agentName') @> array[${sql.join(
+          grams.map((g) => sql`${g}`),
+          sql`, `,
+        )}]::text[]`,
+      );
+      // A one-character term is its gram and a two-character one its pair; longer ones are checked.
+      if (Array.from(filter.name).length > 2) conds.push(holds);
+    }
+  }
+  const tags = sql`${agents.config}->'launchTags'`;
+  if (filter.tag) conds.push(via === "order" ? sql`${tags} ? ${filter.tag}` : sql`${tags} @> ${JSON.stringify([filter.tag])}::jsonb`);
+  // `agents_market_labels` serves both the label and the order: either way reads it.
+  if (filter.labelId) conds.push(sql`${agents.config}->>'labelId' = ${filter.labelId}`);
+  return conds;
+}
+
 /** The only place that touches the agents tables. Scoping is given by the service. */
 export class AgentsRepository {
   constructor(
@@ -120,34 +176,37 @@ export class AgentsRepository {
   }
 
   /**
-   * Listed agents of the given tenants, most used first. Reads only what a card shows (not the
-   * config), in the order of the `agents_market` index, so a page costs the same at any catalogue size.
+   * How many listed agents of the given tenants match: every listed one from the per-tenant counter,
+   * else counted through the filter's indexes up to MARKET_COUNT_LIMIT (`exact` false past it), so a
+   * term in every name costs a bounded count too.
    */
-  async marketplace(tenantIds: string[], filter: { name?: string; tag?: string; labelId?: string }, page: number, size: number) {
-    const conds: (SQL | undefined)[] = [live, listed, inArray(agents.tenantId, tenantIds)];
-    // Hirers search the listed name (the approved card), not a later rename.
-    if (filter.name) {
-      const name = sql`${agents.listing}->>'agentName'`;
-      const grams = sql.join(
-        nameGrams(filter.name).map((g) => sql`${g}`),
-        sql`, `,
-      );
-      conds.push(sql`agent_name_grams(${name}) @> array[${grams}]::text[]`, ilike(name, `%${escapeLike(filter.name)}%`));
+  async marketTotal(tenantIds: string[], filter: MarketFilter): Promise<MarketTotal> {
+    const conds = marketConds(filter, "index");
+    if (!conds.length) {
+      const [{ total }] = await this.db
+        .select({ total: sql<number>`coalesce(sum(${agentMarketCounts.listed}), 0)::int` })
+        .from(agentMarketCounts)
+        .where(inArray(agentMarketCounts.tenantId, tenantIds));
+      return { total, exact: true };
     }
-    if (filter.tag) conds.push(sql`${agents.config}->'launchTags' ? ${filter.tag}`);
-    if (filter.labelId) conds.push(sql`${agents.config}->>'labelId' = ${filter.labelId}`);
-    const where = and(...conds);
-    const [{ total }] =
-      conds.length === 3
-        ? await this.db
-            .select({ total: sql<number>`coalesce(sum(${agentMarketCounts.listed}), 0)::int` })
-            .from(agentMarketCounts)
-            .where(inArray(agentMarketCounts.tenantId, tenantIds))
-        : await this.db.select({ total: count() }).from(agents).where(where);
+    const result = await this.db.execute(
+      sql`select count(*)::int as n from (select 1 from ${agents} where ${and(live, listed, inArray(agents.tenantId, tenantIds), ...conds)} limit ${MARKET_COUNT_LIMIT + 1}) m`,
+    );
+    const [{ n }] = (result as unknown as { rows: { n: number }[] }).rows;
+    return { total: Math.min(n, MARKET_COUNT_LIMIT), exact: n <= MARKET_COUNT_LIMIT };
+  }
+
+  /**
+   * A page of listed agents of the given tenants, most used first, reading only what a card shows
+   * (not the config). Unfiltered, or `via` "order": in the order of the `agents_market` index, checking
+   * each row against the filter. `via` "index": every match through the filter's indexes, then sorted.
+   */
+  async marketPage(tenantIds: string[], filter: MarketFilter, page: number, size: number, via: MarketPath) {
+    const where = and(live, listed, inArray(agents.tenantId, tenantIds), ...marketConds(filter, via));
     const result = await this.db.execute(
       sql`select ${marketColumns} from ${agents} where ${where} order by ${agents.useCount} desc, ${agents.lastModifiedAt} desc, ${agents.id} limit ${size} offset ${(page - 1) * size}`,
     );
-    return { list: (result as unknown as { rows: MarketRow[] }).rows, total };
+    return (result as unknown as { rows: MarketRow[] }).rows;
   }
 
   async mine(

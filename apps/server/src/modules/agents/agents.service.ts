@@ -5,12 +5,12 @@ import {
   type AgentDraft,
   type AgentPublic,
   type AgentSnapshot,
-  agentPage,
   type DraftResponse,
   duplicateVariableName,
   isListed,
   type LaunchPageRequest,
   type MinePageRequest,
+  marketPage,
   PERSONA_MAX_BYTES,
   renameError,
   utf8Bytes,
@@ -26,7 +26,15 @@ import type { Platform } from "../../platform/platform.ts";
 import type { RateLimiter } from "../../platform/rate-limit.ts";
 import type { Billing } from "../billing/billing.seam.ts";
 import type { TenantsService } from "../tenants/tenants.service.ts";
-import { AgentsRepository, type AgentRow, type ApplyRow, type VersionRow } from "./agents.repository.ts";
+import {
+  AgentsRepository,
+  type AgentRow,
+  type ApplyRow,
+  type MarketFilter,
+  type MarketTotal,
+  marketPath,
+  type VersionRow,
+} from "./agents.repository.ts";
 import {
   cents,
   defaultConfig,
@@ -60,7 +68,7 @@ export interface AgentRuleTrees {
 interface MarketPage {
   cards: AgentCard[];
   owners: string[];
-  total: number;
+  total: MarketTotal;
   json: string;
 }
 
@@ -95,6 +103,11 @@ export class AgentsService implements AgentsForRuntime {
     sizeCalculation: (page) => 2 * page.json.length + 1,
     ttl: 30_000,
   });
+  /**
+   * Marketplace totals by scope and filter. A counted use changes a page's order but not how many
+   * agents match, so these outlive the pages: a page read again after a use runs only its page query.
+   */
+  private readonly marketTotals = new LRUCache<string, MarketTotal>({ max: 10_000, ttl: 30_000 });
   private ruleTrees: AgentRuleTrees | undefined;
 
   constructor(
@@ -108,8 +121,9 @@ export class AgentsService implements AgentsForRuntime {
     platform.invalidation.on("agent", (id) => {
       if (id === EVERYTHING) this.runtimeRows.clear();
       else this.runtimeRows.delete(id);
-      // Any change may move an agent onto, off or within any page.
+      // Any change may move an agent onto, off or within any page, or in or out of a search.
       this.marketPages.clear();
+      this.marketTotals.clear();
     });
     platform.invalidation.on("agentUse", () => this.marketPages.clear());
   }
@@ -368,15 +382,32 @@ export class AgentsService implements AgentsForRuntime {
     const scope = await this.scope(caller);
     const key = JSON.stringify([scope, req.page, req.size, req.name ?? "", req.tag ?? "", req.labelId ?? ""]);
     const page = (await this.platform.invalidation.cached(["agent", "agentUse"], this.marketPages, key, async () => {
-      const { list, total } = await this.repo.marketplace(scope, req, req.page, req.size);
+      const filter = { name: req.name, tag: req.tag, labelId: req.labelId };
+      const listed = await this.marketTotal(scope, {});
+      const total = req.name || req.tag || req.labelId ? await this.marketTotal(scope, filter) : listed;
+      const end = req.page * req.size;
+      // Past the last match there is nothing to read.
+      const list =
+        total.exact && end - req.size >= total.total
+          ? []
+          : await this.repo.marketPage(scope, filter, req.page, req.size, marketPath(total, listed.total, end));
       const cards = list.map(toMarketCard);
+      const answer = { list: cards, total: total.total, totalExact: total.exact };
       // Checked against the contract once, when the page is made, instead of on every answer.
-      return { cards, owners: list.map((r) => r.ownerId), total, json: JSON.stringify(agentPage.parse({ list: cards, total })) };
+      return { cards, owners: list.map((r) => r.ownerId), total, json: JSON.stringify(marketPage.parse(answer)) };
     }))!;
     const userId = caller?.userId;
     if (!userId || !page.owners.includes(userId)) return page.json;
     const list = page.cards.map((card, i) => (page.owners[i] === userId ? { ...card, mine: true } : card));
-    return JSON.stringify({ list, total: page.total });
+    return JSON.stringify({ list, total: page.total.total, totalExact: page.total.exact });
+  }
+
+  /** How many listed agents in scope match `filter` (all listed ones without one), cached until an agent changes. */
+  private marketTotal(scope: string[], filter: MarketFilter) {
+    const key = JSON.stringify([scope, filter.name ?? "", filter.tag ?? "", filter.labelId ?? ""]);
+    return this.platform.invalidation.cached("agent", this.marketTotals, key, () =>
+      this.repo.marketTotal(scope, filter),
+    ) as Promise<MarketTotal>;
   }
 
   async mine(caller: Caller | null, req: MinePageRequest & { page: number; size: number }) {

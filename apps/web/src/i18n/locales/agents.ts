@@ -30,6 +30,9 @@ export const agents = defineArea(
       copyAndEdit: "复制并编辑",
       start: "开始",
       noData: "暂无数据",
+      total: "共 {{n}} 个智能体",
+      totalMore: "超过 {{n}} 个智能体",
+      reach: "，只列出前 {{n}} 个：搜索或选择分类可以缩小范围",
     },
     home: {
       myAgents: "我的智能体",
@@ -362,6 +365,10 @@ export const agents = defineArea(
       copyAndEdit: "copy and edit",
       start: "start",
       noData: "no data",
+      total: "{{n}} agents",
+      total_one: "{{n}} agent",
+      totalMore: "more than {{n}} agents",
+      reach: "; the pages list the first {{n}}: search or pick a category to narrow it down",
     },
     home: {
       myAgents: "My agents",

@@ -1,4 +1,4 @@
-import { AGENT_PAGE_SIZE } from "@agentfair/contracts";
+import { AGENT_PAGE_SIZE, MARKET_MAX_PAGES } from "@agentfair/contracts";
 import { Col, Empty, Input, Pagination, Row, Spin, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,14 +8,18 @@ import { MarketCard } from "../components/market-card";
 import { type TagFilter, TagBar } from "../components/tag-bar";
 import { useCopyAgent } from "../components/use-copy-agent";
 
+/** The agents the pages reach: the server serves ten pages of any list. */
+const REACH = MARKET_MAX_PAGES * AGENT_PAGE_SIZE;
+
 /** /index: the marketplace (doc 1 §2): tag bar, name search, a 4-column grid of 99 a page. */
 export function MarketplacePage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [name, setName] = useState("");
   const [filter, setFilter] = useState<TagFilter>({ source: "tags" });
   const [page, setPage] = useState(1);
   const query = useLaunchPage({ name: name || undefined, tag: filter.tag as never, labelId: filter.labelId, page, size: AGENT_PAGE_SIZE });
   const list = query.data?.list ?? [];
+  const total = query.data?.total ?? 0;
   const counts = useUseCounts(list.map((a) => a.id));
   const copy = useCopyAgent();
 
@@ -50,6 +54,15 @@ export function MarketplacePage() {
           }}
         />
       </div>
+      {total > 0 && (
+        <Typography.Text type="secondary" style={{ display: "block", marginBottom: 12 }} data-testid="market-total">
+          {t(query.data?.totalExact ? "agents.market.total" : "agents.market.totalMore", {
+            count: total,
+            n: total.toLocaleString(i18n.language),
+          })}
+          {total > REACH && t("agents.market.reach", { n: REACH.toLocaleString(i18n.language) })}
+        </Typography.Text>
+      )}
       <Spin spinning={query.isFetching && !query.isPlaceholderData}>
         {query.isSuccess && list.length === 0 ? (
           <Empty description={t("agents.market.noData")} style={{ padding: 64 }} />
@@ -63,12 +76,12 @@ export function MarketplacePage() {
           </Row>
         )}
       </Spin>
-      {(query.data?.total ?? 0) > AGENT_PAGE_SIZE && (
+      {total > AGENT_PAGE_SIZE && (
         <Pagination
           style={{ marginTop: 24, textAlign: "center" }}
           current={page}
           pageSize={AGENT_PAGE_SIZE}
-          total={query.data?.total}
+          total={Math.min(total, REACH)}
           showSizeChanger={false}
           onChange={setPage}
         />
