@@ -4,7 +4,8 @@
 // DURATION seconds each, each route paired with a bare measure just before it, ROUNDS times).
 // Goal (issue 19): the trivial route at >= 0.5x the bare server's requests per second. Each route
 // also gets the bare server's CPU time per request over its own ("x bare by CPU").
-// Run: npm run bench:http  (TEST_DATABASE_URL=... for PostgreSQL, else PGlite; LOG_LEVEL=info).
+// Run: npm run bench:http  (TEST_DATABASE_URL=... for PostgreSQL, else PGlite; LOG_LEVEL=info;
+// REQUEST_LOG_SLOW_MS=0 logs every request, as before 2026-11-27).
 import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
