@@ -118,7 +118,7 @@ const SHUTDOWN_DRAIN_MS = 10_000;
 export async function buildApp(config: Config, database: Database): Promise<BuiltApp> {
   const app = Fastify({
     logger: { ...loggerOptions(config.LOG_LEVEL), ...(config.LOG_LEVEL !== "silent" && { stream: logDestination() }) },
-    logController: new RequestLog(),
+    logController: new RequestLog(config.REQUEST_LOG_SLOW_MS),
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: "x-request-id",
     trustProxy: config.TRUST_PROXY,

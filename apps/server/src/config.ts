@@ -56,6 +56,8 @@ const schema = z.object({
   BANK_TRANSFER: bool(false),
   SECRET_KEY: z.string().default(""),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** A request answered under 400 within this many ms is logged at debug; 0 logs every request at info. */
+  REQUEST_LOG_SLOW_MS: z.coerce.number().int().min(0).default(1000),
   ROLE: z.enum(["all", "web", "worker"]).default("all"),
   WEB_DIST: z.string().default(""),
   // billing: payment provider (sandbox | wechatpay) and WeChat Pay API v3 merchant settings

@@ -2,9 +2,10 @@ import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { loadConfig } from "../config.ts";
 import { createUser } from "../test/factories.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
-import { AppError } from "./errors.ts";
+import { AppError, tokenInvalid } from "./errors.ts";
 import { installErrorHandler, loggerOptions, PREFIXES, RequestLog } from "./http.ts";
 
 /** Full paths and methods of the routes Fastify prints as a tree. */
@@ -188,40 +189,70 @@ describe("the error handler", () => {
 });
 
 describe("the request log", () => {
-  it("attack: share tokens, QR keys and sandbox pay tokens in query strings are not logged", async () => {
+  /** An app logging as the platform does (at `level`, `slowMs` its threshold), and the lines it wrote. */
+  async function logging(level: string, slowMs: number, urls: string[]) {
     const lines: string[] = [];
     const stream = { write: (line: string) => void lines.push(line) };
-    const app = Fastify({ logger: { ...loggerOptions("info"), stream }, logController: new RequestLog() });
-    app.get("/*", async () => "ok");
+    const app = Fastify({ logger: { ...loggerOptions(level), stream }, logController: new RequestLog(slowMs) });
+    installErrorHandler(app);
+    app.get("/ok", async () => "ok");
+    app.get("/quiet", { logLevel: "warn" }, async () => "ok");
+    app.get("/slow", async () => new Promise((resolve) => setTimeout(() => resolve("ok"), 60)));
+    app.get("/refused", async () => {
+      throw tokenInvalid();
+    });
+    app.get("/boom", async () => {
+      throw new Error("the database went away");
+    });
     await app.ready();
-    for (const url of [
+    for (const url of urls) await app.inject({ url, headers: { authorization: "Bearer TOKEN-SECRET" } });
+    await app.close();
+    return lines.map((l) => JSON.parse(l)).filter((l) => l.msg === "request completed");
+  }
+
+  it("attack: share tokens, QR keys and sandbox pay tokens in query strings are not logged", async () => {
+    const requests = await logging("info", 0, [
       "/agent/agent_runtime/share?shareToken=SHARE-SECRET",
       "/agent_api/api/appletLogin/qrcode/status/abc?key=QR-SECRET",
       "/agent_api/api/order/sandbox/2026001?t=PAY-SECRET&lang=zh",
       "/pay/sandbox?orderNo=2026001&t=PAY-SECRET2",
-    ])
-      await app.inject({ url, headers: { authorization: "Bearer TOKEN-SECRET" } });
-    await app.close();
-    const log = lines.join("");
+    ]);
+    const log = JSON.stringify(requests);
+    expect(requests).toHaveLength(4);
     expect(log).toContain("/agent/agent_runtime/share?shareToken=[redacted]");
     expect(log).toContain("orderNo=2026001&t=[redacted]");
     expect(log).toContain("lang=zh");
     expect(log).not.toMatch(/SECRET/);
   });
 
-  it("writes one line per request, with what it asked and how it ended", async () => {
-    const lines: string[] = [];
-    const stream = { write: (line: string) => void lines.push(line) };
-    const app = Fastify({ logger: { ...loggerOptions("info"), stream }, logController: new RequestLog() });
-    app.get("/ok", async () => "ok");
-    app.get("/quiet", { logLevel: "warn" }, async () => "ok");
-    await app.ready();
-    await app.inject({ url: "/ok?lang=zh" });
-    await app.inject({ url: "/quiet" });
-    await app.close();
-    const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.req);
+  it("by default a quick successful request is logged at debug, not at the default level", async () => {
+    const { LOG_LEVEL, REQUEST_LOG_SLOW_MS } = loadConfig({});
+    expect(await logging(LOG_LEVEL, REQUEST_LOG_SLOW_MS, ["/ok"])).toEqual([]);
+    const [line, ...more] = await logging("debug", REQUEST_LOG_SLOW_MS, ["/ok?lang=zh"]);
+    expect(more).toEqual([]);
+    expect(line).toMatchObject({ level: 20, req: { method: "GET", url: "/ok?lang=zh" }, res: { statusCode: 200 } });
+  });
+
+  it("a failed request is logged at info, with its status", async () => {
+    const requests = await logging("info", 1000, ["/refused", "/boom", "/agent_api/api/no-such-route"]);
+    expect(requests.map((l) => [l.level, l.req.url, l.res.statusCode])).toEqual([
+      [30, "/refused", 403],
+      [30, "/boom", 500],
+      [30, "/agent_api/api/no-such-route", 404],
+    ]);
+  });
+
+  it("a slow request is logged at info, with its time", async () => {
+    const [line, ...more] = await logging("info", 50, ["/ok", "/slow"]);
+    expect(more).toEqual([]);
+    expect(line).toMatchObject({ level: 30, req: { url: "/slow" }, res: { statusCode: 200 } });
+    expect(line.responseTime).toBeGreaterThanOrEqual(50);
+  });
+
+  it("with a threshold of 0 every request is logged at info, but routes that log at warn", async () => {
+    const requests = await logging("info", 0, ["/ok", "/quiet"]);
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ msg: "request completed", req: { method: "GET", url: "/ok?lang=zh" }, res: { statusCode: 200 } });
+    expect(requests[0]).toMatchObject({ level: 30, req: { url: "/ok" }, res: { statusCode: 200 } });
     expect(requests[0].responseTime).toBeTypeOf("number");
   });
 });
