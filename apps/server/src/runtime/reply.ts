@@ -6,6 +6,7 @@ import type {
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import { type ChatEvent, PROGRESS_MAX, type ReplyStatus, type ToolCallInfo } from "@agentfair/contracts";
+import { LinkedAbortController } from "../platform/abort.ts";
 import type { RuntimeTool } from "./tool-registry.ts";
 
 /** A model as a reply calls it: the AI SDK's `doStream`, whose parts are only iterated (a web stream or not). */
@@ -81,13 +82,14 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   };
   progress(1, 10);
 
-  const idle = new AbortController();
+  // One signal for the model calls and tools: the caller's stop, or nothing streamed for a while.
+  const stopped = new LinkedAbortController([input.signal]);
+  const signal = stopped.signal;
   // Renewed on every part (refresh reuses the timer: no new one per chunk).
-  const idleTimer = setTimeout(() => {
+  const idle = setTimeout(() => {
     result.timedOut = true;
-    idle.abort();
+    stopped.abort();
   }, input.idleTimeoutMs);
-  const signal = AbortSignal.any([input.signal, idle.signal]);
 
   const tools: LanguageModelV3FunctionTool[] = [...input.tools.values()].map((t) => ({
     type: "function",
@@ -113,7 +115,7 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
         abortSignal: signal,
       });
       for await (const part of stream) {
-        idleTimer.refresh();
+        idle.refresh();
         if (part.type === "text-delta" && part.delta) {
           text += part.delta;
           result.content += part.delta;
@@ -193,7 +195,8 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   } catch (err) {
     result.error ??= err;
   } finally {
-    clearTimeout(idleTimer);
+    clearTimeout(idle);
+    stopped.release();
   }
   if (input.signal.aborted) result.status = "stopped";
   else if (result.timedOut || result.error) result.status = "failed";
