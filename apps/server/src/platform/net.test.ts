@@ -2,7 +2,7 @@ import http from "node:http";
 import os from "node:os";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BlockedAddressError, createSafeFetch, isBlockedAddress } from "./net.ts";
+import { BlockedAddressError, createSafeFetch, createSafeRequest, isBlockedAddress } from "./net.ts";
 
 describe("safe fetch", () => {
   let server: http.Server;
@@ -36,6 +36,55 @@ describe("safe fetch", () => {
     const lenient = createSafeFetch({ allowPrivate: true });
     for (let i = 0; i < 3; i++) await (await lenient(`${base}/k${i}`)).text();
     expect(seen.size).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("safe request", () => {
+  let server: http.Server;
+  let base = "";
+  const paths: string[] = [];
+  const port = () => (server.address() as AddressInfo).port;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      paths.push(`${req.method} ${req.url}`);
+      if (req.url === "/to-loopback") return void res.writeHead(302, { location: `http://127.0.0.1:${port()}/x` }).end();
+      if (req.url === "/see-other") return void res.writeHead(303, { location: "/after" }).end();
+      if (req.url === "/slow") return void res.write("first");
+      res.end("ok");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    base = `http://localhost:${port()}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it("answers with node's response stream, following redirects (303 makes a POST a GET)", async () => {
+    const res = await createSafeRequest({ allowPrivate: true })(`${base}/see-other`, { method: "POST", body: "{}" });
+    expect(res.statusCode).toBe(200);
+    res.setEncoding("utf8");
+    let text = "";
+    for await (const chunk of res) text += chunk;
+    expect(text).toBe("ok");
+    expect(paths.slice(-2)).toEqual(["POST /see-other", "GET /after"]);
+  });
+
+  it("attack: a redirect from an allowed private host to another private address is refused before it is requested", async () => {
+    const request = createSafeRequest({ allowHosts: [`localhost:${port()}`] });
+    await expect(request(`${base}/to-loopback`)).rejects.toBeInstanceOf(BlockedAddressError);
+    expect(paths.at(-1)).toBe("GET /to-loopback");
+    await expect(createSafeRequest()(`${base}/`)).rejects.toBeInstanceOf(BlockedAddressError);
+  });
+
+  it("aborting its signal ends a response that is still streaming", async () => {
+    const controller = new AbortController();
+    const res = await createSafeRequest({ allowPrivate: true })(`${base}/slow`, { signal: controller.signal });
+    const reading = (async () => {
+      for await (const _ of res);
+    })();
+    controller.abort();
+    await expect(reading).rejects.toThrow();
   });
 });
 

@@ -141,39 +141,64 @@ async function bodyOf(init: RequestInit | undefined): Promise<Buffer | undefined
   return Buffer.from(await new Response(init.body as BodyInit).arrayBuffer());
 }
 
-/** A `fetch` with the same shape as the global one, for the AI SDK and other clients. */
-export function createSafeFetch(opts: SafeFetchOptions = {}): typeof fetch {
-  const safeFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    let url = new URL(input instanceof Request ? input.url : String(input));
-    let method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
-    const headers = headersOf(init);
-    let body = await bodyOf(init);
-    const signal = init?.signal ?? undefined;
+export interface SafeRequestInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  signal?: AbortSignal;
+}
+export type SafeRequest = (url: string | URL, init?: SafeRequestInit) => Promise<http.IncomingMessage>;
+
+/**
+ * A request under the same guard as safe fetch, answered with node's own response stream: a body
+ * read as it comes (a model's reply) needs no web streams on top (two streams, a reader and their
+ * promises per chunk). Redirects are followed and checked; aborting `signal` ends the response too.
+ */
+export function createSafeRequest(opts: SafeFetchOptions = {}): SafeRequest {
+  return async (input, init = {}) => {
+    let url = new URL(String(input));
+    let method = (init.method ?? "GET").toUpperCase();
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(init.headers ?? {})) headers[k.toLowerCase()] = v;
+    let body = typeof init.body === "string" ? Buffer.from(init.body) : init.body;
     for (let hop = 0; hop <= (opts.maxRedirects ?? 5); hop++) {
       assertUrl(url, opts);
-      const res = await send(url, method, headers, body, signal, opts);
+      const res = await send(url, method, headers, body, init.signal, opts);
       const status = res.statusCode ?? 0;
-      if ([301, 302, 303, 307, 308].includes(status) && res.headers.location) {
-        res.resume();
-        url = new URL(res.headers.location, url);
-        if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
-          method = "GET";
-          body = undefined;
-          delete headers["content-type"];
-          delete headers["content-length"];
-        }
-        continue;
+      if (![301, 302, 303, 307, 308].includes(status) || !res.headers.location) return res;
+      res.resume();
+      url = new URL(res.headers.location, url);
+      if ((status === 303 && method !== "HEAD") || ((status === 301 || status === 302) && method === "POST")) {
+        method = "GET";
+        body = undefined;
+        delete headers["content-type"];
+        delete headers["content-length"];
       }
-      const responseHeaders = new Headers();
-      for (const [k, v] of Object.entries(res.headers)) {
-        if (Array.isArray(v)) for (const item of v) responseHeaders.append(k, item);
-        else if (v !== undefined) responseHeaders.set(k, v);
-      }
-      const nullBody = method === "HEAD" || status === 204 || status === 304;
-      const stream = nullBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
-      return new Response(stream, { status, statusText: res.statusMessage, headers: responseHeaders });
     }
     throw new BlockedAddressError("too many redirects");
+  };
+}
+
+/** A `fetch` with the same shape as the global one, for the AI SDK and other clients. */
+export function createSafeFetch(opts: SafeFetchOptions = {}): typeof fetch {
+  const request = createSafeRequest(opts);
+  const safeFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+    const res = await request(input instanceof Request ? input.url : String(input), {
+      method,
+      headers: headersOf(init),
+      body: await bodyOf(init),
+      signal: init?.signal ?? undefined,
+    });
+    const status = res.statusCode ?? 0;
+    const responseHeaders = new Headers();
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (Array.isArray(v)) for (const item of v) responseHeaders.append(k, item);
+      else if (v !== undefined) responseHeaders.set(k, v);
+    }
+    const nullBody = method === "HEAD" || status === 204 || status === 304;
+    const stream = nullBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+    return new Response(stream, { status, statusText: res.statusMessage, headers: responseHeaders });
   };
   return safeFetch as typeof fetch;
 }

@@ -1,10 +1,22 @@
-import type { JSONSchema7, LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Message } from "@ai-sdk/provider";
+import type {
+  JSONSchema7,
+  LanguageModelV3CallOptions,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
 import { type ChatEvent, PROGRESS_MAX, type ReplyStatus, type ToolCallInfo } from "@agentfair/contracts";
+import { LinkedAbortController } from "../platform/abort.ts";
 import type { RuntimeTool } from "./tool-registry.ts";
 
+/** A model as a reply calls it: the AI SDK's `doStream`, whose parts are only iterated (a web stream or not). */
+export interface ReplyModel {
+  doStream(options: LanguageModelV3CallOptions): PromiseLike<{ stream: AsyncIterable<LanguageModelV3StreamPart> }>;
+}
+
 export interface ReplyInput {
-  /** The provider's model (AI SDK's interface): called step by step through `doStream`. */
-  model: Pick<LanguageModelV3, "doStream">;
+  /** Called step by step. */
+  model: ReplyModel;
   system: string;
   messages: LanguageModelV3Message[];
   tools: Map<string, RuntimeTool>;
@@ -70,17 +82,14 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   };
   progress(1, 10);
 
-  const idle = new AbortController();
-  let idleTimer: NodeJS.Timeout | undefined;
-  const touch = () => {
-    clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => {
-      result.timedOut = true;
-      idle.abort();
-    }, input.idleTimeoutMs);
-  };
-  touch();
-  const signal = AbortSignal.any([input.signal, idle.signal]);
+  // One signal for the model calls and tools: the caller's stop, or nothing streamed for a while.
+  const stopped = new LinkedAbortController([input.signal]);
+  const signal = stopped.signal;
+  // Renewed on every part (refresh reuses the timer: no new one per chunk).
+  const idle = setTimeout(() => {
+    result.timedOut = true;
+    stopped.abort();
+  }, input.idleTimeoutMs);
 
   const tools: LanguageModelV3FunctionTool[] = [...input.tools.values()].map((t) => ({
     type: "function",
@@ -105,11 +114,8 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
         maxOutputTokens: input.sampling.maxOutputTokens,
         abortSignal: signal,
       });
-      const reader = stream.getReader();
-      for (;;) {
-        const { done, value: part } = await reader.read();
-        if (done) break;
-        touch();
+      for await (const part of stream) {
+        idle.refresh();
         if (part.type === "text-delta" && part.delta) {
           text += part.delta;
           result.content += part.delta;
@@ -189,7 +195,8 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   } catch (err) {
     result.error ??= err;
   } finally {
-    clearTimeout(idleTimer);
+    clearTimeout(idle);
+    stopped.release();
   }
   if (input.signal.aborted) result.status = "stopped";
   else if (result.timedOut || result.error) result.status = "failed";

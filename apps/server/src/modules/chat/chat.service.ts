@@ -25,6 +25,7 @@ import {
   readWidgetDataList,
 } from "@agentfair/contracts";
 import type { z } from "zod";
+import { LinkedAbortController } from "../../platform/abort.ts";
 import { type Caller, requireAccess } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
 import { type MessageKey, translate } from "../../platform/messages.ts";
@@ -468,8 +469,6 @@ export class ChatService {
   }
 
   async run(p: Prepared, lang: Language, requestSignal: AbortSignal, emitEvent: (e: ChatEvent) => void) {
-    // A shutting-down process ends its replies as it would a stopped one, then says why (below).
-    const signal = AbortSignal.any([requestSignal, this.platform.stopping]);
     const { caller, agent, session, history, model } = p;
     let query = p.query;
     let files = p.files;
@@ -530,6 +529,9 @@ export class ChatService {
       bot.error = error_code;
       emit({ type: "error", msg: translate(ERROR_TEXT[error_code], lang), code, error_code });
     };
+    // A shutting-down process ends its replies as it would a stopped one, then says why (below).
+    const linked = new LinkedAbortController([requestSignal, this.platform.stopping]);
+    const signal = linked.signal;
     try {
       // "Answer directly from the knowledge base": the best Q&A pair or passage above the agent's
       // threshold is the reply, with no model; an agent without a model says it has no answer.
@@ -669,6 +671,7 @@ export class ChatService {
         fail("restarting", 503);
       }
       if (signal.aborted && bot.status !== "failed") bot.status = "stopped";
+      linked.release();
       startWrites();
       await writes.catch((err) => this.platform.log.error({ err }, "saving the question failed"));
       const saved = await this.saveReply(session.id, replyId, { ...bot, docs, widgets }).then(

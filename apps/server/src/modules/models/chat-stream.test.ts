@@ -1,6 +1,8 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSafeFetch } from "../../platform/net.ts";
+import { createSafeRequest } from "../../platform/net.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { streamChatCompletion } from "./chat-stream.ts";
 
@@ -11,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => llm.close());
 
 const call = async (tools = false) => {
-  const endpoint = { baseUrl: llm.url, modelId: "test-model", apiKey: "k", fetch: createSafeFetch({ allowPrivate: true }) };
+  const endpoint = { baseUrl: llm.url, modelId: "test-model", apiKey: "k", request: createSafeRequest({ allowPrivate: true }) };
   const { stream } = await streamChatCompletion(endpoint, {
     prompt: [
       { role: "system", content: "你是助手" },
@@ -60,4 +62,104 @@ describe("streamChatCompletion", () => {
     llm.script({ status: 429, error: "slow down" });
     await expect(call()).rejects.toMatchObject({ statusCode: 429, message: "slow down", isRetryable: true });
   });
+
+  it("reads events split anywhere by the network (inside a line, inside a character), reasoning before text", async () => {
+    const events = [
+      { choices: [{ delta: { reasoning_content: "先想一想" } }] },
+      { choices: [{ delta: { content: "你好" } }] },
+      { choices: [{ delta: { content: "，世界" }, finish_reason: "stop" }] },
+      { choices: [], usage: { prompt_tokens: 7, completion_tokens: 3 } },
+    ];
+    const body = Buffer.from(`${events.map((e) => `data: ${JSON.stringify(e)}\r\n\r\n`).join("")}data: [DONE]\n\n`);
+    const raw = await rawServer(async (res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      // Pieces of 5 bytes: lines and three-byte characters are cut in the middle.
+      for (let i = 0; i < body.length; i += 5) {
+        res.write(body.subarray(i, i + 5));
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      res.end();
+    });
+    const parts = await partsFrom(raw.url);
+    await raw.close();
+    expect(parts.map((p) => p.type)).toEqual([
+      "stream-start",
+      "reasoning-start",
+      "reasoning-delta",
+      "reasoning-end",
+      "text-start",
+      "text-delta",
+      "text-delta",
+      "text-end",
+      "finish",
+    ]);
+    expect(parts.filter((p) => p.type === "text-delta").map((p) => p.delta)).toEqual(["你好", "，世界"]);
+    expect(parts.at(-1)).toMatchObject({
+      finishReason: { unified: "stop" },
+      usage: { inputTokens: { total: 7 }, outputTokens: { total: 3 } },
+    });
+  });
+
+  it("an aborted call closes the model's connection while it streams", async () => {
+    let closed: () => void = () => {};
+    const connectionClosed = new Promise<void>((r) => {
+      closed = r;
+    });
+    const raw = await rawServer((res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: "一" } }] })}\n\n`);
+      res.on("close", closed);
+    });
+    const controller = new AbortController();
+    const parts: LanguageModelV3StreamPart[] = [];
+    const reading = partsFrom(raw.url, controller.signal, (part) => {
+      parts.push(part);
+      if (part.type === "text-delta") controller.abort();
+    });
+    await expect(reading).rejects.toThrow();
+    await connectionClosed;
+    await raw.close();
+    expect(parts.filter((p) => p.type === "text-delta")).toHaveLength(1);
+  });
+
+  it("a chunk carrying an error is an error part, and the finish says so", async () => {
+    const raw = await rawServer((res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(`data: ${JSON.stringify({ error: { message: "overloaded" } })}\n\n`);
+    });
+    const parts = await partsFrom(raw.url);
+    await raw.close();
+    expect(parts.find((p) => p.type === "error")).toMatchObject({ error: { message: "overloaded" } });
+    expect(parts.at(-1)).toMatchObject({ type: "finish", finishReason: { unified: "error" } });
+  });
 });
+
+/** A model server that answers every request with `answer` (raw bytes, for what the test model does not send). */
+async function rawServer(answer: (res: http.ServerResponse) => unknown) {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => void answer(res));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(r));
+    },
+  };
+}
+
+async function partsFrom(baseUrl: string, abortSignal?: AbortSignal, onPart?: (part: LanguageModelV3StreamPart) => void) {
+  const endpoint = { baseUrl, modelId: "m", apiKey: undefined, request: createSafeRequest({ allowPrivate: true }) };
+  const { stream } = await streamChatCompletion(endpoint, {
+    prompt: [{ role: "user", content: [{ type: "text", text: "q" }] }],
+    abortSignal,
+  });
+  const parts: LanguageModelV3StreamPart[] = [];
+  for await (const part of stream) {
+    parts.push(part);
+    onPart?.(part);
+  }
+  return parts;
+}

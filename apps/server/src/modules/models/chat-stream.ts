@@ -6,18 +6,21 @@ import {
   type LanguageModelV3StreamPart,
   type LanguageModelV3Usage,
 } from "@ai-sdk/provider";
+import type { IncomingMessage } from "node:http";
+import type { SafeRequest } from "../../platform/net.ts";
 
 /**
  * A streaming chat completion of an OpenAI-compatible endpoint, read straight from the response
- * body into one stream of parts. The AI SDK's provider pipes every reply through four transform
- * streams (text decoding, event parsing, JSON validation, conversion): about 60 KB held per open
- * reply, most of a platform process's memory per stream. Chat replies (runtime/reply.ts) only send
- * what this handles: system text, user text and images, assistant text and tool calls, tool results.
+ * body into stream parts. The AI SDK's provider pipes every reply through four transform streams
+ * (text decoding, event parsing, JSON validation, conversion), and a fetch response is itself two
+ * web streams over node's: here the parts are parsed from node's response as its chunks come, with
+ * nothing queued ahead of the reader. Chat replies (runtime/reply.ts) only send what this handles:
+ * system text, user text and images, assistant text and tool calls, tool results.
  */
 export async function streamChatCompletion(
-  endpoint: { baseUrl: string; modelId: string; apiKey: string | undefined; fetch: typeof fetch },
+  endpoint: { baseUrl: string; modelId: string; apiKey: string | undefined; request: SafeRequest },
   options: LanguageModelV3CallOptions,
-): Promise<{ stream: ReadableStream<LanguageModelV3StreamPart> }> {
+): Promise<{ stream: AsyncIterable<LanguageModelV3StreamPart> }> {
   const url = `${endpoint.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   const tools = options.tools?.flatMap((t) =>
     t.type === "function" ? [{ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }] : [],
@@ -39,7 +42,7 @@ export async function streamChatCompletion(
     stream: true,
     stream_options: { include_usage: true },
   };
-  const res = await endpoint.fetch(url, {
+  const res = await endpoint.request(url, {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -48,9 +51,14 @@ export async function streamChatCompletion(
     body: JSON.stringify(body),
     signal: options.abortSignal,
   });
-  if (!res.ok || !res.body) {
-    const text = await res.text().catch(() => "");
-    let message = res.statusText || `HTTP ${res.status}`;
+  const status = res.statusCode ?? 0;
+  if (status < 200 || status > 299) {
+    let text = "";
+    try {
+      res.setEncoding("utf8");
+      for await (const chunk of res) text += chunk;
+    } catch {}
+    let message = res.statusMessage || `HTTP ${status}`;
     try {
       message = JSON.parse(text).error?.message ?? message;
     } catch {}
@@ -58,47 +66,29 @@ export async function streamChatCompletion(
       message,
       url,
       requestBodyValues: body,
-      statusCode: res.status,
+      statusCode: status,
       responseBody: text,
-      isRetryable: res.status === 408 || res.status === 409 || res.status === 429 || res.status >= 500,
+      isRetryable: status === 408 || status === 409 || status === 429 || status >= 500,
     });
   }
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
+  return { stream: partsOf(res) };
+}
+
+/** The parts of a completion's events, parsed as the body's chunks come. */
+async function* partsOf(res: IncomingMessage): AsyncGenerator<LanguageModelV3StreamPart> {
+  yield { type: "stream-start", warnings: [] };
   const state = new ReplyState();
   let buffered = "";
-  let done = false;
-  return {
-    stream: new ReadableStream<LanguageModelV3StreamPart>({
-      start: (controller) => controller.enqueue({ type: "stream-start", warnings: [] }),
-      // Reads until a network chunk gives at least one part: nothing is queued ahead of the reader.
-      pull: async (controller) => {
-        while (!done) {
-          const { done: ended, value } = await reader.read();
-          buffered += ended ? decoder.decode() : decoder.decode(value, { stream: true });
-          const lines = buffered.split("\n");
-          buffered = ended ? "" : lines.pop()!;
-          let parts = 0;
-          for (const line of lines) {
-            if (!line.startsWith("data:")) continue;
-            const data = line.slice(5).trim();
-            if (data === "[DONE]") continue;
-            for (const part of state.read(data)) {
-              controller.enqueue(part);
-              parts++;
-            }
-          }
-          if (ended) {
-            done = true;
-            for (const part of state.end()) controller.enqueue(part);
-            controller.close();
-          }
-          if (parts) return;
-        }
-      },
-      cancel: (reason) => reader.cancel(reason),
-    }),
-  };
+  // Ending the iteration early (a stop) destroys the response, and with it the connection.
+  res.setEncoding("utf8");
+  for await (const text of res as AsyncIterable<string>) {
+    buffered += text;
+    const lines = buffered.split("\n");
+    buffered = lines.pop()!;
+    for (const line of lines) yield* state.line(line);
+  }
+  yield* state.line(buffered);
+  yield* state.end();
 }
 
 type OpenAiMessage = Record<string, unknown>;
@@ -169,7 +159,11 @@ class ReplyState {
   private open: "text" | "reasoning" | null = null;
   private readonly calls = new Map<number, { id: string; name: string; input: string }>();
 
-  *read(data: string): Generator<LanguageModelV3StreamPart> {
+  /** One line of the event stream: `data: {chunk}` lines carry the reply, the rest is framing. */
+  *line(line: string): Generator<LanguageModelV3StreamPart> {
+    if (!line.startsWith("data:")) return;
+    const data = line.slice(5).trim();
+    if (data === "[DONE]") return;
     let chunk: Chunk;
     try {
       chunk = JSON.parse(data);

@@ -8,7 +8,16 @@ import { BlockedAddressError } from "../../platform/net.ts";
 import type { Platform } from "../../platform/platform.ts";
 import { type ModelRow, ModelsRepository } from "./models.repository.ts";
 import { OFFLINE_BASE_URL, OFFLINE_CHAT_MODEL, OFFLINE_EMBEDDING_MODEL, OFFLINE_RERANK_MODEL } from "./offline.ts";
-import { chatModelOf, decryptKey, embeddingModelOf, encryptKey, type ResolvedModel, rerank, safeFetchFor, transcribe } from "./provider.ts";
+import {
+  chatModelOf,
+  decryptKey,
+  embeddingModelOf,
+  encryptKey,
+  type ResolvedModel,
+  rerank,
+  safeClientsFor,
+  transcribe,
+} from "./provider.ts";
 
 const minuteWindow = (now = Date.now()) => new Date(Math.floor(now / 60_000) * 60_000);
 
@@ -182,7 +191,7 @@ export class ModelsService {
       // A key encrypted under another secret cannot be used; the call then fails upstream, clearly.
       apiKey = undefined;
     }
-    return { row, apiKey, fetch: safeFetchFor(row, this.platform.config.NET_ALLOW_HOSTS) };
+    return { row, apiKey, ...safeClientsFor(row, this.platform.config.NET_ALLOW_HOSTS) };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { createSafeFetch } from "../../platform/net.ts";
+import { createSafeFetch, createSafeRequest, type SafeRequest } from "../../platform/net.ts";
+import type { ReplyModel } from "../../runtime/reply.ts";
 import { streamChatCompletion } from "./chat-stream.ts";
 import { openSecret, sealSecret } from "../../platform/secret.ts";
 import type { ModelRow } from "./models.repository.ts";
@@ -15,6 +15,8 @@ export interface ResolvedModel {
   row: ModelRow;
   apiKey: string | undefined;
   fetch: typeof fetch;
+  /** The same guard as `fetch`, answering with node's response stream (a reply's streaming call). */
+  request: SafeRequest;
 }
 
 export function providerFor(model: ResolvedModel) {
@@ -38,17 +40,26 @@ export function chatModelOf(model: ResolvedModel) {
   }
   return chat;
 }
+const replyModels = new WeakMap<ResolvedModel, ReplyModel>();
 /** What a chat reply streams from: the lean streaming call (chat-stream.ts says why), or the offline demo model. */
-export function replyModelOf(model: ResolvedModel): Pick<LanguageModelV3, "doStream"> {
+export function replyModelOf(model: ResolvedModel): ReplyModel {
   if (model.row.baseUrl === OFFLINE_BASE_URL) return chatModelOf(model);
-  const endpoint = { baseUrl: model.row.baseUrl, modelId: model.row.modelId, apiKey: model.apiKey, fetch: model.fetch };
-  return { doStream: (options) => streamChatCompletion(endpoint, options) };
+  let reply = replyModels.get(model);
+  if (!reply) {
+    const endpoint = { baseUrl: model.row.baseUrl, modelId: model.row.modelId, apiKey: model.apiKey, request: model.request };
+    reply = { doStream: (options) => streamChatCompletion(endpoint, options) };
+    replyModels.set(model, reply);
+  }
+  return reply;
 }
 
 export const embeddingModelOf = (model: ResolvedModel) => providerFor(model).embeddingModel(model.row.modelId);
 
-export const safeFetchFor = (row: Pick<ModelRow, "allowPrivate">, allowHosts: string[]) =>
-  createSafeFetch({ allowPrivate: row.allowPrivate, allowHosts });
+/** A model's outbound clients, under its policy (private targets only when the model allows them). */
+export const safeClientsFor = (row: Pick<ModelRow, "allowPrivate">, allowHosts: string[]) => ({
+  fetch: createSafeFetch({ allowPrivate: row.allowPrivate, allowHosts }),
+  request: createSafeRequest({ allowPrivate: row.allowPrivate, allowHosts }),
+});
 
 /** OpenAI-compatible transcription (POST {base}/audio/transcriptions, multipart). */
 export async function transcribe(model: ResolvedModel, audio: Buffer, filename: string, mimeType: string, signal?: AbortSignal) {

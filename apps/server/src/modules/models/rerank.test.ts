@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { startRerankServer } from "../../test/rerank-server.ts";
 import type { ModelRow } from "./models.repository.ts";
 import { offlineRerank } from "./offline.ts";
-import { rerank } from "./provider.ts";
+import { rerank, safeClientsFor } from "./provider.ts";
 
 let t: TestApp;
 let server: Awaited<ReturnType<typeof startRerankServer>>;
@@ -14,7 +14,7 @@ let user: TestUser;
 const model = (over: Partial<ModelRow> = {}) => ({
   row: { baseUrl: server.url, modelId: "bge-reranker-v2-m3", ...over } as ModelRow,
   apiKey: "sk-rerank",
-  fetch,
+  ...safeClientsFor({ allowPrivate: true }, []),
 });
 
 beforeAll(async () => {
