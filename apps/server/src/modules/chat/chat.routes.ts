@@ -98,6 +98,8 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
             writeLine(res, event);
           });
         } finally {
+          // The place is free before the client reads the end, so its next question is admitted.
+          await place.release().catch((err) => req.log.warn({ err }, "releasing a stream place failed"));
           res.end();
           ended();
         }

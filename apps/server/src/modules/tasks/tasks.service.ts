@@ -17,6 +17,7 @@ import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import { users } from "../../db/schema/index.ts";
 import { type Caller, callerOfUser } from "../../platform/auth.ts";
+import { LinkedAbortController } from "../../platform/abort.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
 import { translate } from "../../platform/messages.ts";
 import type { Platform } from "../../platform/platform.ts";
@@ -471,7 +472,15 @@ export class TasksService {
     if (!owner || owner.tenantId !== task.tenantId) throw new Error("the owner no longer exists");
     // A mail-triggered run asks the prompt about the mail that arrived, an API run about what the call sent.
     const query = input ? `${task.prompt}\n\n${input}` : task.prompt;
-    const signal = AbortSignal.any([AbortSignal.timeout(RUN_TIMEOUT_MS), this.platform.stopping]);
+    const linked = new LinkedAbortController([AbortSignal.timeout(RUN_TIMEOUT_MS), this.platform.stopping]);
+    try {
+      return await this.runTargetWith(task, owner, query, linked.signal);
+    } finally {
+      linked.release();
+    }
+  }
+
+  private async runTargetWith(task: TaskRow, owner: Caller, query: string, signal: AbortSignal) {
     if (task.targetType === "workflow") {
       const workflows = this.deps.workflows();
       const wf = await workflows.get(owner, task.targetId);
