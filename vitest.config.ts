@@ -28,6 +28,9 @@ export default defineConfig({
           include: ["src/**/*.test.{ts,tsx}"],
           environment: "jsdom",
           setupFiles: ["src/test/setup.ts"],
+          // As the server's: one jsdom and one import of antd and the app for all files (most of a
+          // file's time was both); src/test/setup.ts clears what tests leave in the document.
+          isolate: false,
         },
       },
     ],

@@ -1,4 +1,5 @@
-import { loadAllTexts } from "../i18n";
+import { afterEach, vi } from "vitest";
+import i18n, { loadAllTexts } from "../i18n";
 
 // antd reads matchMedia, which jsdom lacks.
 Object.defineProperty(window, "matchMedia", {
@@ -24,3 +25,17 @@ globalThis.ResizeObserver ??= class {
 
 // Pages rendered without the router get every area's texts, as lib/lazy-page.ts gives them in the app.
 await loadAllTexts();
+
+// Files share one environment (isolate: false, vitest.config.ts): what a test leaves in the
+// document's cookies, storage or the language must not reach the next file's tests.
+afterEach(async () => {
+  for (const cookie of document.cookie.split("; ").filter(Boolean)) {
+    // biome-ignore lint/suspicious/noDocumentCookie: jsdom's document, cleared between tests
+    document.cookie = `${cookie.split("=")[0]}=; path=/; max-age=0`;
+  }
+  localStorage.clear();
+  sessionStorage.clear();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+  if (i18n.language !== "zh") await i18n.changeLanguage("zh");
+});
