@@ -122,6 +122,23 @@ describe("streamChatCompletion", () => {
     expect(parts.filter((p) => p.type === "text-delta")).toHaveLength(1);
   });
 
+  it("a reader that stops early closes the model's connection", async () => {
+    let closed: () => void = () => {};
+    const connectionClosed = new Promise<void>((r) => {
+      closed = r;
+    });
+    const raw = await rawServer((res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: "一" } }] })}\n\n`);
+      res.on("close", closed);
+    });
+    const endpoint = { baseUrl: raw.url, modelId: "m", apiKey: undefined, request: createSafeRequest({ allowPrivate: true }) };
+    const { stream } = await streamChatCompletion(endpoint, { prompt: [{ role: "user", content: [{ type: "text", text: "q" }] }] });
+    for await (const part of stream) if (part.type === "text-delta") break;
+    await connectionClosed;
+    await raw.close();
+  });
+
   it("a chunk carrying an error is an error part, and the finish says so", async () => {
     const raw = await rawServer((res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
