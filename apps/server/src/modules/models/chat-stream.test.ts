@@ -4,7 +4,7 @@ import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSafeRequest } from "../../platform/net.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
-import { streamChatCompletion } from "./chat-stream.ts";
+import { chatCompletion, streamChatCompletion } from "./chat-stream.ts";
 
 let llm: LlmServer;
 beforeAll(async () => {
@@ -148,6 +148,34 @@ describe("streamChatCompletion", () => {
     await raw.close();
     expect(parts.find((p) => p.type === "error")).toMatchObject({ error: { message: "overloaded" } });
     expect(parts.at(-1)).toMatchObject({ type: "finish", finishReason: { unified: "error" } });
+  });
+});
+
+describe("chatCompletion", () => {
+  const endpoint = () => ({ baseUrl: llm.url, modelId: "test-model", apiKey: "k", request: createSafeRequest({ allowPrivate: true }) });
+  const options = {
+    prompt: [{ role: "user" as const, content: [{ type: "text" as const, text: "q" }] }],
+    maxOutputTokens: 300,
+    temperature: 0.7,
+  };
+
+  it("asks for one answer and gives its text", async () => {
+    llm.script({ chunks: ["一二", "三"] });
+    expect(await chatCompletion(endpoint(), options)).toEqual({ content: [{ type: "text", text: "一二三" }] });
+    const request = llm.requests.at(-1)!;
+    expect(request.body).toMatchObject({
+      model: "test-model",
+      max_tokens: 300,
+      temperature: 0.7,
+      messages: [{ role: "user", content: "q" }],
+    });
+    expect(request.body.stream).toBeUndefined();
+    expect(request.authorization).toBe("Bearer k");
+  });
+
+  it("an error status is an API call error with that status", async () => {
+    llm.script({ status: 500, error: "down" });
+    await expect(chatCompletion(endpoint(), options)).rejects.toMatchObject({ statusCode: 500, message: "down" });
   });
 });
 

@@ -4,11 +4,19 @@ import {
   type LanguageModelV3FinishReason,
   type LanguageModelV3Message,
   type LanguageModelV3StreamPart,
+  type LanguageModelV3Text,
   type LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import type { IncomingMessage } from "node:http";
 import { finished } from "node:stream";
 import type { SafeRequest } from "../../platform/net.ts";
+
+export interface ChatEndpoint {
+  baseUrl: string;
+  modelId: string;
+  apiKey: string | undefined;
+  request: SafeRequest;
+}
 
 /**
  * A streaming chat completion of an OpenAI-compatible endpoint, read straight from the response
@@ -19,14 +27,34 @@ import type { SafeRequest } from "../../platform/net.ts";
  * system text, user text and images, assistant text and tool calls, tool results.
  */
 export async function streamChatCompletion(
-  endpoint: { baseUrl: string; modelId: string; apiKey: string | undefined; request: SafeRequest },
+  endpoint: ChatEndpoint,
   options: LanguageModelV3CallOptions,
 ): Promise<{ stream: AsyncIterable<LanguageModelV3StreamPart> }> {
-  const url = `${endpoint.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const res = await post(endpoint, { ...requestBody(endpoint, options), stream: true, stream_options: { include_usage: true } }, options);
+  return { stream: new CompletionParts(res) };
+}
+
+/**
+ * A chat completion in one answer, on the same light client as a reply (the AI SDK's `doGenerate`
+ * shape, text only: what the follow-up questions ask for).
+ */
+export async function chatCompletion(
+  endpoint: ChatEndpoint,
+  options: LanguageModelV3CallOptions,
+): Promise<{ content: LanguageModelV3Text[] }> {
+  const res = await post(endpoint, requestBody(endpoint, options), options);
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk);
+  const answer = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { choices?: { message?: { content?: string | null } }[] };
+  const text = answer.choices?.[0]?.message?.content;
+  return { content: text ? [{ type: "text", text }] : [] };
+}
+
+function requestBody(endpoint: ChatEndpoint, options: LanguageModelV3CallOptions) {
   const tools = options.tools?.flatMap((t) =>
     t.type === "function" ? [{ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }] : [],
   );
-  const body = {
+  return {
     model: endpoint.modelId,
     messages: options.prompt.flatMap(openAiMessage),
     max_tokens: options.maxOutputTokens,
@@ -40,9 +68,12 @@ export async function streamChatCompletion(
       : options.toolChoice?.type === "tool"
         ? { type: "function", function: { name: options.toolChoice.toolName } }
         : options.toolChoice?.type,
-    stream: true,
-    stream_options: { include_usage: true },
   };
+}
+
+/** POSTs to the completions URL; an error status is an API call error with that status (how replies name the failure). */
+async function post(endpoint: ChatEndpoint, body: Record<string, unknown>, options: LanguageModelV3CallOptions) {
+  const url = `${endpoint.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   const res = await endpoint.request(url, {
     method: "POST",
     headers: {
@@ -53,26 +84,24 @@ export async function streamChatCompletion(
     signal: options.abortSignal,
   });
   const status = res.statusCode ?? 0;
-  if (status < 200 || status > 299) {
-    let text = "";
-    try {
-      res.setEncoding("utf8");
-      for await (const chunk of res) text += chunk;
-    } catch {}
-    let message = res.statusMessage || `HTTP ${status}`;
-    try {
-      message = JSON.parse(text).error?.message ?? message;
-    } catch {}
-    throw new APICallError({
-      message,
-      url,
-      requestBodyValues: body,
-      statusCode: status,
-      responseBody: text,
-      isRetryable: status === 408 || status === 409 || status === 429 || status >= 500,
-    });
-  }
-  return { stream: new CompletionParts(res) };
+  if (status >= 200 && status <= 299) return res;
+  let text = "";
+  try {
+    res.setEncoding("utf8");
+    for await (const chunk of res) text += chunk;
+  } catch {}
+  let message = res.statusMessage || `HTTP ${status}`;
+  try {
+    message = JSON.parse(text).error?.message ?? message;
+  } catch {}
+  throw new APICallError({
+    message,
+    url,
+    requestBodyValues: body,
+    statusCode: status,
+    responseBody: text,
+    isRetryable: status === 408 || status === 409 || status === 429 || status >= 500,
+  });
 }
 
 type OpenAiMessage = Record<string, unknown>;

@@ -1,8 +1,9 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { createSafeFetch, createSafeRequest, type SafeRequest } from "../../platform/net.ts";
+import type { CompletionModel } from "../../runtime/follow-ups.ts";
 import type { ReplyModel } from "../../runtime/reply.ts";
-import { streamChatCompletion } from "./chat-stream.ts";
+import { chatCompletion, streamChatCompletion } from "./chat-stream.ts";
 import { openSecret, sealSecret } from "../../platform/secret.ts";
 import type { ModelRow } from "./models.repository.ts";
 import { OFFLINE_BASE_URL, offlineChatModel, offlineEmbeddingModel, offlineRerank } from "./offline.ts";
@@ -19,7 +20,7 @@ export interface ResolvedModel {
   /** The same guard as `fetch`, answering with node's response stream (a reply's streaming call). */
   request: SafeRequest;
   /** Made on first use, and shared by every read of the same model with the same connection settings. */
-  clients: { chat?: LanguageModelV3; reply?: ReplyModel };
+  clients: { chat?: LanguageModelV3; reply?: ChatClient };
 }
 
 export function providerFor(model: ResolvedModel) {
@@ -39,12 +40,21 @@ export function chatModelOf(model: ResolvedModel): LanguageModelV3 {
   return model.clients.chat;
 }
 
-/** What a chat reply streams from: the lean streaming call (chat-stream.ts says why), or the offline demo model. */
-export function replyModelOf(model: ResolvedModel): ReplyModel {
+/** A reply's model calls: its answer, streamed, and its follow-up questions, in one answer. */
+export type ChatClient = ReplyModel & CompletionModel;
+
+/**
+ * What a chat reply calls: the light client of chat-stream.ts (it says why), or the offline demo
+ * model. The AI SDK's chat model (chatModelOf) is for the other calls.
+ */
+export function replyModelOf(model: ResolvedModel): ChatClient {
   if (model.row.baseUrl === OFFLINE_BASE_URL) return chatModelOf(model);
   if (!model.clients.reply) {
     const endpoint = { baseUrl: model.row.baseUrl, modelId: model.row.modelId, apiKey: model.apiKey, request: model.request };
-    model.clients.reply = { doStream: (options) => streamChatCompletion(endpoint, options) };
+    model.clients.reply = {
+      doStream: (options) => streamChatCompletion(endpoint, options),
+      doGenerate: (options) => chatCompletion(endpoint, options),
+    };
   }
   return model.clients.reply;
 }
