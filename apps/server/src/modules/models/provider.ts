@@ -34,7 +34,7 @@ export function providerFor(model: ResolvedModel) {
   });
 }
 
-/** The AI SDK chat model of a resolved model (every reply asks). */
+/** The AI SDK chat model of a resolved model, for the calls other than a chat reply (workflows, rules, insight, tools, the connection test). */
 export function chatModelOf(model: ResolvedModel): LanguageModelV3 {
   model.clients.chat ??= providerFor(model).chatModel(model.row.modelId);
   return model.clients.chat;
