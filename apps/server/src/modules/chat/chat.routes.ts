@@ -42,12 +42,29 @@ function writeStreamHead(res: ServerResponse, headers: Record<string, string>) {
   });
 }
 
-function writeLine(res: ServerResponse, event: ChatEvent) {
-  if (res.destroyed || res.writableEnded) return;
-  res.write(`${JSON.stringify(event)}\n`);
-  // Node corks a chunked response until the next tick, which waits for every pending promise
-  // job (the reply's own work, PGlite queries): the line is sent now instead.
-  res.socket?.uncork();
+/**
+ * Writes a stream's event lines. Lines emitted in one go (a content delta and its progress, the
+ * events of a reply read back) leave in one write: each write wakes the reader (nginx), which costs
+ * more than the bytes. They leave at the end of the current job, before the next one runs.
+ */
+function lineWriter(res: ServerResponse) {
+  let pending = "";
+  const flush = () => {
+    const lines = pending;
+    pending = "";
+    if (!lines || res.destroyed || res.writableEnded) return;
+    res.write(lines);
+    // Node corks a chunked response until the next tick, which waits for every pending promise
+    // job (the reply's own work, PGlite queries): the lines are sent now instead.
+    res.socket?.uncork();
+  };
+  return {
+    write(event: ChatEvent) {
+      if (!pending) queueMicrotask(flush);
+      pending += `${JSON.stringify(event)}\n`;
+    },
+    flush,
+  };
 }
 
 /** The chat runtime: /agent/agent_runtime/... */
@@ -89,17 +106,19 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
         res.on("close", () => asker.abort());
         const ended = chat.streamStarted();
         writeStreamHead(res, reply.getHeaders() as Record<string, string>);
+        const lines = lineWriter(res);
         try {
           await chat.runStreamed(prepared, lang, asker.signal, (event) => {
             if (firstToken && event.type === "content") {
               firstToken = false;
               chat.firstTokenSent((performance.now() - received) / 1000);
             }
-            writeLine(res, event);
+            lines.write(event);
           });
         } finally {
           // The place is free before the client reads the end, so its next question is admitted.
           await place.release().catch((err) => req.log.warn({ err }, "releasing a stream place failed"));
+          lines.flush();
           res.end();
           ended();
         }
@@ -132,17 +151,19 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
         reply.hijack();
         writeStreamHead(res, reply.getHeaders() as Record<string, string>);
       };
+      const lines = lineWriter(res);
       try {
         // The owner check comes first, so a foreign or unknown reply is a plain not-found.
         await chat.readReply(caller, req.query.uuid, req.query.after, lang, controller.signal, (event) => {
           start();
-          writeLine(res, event);
+          lines.write(event);
         });
       } catch (err) {
         if (!started) throw err;
         req.log.warn({ err }, "reading a reply stream failed");
       }
       start();
+      lines.flush();
       res.end();
     },
   );

@@ -40,7 +40,7 @@ import type { AgentsForRuntime, RuntimeAgent } from "../agents/runtime-agent.ts"
 import type { Billing, ChatCharge } from "../billing/billing.seam.ts";
 import type { KnowledgeForRuntime } from "../knowledge/knowledge.runtime.ts";
 import type { ModelsService } from "../models/models.service.ts";
-import { chatModelOf, type ResolvedModel, replyModelOf } from "../models/provider.ts";
+import { type ResolvedModel, replyModelOf } from "../models/provider.ts";
 import { ChatRepository, type MessageRow, type SessionRow } from "./chat.repository.ts";
 import { ownerReadsConversations } from "./conversations.repository.ts";
 import { ChatMemory } from "./memory.ts";
@@ -644,7 +644,7 @@ export class ChatService {
         bot.step = 5;
         try {
           const questions = await followUpQuestions(
-            chatModelOf(model),
+            replyModelOf(model),
             query,
             result.content,
             AbortSignal.any([signal, AbortSignal.timeout(20_000)]),

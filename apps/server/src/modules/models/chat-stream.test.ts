@@ -4,7 +4,7 @@ import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSafeRequest } from "../../platform/net.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
-import { streamChatCompletion } from "./chat-stream.ts";
+import { chatCompletion, streamChatCompletion } from "./chat-stream.ts";
 
 let llm: LlmServer;
 beforeAll(async () => {
@@ -122,6 +122,23 @@ describe("streamChatCompletion", () => {
     expect(parts.filter((p) => p.type === "text-delta")).toHaveLength(1);
   });
 
+  it("a reader that stops early closes the model's connection", async () => {
+    let closed: () => void = () => {};
+    const connectionClosed = new Promise<void>((r) => {
+      closed = r;
+    });
+    const raw = await rawServer((res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: "一" } }] })}\n\n`);
+      res.on("close", closed);
+    });
+    const endpoint = { baseUrl: raw.url, modelId: "m", apiKey: undefined, request: createSafeRequest({ allowPrivate: true }) };
+    const { stream } = await streamChatCompletion(endpoint, { prompt: [{ role: "user", content: [{ type: "text", text: "q" }] }] });
+    for await (const part of stream) if (part.type === "text-delta") break;
+    await connectionClosed;
+    await raw.close();
+  });
+
   it("a chunk carrying an error is an error part, and the finish says so", async () => {
     const raw = await rawServer((res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
@@ -131,6 +148,34 @@ describe("streamChatCompletion", () => {
     await raw.close();
     expect(parts.find((p) => p.type === "error")).toMatchObject({ error: { message: "overloaded" } });
     expect(parts.at(-1)).toMatchObject({ type: "finish", finishReason: { unified: "error" } });
+  });
+});
+
+describe("chatCompletion", () => {
+  const endpoint = () => ({ baseUrl: llm.url, modelId: "test-model", apiKey: "k", request: createSafeRequest({ allowPrivate: true }) });
+  const options = {
+    prompt: [{ role: "user" as const, content: [{ type: "text" as const, text: "q" }] }],
+    maxOutputTokens: 300,
+    temperature: 0.7,
+  };
+
+  it("asks for one answer and gives its text", async () => {
+    llm.script({ chunks: ["一二", "三"] });
+    expect(await chatCompletion(endpoint(), options)).toEqual({ content: [{ type: "text", text: "一二三" }] });
+    const request = llm.requests.at(-1)!;
+    expect(request.body).toMatchObject({
+      model: "test-model",
+      max_tokens: 300,
+      temperature: 0.7,
+      messages: [{ role: "user", content: "q" }],
+    });
+    expect(request.body.stream).toBeUndefined();
+    expect(request.authorization).toBe("Bearer k");
+  });
+
+  it("an error status is an API call error with that status", async () => {
+    llm.script({ status: 500, error: "down" });
+    await expect(chatCompletion(endpoint(), options)).rejects.toMatchObject({ statusCode: 500, message: "down" });
   });
 });
 

@@ -4,28 +4,57 @@ import {
   type LanguageModelV3FinishReason,
   type LanguageModelV3Message,
   type LanguageModelV3StreamPart,
+  type LanguageModelV3Text,
   type LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import type { IncomingMessage } from "node:http";
+import { finished } from "node:stream";
 import type { SafeRequest } from "../../platform/net.ts";
+
+export interface ChatEndpoint {
+  baseUrl: string;
+  modelId: string;
+  apiKey: string | undefined;
+  request: SafeRequest;
+}
 
 /**
  * A streaming chat completion of an OpenAI-compatible endpoint, read straight from the response
  * body into stream parts. The AI SDK's provider pipes every reply through four transform streams
  * (text decoding, event parsing, JSON validation, conversion), and a fetch response is itself two
  * web streams over node's: here the parts are parsed from node's response as its chunks come, with
- * nothing queued ahead of the reader. Chat replies (runtime/reply.ts) only send what this handles:
+ * only one chunk's parts queued ahead of the reader. Chat replies (runtime/reply.ts) only send what this handles:
  * system text, user text and images, assistant text and tool calls, tool results.
  */
 export async function streamChatCompletion(
-  endpoint: { baseUrl: string; modelId: string; apiKey: string | undefined; request: SafeRequest },
+  endpoint: ChatEndpoint,
   options: LanguageModelV3CallOptions,
 ): Promise<{ stream: AsyncIterable<LanguageModelV3StreamPart> }> {
-  const url = `${endpoint.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const res = await post(endpoint, { ...requestBody(endpoint, options), stream: true, stream_options: { include_usage: true } }, options);
+  return { stream: new CompletionParts(res) };
+}
+
+/**
+ * A chat completion in one answer, on the same light client as a reply (the AI SDK's `doGenerate`
+ * shape, text only: what the follow-up questions ask for).
+ */
+export async function chatCompletion(
+  endpoint: ChatEndpoint,
+  options: LanguageModelV3CallOptions,
+): Promise<{ content: LanguageModelV3Text[] }> {
+  const res = await post(endpoint, requestBody(endpoint, options), options);
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk);
+  const answer = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { choices?: { message?: { content?: string | null } }[] };
+  const text = answer.choices?.[0]?.message?.content;
+  return { content: text ? [{ type: "text", text }] : [] };
+}
+
+function requestBody(endpoint: ChatEndpoint, options: LanguageModelV3CallOptions) {
   const tools = options.tools?.flatMap((t) =>
     t.type === "function" ? [{ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }] : [],
   );
-  const body = {
+  return {
     model: endpoint.modelId,
     messages: options.prompt.flatMap(openAiMessage),
     max_tokens: options.maxOutputTokens,
@@ -39,9 +68,12 @@ export async function streamChatCompletion(
       : options.toolChoice?.type === "tool"
         ? { type: "function", function: { name: options.toolChoice.toolName } }
         : options.toolChoice?.type,
-    stream: true,
-    stream_options: { include_usage: true },
   };
+}
+
+/** POSTs to the completions URL; an error status is an API call error with that status (how replies name the failure). */
+async function post(endpoint: ChatEndpoint, body: Record<string, unknown>, options: LanguageModelV3CallOptions) {
+  const url = `${endpoint.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   const res = await endpoint.request(url, {
     method: "POST",
     headers: {
@@ -52,43 +84,24 @@ export async function streamChatCompletion(
     signal: options.abortSignal,
   });
   const status = res.statusCode ?? 0;
-  if (status < 200 || status > 299) {
-    let text = "";
-    try {
-      res.setEncoding("utf8");
-      for await (const chunk of res) text += chunk;
-    } catch {}
-    let message = res.statusMessage || `HTTP ${status}`;
-    try {
-      message = JSON.parse(text).error?.message ?? message;
-    } catch {}
-    throw new APICallError({
-      message,
-      url,
-      requestBodyValues: body,
-      statusCode: status,
-      responseBody: text,
-      isRetryable: status === 408 || status === 409 || status === 429 || status >= 500,
-    });
-  }
-  return { stream: partsOf(res) };
-}
-
-/** The parts of a completion's events, parsed as the body's chunks come. */
-async function* partsOf(res: IncomingMessage): AsyncGenerator<LanguageModelV3StreamPart> {
-  yield { type: "stream-start", warnings: [] };
-  const state = new ReplyState();
-  let buffered = "";
-  // Ending the iteration early (a stop) destroys the response, and with it the connection.
-  res.setEncoding("utf8");
-  for await (const text of res as AsyncIterable<string>) {
-    buffered += text;
-    const lines = buffered.split("\n");
-    buffered = lines.pop()!;
-    for (const line of lines) yield* state.line(line);
-  }
-  yield* state.line(buffered);
-  yield* state.end();
+  if (status >= 200 && status <= 299) return res;
+  let text = "";
+  try {
+    res.setEncoding("utf8");
+    for await (const chunk of res) text += chunk;
+  } catch {}
+  let message = res.statusMessage || `HTTP ${status}`;
+  try {
+    message = JSON.parse(text).error?.message ?? message;
+  } catch {}
+  throw new APICallError({
+    message,
+    url,
+    requestBodyValues: body,
+    statusCode: status,
+    responseBody: text,
+    isRetryable: status === 408 || status === 409 || status === 429 || status >= 500,
+  });
 }
 
 type OpenAiMessage = Record<string, unknown>;
@@ -152,29 +165,101 @@ interface Chunk {
   }[];
 }
 
-/** One reply's chunks as stream parts, in the order the AI SDK's provider gives them. */
-class ReplyState {
+const LF = 0x0a;
+const CR = 0x0d;
+const DATA = Buffer.from("data:");
+
+/**
+ * A completion's events as stream parts, in the order the AI SDK's provider gives them, parsed from
+ * node's response as its chunks come: lines are cut from the bytes (a line break never falls inside a
+ * character), and one chunk's parts wait in a queue, with no generator or web stream per layer.
+ * Ending the iteration early (a stop) destroys the response, and with it the connection.
+ */
+class CompletionParts implements AsyncIterableIterator<LanguageModelV3StreamPart> {
+  private readonly queue: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+  private head = 0;
+  /** The start of a line the last chunk cut. */
+  private rest: Buffer | null = null;
+  private ended = false;
+  private closed = false;
+  private failure: unknown = null;
+  private wake: (() => void) | null = null;
   private finish: LanguageModelV3FinishReason | undefined;
   private usage: Chunk["usage"];
   private open: "text" | "reasoning" | null = null;
   private readonly calls = new Map<number, { id: string; name: string; input: string }>();
 
+  constructor(private readonly res: IncomingMessage) {
+    const wake = () => {
+      const w = this.wake;
+      this.wake = null;
+      w?.();
+    };
+    res.on("readable", wake);
+    finished(res, (err) => {
+      if (err) this.failure = err;
+      else this.ended = true;
+      wake();
+    });
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<LanguageModelV3StreamPart>> {
+    while (this.head === this.queue.length) {
+      if (this.closed) return { done: true, value: undefined };
+      this.queue.length = 0;
+      this.head = 0;
+      const chunk: Buffer | null = this.res.read();
+      if (chunk) this.chunk(chunk);
+      else if (this.failure) {
+        this.closed = true;
+        throw this.failure;
+      } else if (this.ended) {
+        if (this.rest) this.line(this.rest, 0, this.rest.length);
+        this.end();
+        this.closed = true;
+      } else await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+    return { done: false, value: this.queue[this.head++]! };
+  }
+
+  async return(): Promise<IteratorResult<LanguageModelV3StreamPart>> {
+    this.closed = true;
+    if (!this.ended) this.res.destroy();
+    return { done: true, value: undefined };
+  }
+
+  private chunk(chunk: Buffer) {
+    const bytes = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
+    let start = 0;
+    for (let lf = bytes.indexOf(LF); lf !== -1; lf = bytes.indexOf(LF, start)) {
+      this.line(bytes, start, lf);
+      start = lf + 1;
+    }
+    // A copy: a view would keep the whole chunk until the next one.
+    this.rest = start < bytes.length ? Buffer.from(bytes.subarray(start)) : null;
+  }
+
   /** One line of the event stream: `data: {chunk}` lines carry the reply, the rest is framing. */
-  *line(line: string): Generator<LanguageModelV3StreamPart> {
-    if (!line.startsWith("data:")) return;
-    const data = line.slice(5).trim();
+  private line(bytes: Buffer, start: number, end: number) {
+    if (end > start && bytes[end - 1] === CR) end--;
+    if (end - start < DATA.length || bytes.compare(DATA, 0, DATA.length, start, start + DATA.length) !== 0) return;
+    const data = bytes.toString("utf8", start + DATA.length, end).trim();
     if (data === "[DONE]") return;
     let chunk: Chunk;
     try {
       chunk = JSON.parse(data);
     } catch (err) {
       this.finish = { unified: "error", raw: undefined };
-      yield { type: "error", error: err };
+      this.queue.push({ type: "error", error: err });
       return;
     }
     if (chunk.error) {
       this.finish = { unified: "error", raw: undefined };
-      yield { type: "error", error: chunk.error };
+      this.queue.push({ type: "error", error: chunk.error });
       return;
     }
     if (chunk.usage) this.usage = chunk.usage;
@@ -183,49 +268,49 @@ class ReplyState {
     const delta = choice?.delta;
     if (!delta) return;
     const reasoning = delta.reasoning_content ?? delta.reasoning;
-    if (reasoning) yield* this.say("reasoning", reasoning);
-    if (typeof delta.content === "string" && delta.content) yield* this.say("text", delta.content);
+    if (reasoning) this.say("reasoning", reasoning);
+    if (typeof delta.content === "string" && delta.content) this.say("text", delta.content);
     for (const call of delta.tool_calls ?? []) {
-      yield* this.close();
+      this.endOpenPart();
       const index = call.index ?? this.calls.size;
       let known = this.calls.get(index);
       if (!known) {
         known = { id: call.id ?? `call_${crypto.randomUUID()}`, name: call.function?.name ?? "", input: "" };
         this.calls.set(index, known);
-        yield { type: "tool-input-start", id: known.id, toolName: known.name };
+        this.queue.push({ type: "tool-input-start", id: known.id, toolName: known.name });
       }
       if (call.function?.arguments) {
         known.input += call.function.arguments;
-        yield { type: "tool-input-delta", id: known.id, delta: call.function.arguments };
+        this.queue.push({ type: "tool-input-delta", id: known.id, delta: call.function.arguments });
       }
     }
   }
 
-  *end(): Generator<LanguageModelV3StreamPart> {
-    yield* this.close();
+  private end() {
+    this.endOpenPart();
     for (const call of this.calls.values()) {
-      yield { type: "tool-input-end", id: call.id };
-      yield { type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.input || "{}" };
+      this.queue.push({ type: "tool-input-end", id: call.id });
+      this.queue.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.input || "{}" });
     }
     if (!this.finish) {
       this.finish = { unified: "error", raw: undefined };
-      yield { type: "error", error: new Error("the model's stream ended without a finish reason") };
+      this.queue.push({ type: "error", error: new Error("the model's stream ended without a finish reason") });
     }
-    yield { type: "finish", finishReason: this.finish, usage: usageOf(this.usage) };
+    this.queue.push({ type: "finish", finishReason: this.finish, usage: usageOf(this.usage) });
   }
 
-  private *say(kind: "text" | "reasoning", delta: string): Generator<LanguageModelV3StreamPart> {
+  private say(kind: "text" | "reasoning", delta: string) {
     if (this.open !== kind) {
-      yield* this.close();
+      this.endOpenPart();
       this.open = kind;
-      yield { type: kind === "text" ? "text-start" : "reasoning-start", id: kind === "text" ? "txt-0" : "reasoning-0" };
+      this.queue.push({ type: kind === "text" ? "text-start" : "reasoning-start", id: kind === "text" ? "txt-0" : "reasoning-0" });
     }
-    yield kind === "text" ? { type: "text-delta", id: "txt-0", delta } : { type: "reasoning-delta", id: "reasoning-0", delta };
+    this.queue.push(kind === "text" ? { type: "text-delta", id: "txt-0", delta } : { type: "reasoning-delta", id: "reasoning-0", delta });
   }
 
-  private *close(): Generator<LanguageModelV3StreamPart> {
-    if (this.open === "text") yield { type: "text-end", id: "txt-0" };
-    if (this.open === "reasoning") yield { type: "reasoning-end", id: "reasoning-0" };
+  private endOpenPart() {
+    if (this.open === "text") this.queue.push({ type: "text-end", id: "txt-0" });
+    if (this.open === "reasoning") this.queue.push({ type: "reasoning-end", id: "reasoning-0" });
     this.open = null;
   }
 }

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { models as modelsTable } from "../../db/schema/index.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { startLlmServer, type LlmServer } from "../../test/llm-server.ts";
+import { replyModelOf } from "./provider.ts";
 
 let t: TestApp;
 let llm: LlmServer;
@@ -136,6 +137,39 @@ describe("Model management", () => {
     expect(lines.at(-1)).toMatchObject({ type: "stop", status: "failed" });
     expect(llm.requests.length).toBe(before);
     await t.app.inject({ method: "DELETE", url: `/agent_api/api/models/${created.json().data.id}`, headers: admin.headers });
+  });
+
+  it("makes a model's clients once, keeps them when its rows are read again, and makes new ones when it changes", async () => {
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/agent_api/api/models",
+      headers: admin.headers,
+      payload: body({ name: "Kept LLM", allowPrivate: true }),
+    });
+    const id = created.json().data.id;
+    const models = t.services.chat.models;
+    const first = (await models.usable(null, "LLM", id))!;
+    const reply = replyModelOf(first);
+    // The rows are read again once the short cache has passed.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 60_000);
+      const again = (await models.usable(null, "LLM", id))!;
+      expect(again.row).not.toBe(first.row);
+      expect(replyModelOf(again)).toBe(reply);
+    } finally {
+      vi.useRealTimers();
+    }
+    await t.app.inject({
+      method: "PUT",
+      url: `/agent_api/api/models/${id}`,
+      headers: admin.headers,
+      payload: body({ name: "Kept LLM", allowPrivate: true, modelId: "another-model", apiKey: "" }),
+    });
+    const changed = (await models.usable(null, "LLM", id))!;
+    expect(changed.row.modelId).toBe("another-model");
+    expect(replyModelOf(changed)).not.toBe(reply);
+    await t.app.inject({ method: "DELETE", url: `/agent_api/api/models/${id}`, headers: admin.headers });
   });
 
   it("validates input at the boundary", async () => {

@@ -34,6 +34,8 @@ export class ModelsService {
     platform.invalidation.on("models", (key) => {
       if (key === "" || key === EVERYTHING) this.cache.clear();
       else this.cache.delete(key);
+      // Changes are rare: this also forgets the models that were deleted.
+      this.connections.clear();
     });
   }
 
@@ -171,19 +173,27 @@ export class ModelsService {
     return { settings: scope.all ? settings : { ...settings, allowPrivate: false }, apiKey: data.apiKey, clearApiKey: data.clearApiKey };
   }
 
-  /** Per cached row: the key is decrypted and the fetch built once, not on every reply. */
+  /**
+   * Per model, its key decrypted and its clients made once, until its connection settings change:
+   * the rows are read again every few seconds, and a new read of the same model keeps them.
+   */
+  private readonly connections = new Map<string, { settings: string; connection: Omit<ResolvedModel, "row"> }>();
+  /** Per cached row, what its callers are given. */
   private readonly resolved = new WeakMap<ModelRow, ResolvedModel>();
 
   private resolve(row: ModelRow): ResolvedModel {
     let model = this.resolved.get(row);
     if (!model) {
-      model = this.decrypt(row);
+      model = { row, ...this.connectionOf(row) };
       this.resolved.set(row, model);
     }
     return model;
   }
 
-  private decrypt(row: ModelRow): ResolvedModel {
+  private connectionOf(row: ModelRow) {
+    const settings = JSON.stringify([row.baseUrl, row.modelId, row.apiKeyEnc, row.allowPrivate]);
+    const known = this.connections.get(row.id);
+    if (known?.settings === settings) return known.connection;
     let apiKey: string | undefined;
     try {
       apiKey = row.apiKeyEnc ? decryptKey(this.platform.secret, row.apiKeyEnc) : undefined;
@@ -191,7 +201,9 @@ export class ModelsService {
       // A key encrypted under another secret cannot be used; the call then fails upstream, clearly.
       apiKey = undefined;
     }
-    return { row, apiKey, ...safeClientsFor(row, this.platform.config.NET_ALLOW_HOSTS) };
+    const connection = { apiKey, ...safeClientsFor(row, this.platform.config.NET_ALLOW_HOSTS) };
+    this.connections.set(row.id, { settings, connection });
+    return connection;
   }
 
   /**

@@ -1,7 +1,9 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { createSafeFetch, createSafeRequest, type SafeRequest } from "../../platform/net.ts";
+import type { CompletionModel } from "../../runtime/follow-ups.ts";
 import type { ReplyModel } from "../../runtime/reply.ts";
-import { streamChatCompletion } from "./chat-stream.ts";
+import { chatCompletion, streamChatCompletion } from "./chat-stream.ts";
 import { openSecret, sealSecret } from "../../platform/secret.ts";
 import type { ModelRow } from "./models.repository.ts";
 import { OFFLINE_BASE_URL, offlineChatModel, offlineEmbeddingModel, offlineRerank } from "./offline.ts";
@@ -17,6 +19,8 @@ export interface ResolvedModel {
   fetch: typeof fetch;
   /** The same guard as `fetch`, answering with node's response stream (a reply's streaming call). */
   request: SafeRequest;
+  /** Made on first use, and shared by every read of the same model with the same connection settings. */
+  clients: { chat?: LanguageModelV3; reply?: ChatClient };
 }
 
 export function providerFor(model: ResolvedModel) {
@@ -30,27 +34,29 @@ export function providerFor(model: ResolvedModel) {
   });
 }
 
-const chatModels = new WeakMap<ResolvedModel, ReturnType<ReturnType<typeof providerFor>["chatModel"]>>();
-/** The chat model of a resolved model, built once per resolved model (every reply asks). */
-export function chatModelOf(model: ResolvedModel) {
-  let chat = chatModels.get(model);
-  if (!chat) {
-    chat = providerFor(model).chatModel(model.row.modelId);
-    chatModels.set(model, chat);
-  }
-  return chat;
+/** The AI SDK chat model of a resolved model, for the calls other than a chat reply (workflows, rules, insight, tools, the connection test). */
+export function chatModelOf(model: ResolvedModel): LanguageModelV3 {
+  model.clients.chat ??= providerFor(model).chatModel(model.row.modelId);
+  return model.clients.chat;
 }
-const replyModels = new WeakMap<ResolvedModel, ReplyModel>();
-/** What a chat reply streams from: the lean streaming call (chat-stream.ts says why), or the offline demo model. */
-export function replyModelOf(model: ResolvedModel): ReplyModel {
+
+/** A reply's model calls: its answer, streamed, and its follow-up questions, in one answer. */
+export type ChatClient = ReplyModel & CompletionModel;
+
+/**
+ * What a chat reply calls: the light client of chat-stream.ts (it says why), or the offline demo
+ * model. The AI SDK's chat model (chatModelOf) is for the other calls.
+ */
+export function replyModelOf(model: ResolvedModel): ChatClient {
   if (model.row.baseUrl === OFFLINE_BASE_URL) return chatModelOf(model);
-  let reply = replyModels.get(model);
-  if (!reply) {
+  if (!model.clients.reply) {
     const endpoint = { baseUrl: model.row.baseUrl, modelId: model.row.modelId, apiKey: model.apiKey, request: model.request };
-    reply = { doStream: (options) => streamChatCompletion(endpoint, options) };
-    replyModels.set(model, reply);
+    model.clients.reply = {
+      doStream: (options) => streamChatCompletion(endpoint, options),
+      doGenerate: (options) => chatCompletion(endpoint, options),
+    };
   }
-  return reply;
+  return model.clients.reply;
 }
 
 export const embeddingModelOf = (model: ResolvedModel) => providerFor(model).embeddingModel(model.row.modelId);
@@ -59,6 +65,7 @@ export const embeddingModelOf = (model: ResolvedModel) => providerFor(model).emb
 export const safeClientsFor = (row: Pick<ModelRow, "allowPrivate">, allowHosts: string[]) => ({
   fetch: createSafeFetch({ allowPrivate: row.allowPrivate, allowHosts }),
   request: createSafeRequest({ allowPrivate: row.allowPrivate, allowHosts }),
+  clients: {},
 });
 
 /** OpenAI-compatible transcription (POST {base}/audio/transcriptions, multipart). */
