@@ -177,6 +177,23 @@ describe("chatCompletion", () => {
     llm.script({ status: 500, error: "down" });
     await expect(chatCompletion(endpoint(), options)).rejects.toMatchObject({ statusCode: 500, message: "down" });
   });
+
+  it("attack: an answer that does not end is not read into memory", async () => {
+    const server = await rawServer((res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const kb = Buffer.alloc(64 * 1024, 0x20);
+      const more = () => {
+        while (!res.destroyed && res.write(kb));
+        if (!res.destroyed) res.once("drain", more);
+      };
+      more();
+    });
+    const request = createSafeRequest({ allowPrivate: true });
+    await expect(chatCompletion({ baseUrl: server.url, modelId: "m", apiKey: undefined, request }, options)).rejects.toThrow(
+      /over 1048576 bytes/,
+    );
+    await server.close();
+  });
 });
 
 /** A model server that answers every request with `answer` (raw bytes, for what the test model does not send). */

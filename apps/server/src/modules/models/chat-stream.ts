@@ -44,11 +44,22 @@ export async function chatCompletion(
 ): Promise<{ content: LanguageModelV3Text[] }> {
   const res = await post(endpoint, requestBody(endpoint, options), options);
   const chunks: Buffer[] = [];
-  for await (const chunk of res) chunks.push(chunk);
+  let size = 0;
+  for await (const chunk of res) {
+    size += chunk.length;
+    // The few hundred tokens asked for are a few KB: an endpoint that sends on is not read into memory.
+    if (size > COMPLETION_MAX_BYTES) {
+      res.destroy();
+      throw new Error(`the model's answer is over ${COMPLETION_MAX_BYTES} bytes`);
+    }
+    chunks.push(chunk);
+  }
   const answer = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { choices?: { message?: { content?: string | null } }[] };
   const text = answer.choices?.[0]?.message?.content;
   return { content: text ? [{ type: "text", text }] : [] };
 }
+
+const COMPLETION_MAX_BYTES = 1024 * 1024;
 
 function requestBody(endpoint: ChatEndpoint, options: LanguageModelV3CallOptions) {
   const tools = options.tools?.flatMap((t) =>
