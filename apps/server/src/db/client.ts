@@ -81,10 +81,15 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; snaps
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   // PGlite has no autovacuum, so nothing else would ever give the planner statistics: without them
   // it takes every table for a few rows and reads, say, the marketplace's page 1 through the tenant
-  // index, sorting every listed agent. Hourly, as autovacuum would after enough changes.
-  const analyze = setInterval(() => {
+  // index, sorting every listed agent. Hourly, as autovacuum would after enough changes; the first
+  // time a few minutes after opening, so that a process restarted within the hour (or a database
+  // loaded in bulk before it started) is not left without them.
+  const analyzeNow = () => {
     client.exec("analyze").catch((err) => console.warn(`PGlite analyze failed: ${(err as Error).message}`));
-  }, ANALYZE_EVERY_MS);
+  };
+  const firstAnalyze = setTimeout(analyzeNow, ANALYZE_FIRST_MS);
+  firstAnalyze.unref();
+  const analyze = setInterval(analyzeNow, ANALYZE_EVERY_MS);
   analyze.unref();
   return {
     db,
@@ -99,14 +104,16 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; snaps
     pool: null,
     dump: () => client.dumpDataDir("none"),
     close: () => {
+      clearTimeout(firstAnalyze);
       clearInterval(analyze);
       return client.close();
     },
   };
 }
 
-/** How often PGlite's statistics are taken again. */
+/** How often PGlite's statistics are taken again, and when first after opening. */
 const ANALYZE_EVERY_MS = 60 * 60_000;
+const ANALYZE_FIRST_MS = 5 * 60_000;
 
 /** How the listening connection shows in pg_stat_activity. */
 export const LISTENER_NAME = "agentfair-invalidations";

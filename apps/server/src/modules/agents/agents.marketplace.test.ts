@@ -40,6 +40,15 @@ describe("marketplace search and totals at scale (issue 19)", () => {
     expect(await names("_")).toEqual([]);
   });
 
+  it("name search lowers the term as the database lowers names (Greek final sigma, Turkish dotted I)", async () => {
+    // JavaScript lowers a final Σ to ς and İ to i + a combining dot; PostgreSQL's lower() gives σ and i.
+    for (const name of ["ΟΔΟΣ指南", "İzmir助手"]) await s.listed(owner, admin, { name });
+    expect(await names("ΟΣ")).toEqual(["ΟΔΟΣ指南"]);
+    expect(await names("ΔΟΣ")).toEqual(["ΟΔΟΣ指南"]);
+    expect(await names("İz")).toEqual(["İzmir助手"]);
+    expect(await names("İzmir")).toEqual(["İzmir助手"]);
+  });
+
   it("the unfiltered total follows listing, taking down, putting back and deleting", async () => {
     const total = async () => (await s.market(hirer)).total;
     const before = await total();

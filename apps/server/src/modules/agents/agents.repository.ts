@@ -97,18 +97,19 @@ function marketConds(filter: MarketFilter, via: MarketPath): SQL[] {
   // Hirers search the listed name (the approved card), not a later rename.
   const name = sql`lower(${agents.listing}->>'agentName')`;
   if (filter.name) {
-    const grams = nameGrams(filter.name);
     const holds = sql`strpos(${name}, lower(${filter.name})) > 0`;
     if (via === "order") conds.push(holds);
     else {
-      conds.push(
-        sql`agent_name_grams(${agents.listing}->>'agentName') @> array[${sql.join(
-          grams.map((g) => sql`${g}`),
-          sql`, `,
-        )}]::text[]`,
-      );
+      // The term's grams as `nameGrams` takes them, but cut from the database's lower() of it, as
+      // the names' are: JavaScript lowers some letters otherwise (a final Σ to ς, İ to i and a
+      // combining dot). Immutable functions of a constant: the planner folds them into the array.
+      const lowered = sql`lower(${filter.name})`;
+      const length = Array.from(filter.name).length;
+      const grams =
+        length <= 1 ? [lowered] : Array.from({ length: length - 1 }, (_, i) => sql`substr(${lowered}, ${sql.raw(String(i + 1))}, 2)`);
+      conds.push(sql`agent_name_grams(${agents.listing}->>'agentName') @> array[${sql.join(grams, sql`, `)}]::text[]`);
       // A one-character term is its gram and a two-character one its pair; longer ones are checked.
-      if (Array.from(filter.name).length > 2) conds.push(holds);
+      if (length > 2) conds.push(holds);
     }
   }
   const tags = sql`${agents.config}->'launchTags'`;

@@ -33,6 +33,8 @@ export const agents = defineArea(
       total: "共 {{n}} 个智能体",
       totalMore: "超过 {{n}} 个智能体",
       reach: "，只列出前 {{n}} 个：搜索或选择分类可以缩小范围",
+      loadFailed: "智能体列表加载失败",
+      retry: "重试",
     },
     home: {
       myAgents: "我的智能体",
@@ -369,6 +371,8 @@ export const agents = defineArea(
       total_one: "{{n}} agent",
       totalMore: "more than {{n}} agents",
       reach: "; the pages list the first {{n}}: search or pick a category to narrow it down",
+      loadFailed: "the agents could not be loaded",
+      retry: "retry",
     },
     home: {
       myAgents: "My agents",

@@ -1,5 +1,5 @@
 import { AGENT_PAGE_SIZE, MARKET_MAX_PAGES } from "@agentfair/contracts";
-import { Col, Empty, Input, Pagination, Row, Spin, Typography } from "antd";
+import { Button, Col, Empty, Input, Pagination, Row, Spin, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLaunchPage } from "../api/launch-page";
@@ -64,7 +64,12 @@ export function MarketplacePage() {
         </Typography.Text>
       )}
       <Spin spinning={query.isFetching && !query.isPlaceholderData}>
-        {query.isSuccess && list.length === 0 ? (
+        {query.isError && !query.data ? (
+          // A failed list says so and offers another try, instead of a blank page once the error toast is gone.
+          <Empty description={t("agents.market.loadFailed")} style={{ padding: 64 }} data-testid="market-failed">
+            <Button onClick={() => void query.refetch()}>{t("agents.market.retry")}</Button>
+          </Empty>
+        ) : query.isSuccess && list.length === 0 ? (
           <Empty description={t("agents.market.noData")} style={{ padding: 64 }} />
         ) : (
           <Row gutter={[16, 16]}>
