@@ -68,6 +68,8 @@ console.log(`marketplace bench on ${ready.driver}: ${CLIENTS} clients, ${SECONDS
 const rows: { size: number; what: string; route: Load; raw: Load }[] = [];
 for (const size of SIZES) {
   await ask({ grow: size }, "grown");
+  // A large growth takes minutes: the server has closed the idle kept-alive connections meanwhile.
+  agent.destroy();
   for (const [what, name, uses] of MEASURES) {
     const body = name ? { name } : {};
     await ask({ uses }, "counting");
