@@ -62,6 +62,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     locale: "zh-CN",
+    // The app turns antd's animations off for it: no click lands on a dropdown still sliding in,
+    // and no step waits for a modal to finish zooming.
+    reducedMotion: "reduce",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

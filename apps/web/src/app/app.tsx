@@ -10,6 +10,7 @@ import { RouterProvider } from "react-router";
 import i18n from "../i18n";
 import { fetchTenantInfo, tenantInfoKey } from "../features/auth/api/tenant-info";
 import { configureHttp, HttpError } from "../lib/http";
+import { usePrefersReducedMotion } from "../lib/motion";
 import { endSession } from "../lib/storage";
 import { routerBase, settleTenant } from "../lib/tenant";
 import { WidgetRenderersProvider } from "../components/chat/widgets";
@@ -50,13 +51,15 @@ function HttpBridge() {
 function Themed() {
   const { i18n: i } = useTranslation();
   const router = useMemo(() => createAppRouter(routerBase()), []);
+  // Those who ask their system for less motion get the components without their animations.
+  const motion = !usePrefersReducedMotion();
   useEffect(() => {
     dayjs.locale(i.language === "en" ? "en" : "zh-cn");
     document.documentElement.lang = i.language === "en" ? "en" : "zh-CN";
     document.title = i.t("common.appName");
   }, [i.language]);
   return (
-    <ConfigProvider locale={i.language === "en" ? enUS : zhCN} theme={{ token: { colorPrimary: "#1677ff", borderRadius: 8 } }}>
+    <ConfigProvider locale={i.language === "en" ? enUS : zhCN} theme={{ token: { colorPrimary: "#1677ff", borderRadius: 8, motion } }}>
       <AntApp>
         <HttpBridge />
         <WidgetRenderersProvider renderers={widgetRenderers}>

@@ -1,3 +1,4 @@
+import { cleanup } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 import i18n, { loadAllTexts } from "../i18n";
 
@@ -27,8 +28,9 @@ globalThis.ResizeObserver ??= class {
 await loadAllTexts();
 
 // Files share one environment (isolate: false, vitest.config.ts): what a test leaves in the
-// document's cookies, storage or the language must not reach the next file's tests.
+// document (rendered nodes, cookies, storage), its stubs or the language must not reach the next file's tests.
 afterEach(async () => {
+  cleanup();
   for (const cookie of document.cookie.split("; ").filter(Boolean)) {
     // biome-ignore lint/suspicious/noDocumentCookie: jsdom's document, cleared between tests
     document.cookie = `${cookie.split("=")[0]}=; path=/; max-age=0`;

@@ -101,15 +101,7 @@ describe("streamChatCompletion", () => {
   });
 
   it("an aborted call closes the model's connection while it streams", async () => {
-    let closed: () => void = () => {};
-    const connectionClosed = new Promise<void>((r) => {
-      closed = r;
-    });
-    const raw = await rawServer((res) => {
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: "一" } }] })}\n\n`);
-      res.on("close", closed);
-    });
+    const { raw, connectionClosed } = await oneDeltaThenWait();
     const controller = new AbortController();
     const parts: LanguageModelV3StreamPart[] = [];
     const reading = partsFrom(raw.url, controller.signal, (part) => {
@@ -123,15 +115,7 @@ describe("streamChatCompletion", () => {
   });
 
   it("a reader that stops early closes the model's connection", async () => {
-    let closed: () => void = () => {};
-    const connectionClosed = new Promise<void>((r) => {
-      closed = r;
-    });
-    const raw = await rawServer((res) => {
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: "一" } }] })}\n\n`);
-      res.on("close", closed);
-    });
+    const { raw, connectionClosed } = await oneDeltaThenWait();
     const endpoint = { baseUrl: raw.url, modelId: "m", apiKey: undefined, request: createSafeRequest({ allowPrivate: true }) };
     const { stream } = await streamChatCompletion(endpoint, { prompt: [{ role: "user", content: [{ type: "text", text: "q" }] }] });
     for await (const part of stream) if (part.type === "text-delta") break;
@@ -195,6 +179,20 @@ describe("chatCompletion", () => {
     await server.close();
   });
 });
+
+/** A model that sends one text delta and then nothing, and says when the connection to it closes. */
+async function oneDeltaThenWait() {
+  let closed: () => void = () => {};
+  const connectionClosed = new Promise<void>((r) => {
+    closed = r;
+  });
+  const raw = await rawServer((res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: "一" } }] })}\n\n`);
+    res.on("close", closed);
+  });
+  return { raw, connectionClosed };
+}
 
 /** A model server that answers every request with `answer` (raw bytes, for what the test model does not send). */
 async function rawServer(answer: (res: http.ServerResponse) => unknown) {

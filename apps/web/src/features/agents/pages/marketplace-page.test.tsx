@@ -1,10 +1,8 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { App as AntApp } from "antd";
-import { MemoryRouter } from "react-router";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { renderInApp } from "../../../test/render";
+import { fireEvent, screen } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import i18n from "../../../i18n";
-import { clearSession, setTokens } from "../../../lib/storage";
+import { setTokens } from "../../../lib/storage";
 import { MarketplacePage } from "./marketplace-page";
 
 const card = {
@@ -53,22 +51,7 @@ beforeEach(async () => {
     }),
   );
 });
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  clearSession();
-});
-
-const show = () =>
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter>
-        <AntApp>
-          <MarketplacePage />
-        </AntApp>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+const show = () => renderInApp(<MarketplacePage />);
 
 describe("the marketplace", { timeout: 30_000 }, () => {
   it("says when its list could not be loaded, not a blank page, and loads it again on retry", async () => {

@@ -1,6 +1,5 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { App as AntApp } from "antd";
+import { renderInApp } from "../../../test/render";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import i18n from "../../../i18n";
 import { setTokens } from "../../../lib/storage";
@@ -36,14 +35,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const show = () =>
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <AntApp>
-        <SurveyModal />
-      </AntApp>
-    </QueryClientProvider>,
-  );
+const show = () => renderInApp(<SurveyModal />);
 const submit = () => fireEvent.click(screen.getByRole("button", { name: /提\s*交/ }));
 
 describe("the usage-intent survey (doc 1 §5)", { timeout: 30_000 }, () => {

@@ -1,7 +1,5 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { App as AntApp } from "antd";
-import { MemoryRouter } from "react-router";
+import { renderInApp } from "../../../test/render";
+import { act, cleanup, fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import i18n from "../../../i18n";
 import { clearSession, setTokens } from "../../../lib/storage";
@@ -47,18 +45,9 @@ afterEach(() => {
   clearSession();
 });
 
-const show = (node: React.ReactNode) =>
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter>
-        <AntApp>{node}</AntApp>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-
 describe("the card editor", { timeout: 30_000 }, () => {
   it("needs a name and a component, previews live from the sample, and saves the template", async () => {
-    show(<CardsPage />);
+    renderInApp(<CardsPage />);
     expect(await screen.findByText("天气卡片", { selector: ".ant-typography strong, strong" })).toBeTruthy();
     const page = screen.getByTestId("cards-page");
     expect(within(screen.getByTestId("card-preview")).getByText("卡片编辑至少需要一个组件")).toBeTruthy();
@@ -92,7 +81,7 @@ describe("the card editor", { timeout: 30_000 }, () => {
 
 describe("the plugin editor's card selector", { timeout: 30_000 }, () => {
   it("says 请先绑定卡片 before a card is bound, binds one, and previews it", async () => {
-    show(<CardBindingSelect pluginId="p1" />);
+    renderInApp(<CardBindingSelect pluginId="p1" />);
     const box = await screen.findByTestId("card-binding");
     await act(async () => {
       fireEvent.click(within(box).getByTestId("card-binding-preview"));

@@ -1,6 +1,5 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { App as AntApp } from "antd";
+import { renderInApp } from "../../../test/render";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import i18n from "../../../i18n";
 import { KnowledgeModal } from "./knowledge-modal";
@@ -58,13 +57,7 @@ const base = {
 describe("the knowledge base modal's embedding model", { timeout: 30_000 }, () => {
   it("lists the embedding models, says a change re-embeds without re-parsing, and saves the choice", async () => {
     const onSaved = vi.fn();
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <AntApp>
-          <KnowledgeModal open base={base} onClose={() => undefined} onSaved={onSaved} />
-        </AntApp>
-      </QueryClientProvider>,
-    );
+    renderInApp(<KnowledgeModal open base={base} onClose={() => undefined} onSaved={onSaved} />);
     expect(await screen.findByText("向量模型")).toBeTruthy();
     expect(screen.queryByTestId("knowledge-reembed")).toBeNull();
     fireEvent.mouseDown(screen.getByRole("combobox", { name: "向量模型" }));

@@ -1,9 +1,8 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { App as AntApp } from "antd";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { renderInApp } from "../../../test/render";
+import { fireEvent, screen } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import i18n from "../../../i18n";
-import { clearSession, setTokens } from "../../../lib/storage";
+import { setTokens } from "../../../lib/storage";
 import { ModelsPage } from "./models-page";
 
 const calls: string[] = [];
@@ -31,20 +30,7 @@ beforeEach(async () => {
     }),
   );
 });
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  clearSession();
-});
-
-const show = () =>
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <AntApp>
-        <ModelsPage />
-      </AntApp>
-    </QueryClientProvider>,
-  );
+const show = () => renderInApp(<ModelsPage />);
 
 describe("Model management", { timeout: 30_000 }, () => {
   it("shows 403 to a non-administrator, without the add button or a model list request", async () => {
