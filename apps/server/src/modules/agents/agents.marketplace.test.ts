@@ -5,7 +5,7 @@ import { EVERYTHING } from "../../platform/invalidation.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { agentSteps } from "./agents.fixtures.ts";
-import { AgentsRepository, MARKET_COUNT_LIMIT, type MarketPath, marketPath, nameGrams } from "./agents.repository.ts";
+import { AgentsRepository, MARKET_COUNT_LIMIT, type MarketPath, marketPath } from "./agents.repository.ts";
 
 let t: TestApp;
 let s: ReturnType<typeof agentSteps>;
@@ -62,13 +62,6 @@ describe("marketplace search and totals at scale (issue 19)", () => {
     expect((await s.market(hirer)).list.length).toBe(before + 1);
     expect((await s.call(owner, "DELETE", `/agent_api/api/agent/${id}`)).statusCode).toBe(200);
     expect(await total()).toBe(before);
-  });
-
-  it("the grams a name must hold", () => {
-    expect(nameGrams("客")).toEqual(["客"]);
-    expect(nameGrams("客服a")).toEqual(["客服", "服a"]);
-    expect(nameGrams("AAA")).toEqual(["aa"]);
-    expect(nameGrams("")).toEqual([]);
   });
 });
 

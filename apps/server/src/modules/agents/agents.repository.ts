@@ -51,15 +51,6 @@ export type ApplyRow = typeof agentApplies.$inferSelect;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const live = isNull(agents.deletedAt);
 
-/**
- * The characters a listed name must hold to contain `term`, as indexed by `agent_name_grams`
- * (migration 0013): the term itself when it is one character, else its character pairs.
- */
-export function nameGrams(term: string): string[] {
-  const chars = Array.from(term.toLowerCase());
-  if (chars.length <= 1) return chars;
-  return [...new Set(chars.slice(1).map((c, i) => chars[i] + c))];
-}
 const listed = and(isNotNull(agents.launchVersion), eq(agents.launchVersionDisabled, false));
 
 /** What a marketplace search or category filter asks for. */
@@ -100,9 +91,11 @@ function marketConds(filter: MarketFilter, via: MarketPath): SQL[] {
     const holds = sql`strpos(${name}, lower(${filter.name})) > 0`;
     if (via === "order") conds.push(holds);
     else {
-      // The term's grams as `nameGrams` takes them, but cut from the database's lower() of it, as
-      // the names' are: JavaScript lowers some letters otherwise (a final Σ to ς, İ to i and a
-      // combining dot). Immutable functions of a constant: the planner folds them into the array.
+      // What a listed name must hold to contain the term, as `agent_name_grams` (migration 0013)
+      // indexes it: the term itself when it is one character, else its character pairs. Cut from the
+      // database's lower() of the term, as the names' are: JavaScript lowers some letters otherwise
+      // (a final Σ to ς, İ to i and a combining dot). Immutable functions of a constant: the planner
+      // folds them into the array.
       const lowered = sql`lower(${filter.name})`;
       const length = Array.from(filter.name).length;
       const grams =
