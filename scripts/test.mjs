@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { ensureBrowser, ensureClusterTools, ensureLiveTools, ensureNodeModules } from "./setup.mjs";
 
 ensureNodeModules();
@@ -93,8 +94,7 @@ console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
 
 function firstLine(text) {
-  return String(text ?? "")
-    .replace(/\x1b\[[0-9;]*m/g, "")
+  return stripVTControlCharacters(String(text ?? ""))
     .split("\n")
     .find((l) => l.trim())
     ?.trim()

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterEach, expect, it, vi } from "vitest";
-import { openDatabase } from "./client.ts";
+import { openDatabase, withoutNul } from "./client.ts";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -26,4 +26,14 @@ it("PGlite takes its planner statistics within minutes of opening, not only afte
     vi.useRealTimers();
     await database.close();
   }
+});
+
+it("withoutNul drops U+0000 from strings at any depth, keys included, and leaves other values as they are", () => {
+  const at = new Date(0);
+  const value = withoutNul({ a: "x\u0000y", list: ["\u0000", 1, null, { "k\u0000": [true, "z\u0000"] }], at });
+  expect(value).toEqual({ a: "xy", list: ["", 1, null, { k: [true, "z"] }], at });
+  expect(value.at).toBe(at);
+  const clean = { a: "b" };
+  expect(withoutNul("plain")).toBe("plain");
+  expect(withoutNul(clean)).toEqual(clean);
 });

@@ -186,3 +186,15 @@ async function listenPg(
     client = null;
   };
 }
+
+/**
+ * PostgreSQL's text and jsonb cannot hold U+0000. What a model or a tool sends is stored without it
+ * (a request that sends one is refused as bad input by the error handler instead).
+ */
+export function withoutNul<T>(value: T): T {
+  if (typeof value === "string") return (value.includes("\u0000") ? value.replaceAll("\u0000", "") : value) as T;
+  if (Array.isArray(value)) return value.map(withoutNul) as T;
+  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNul(v)])) as T;
+  return value;
+}

@@ -1,25 +1,25 @@
 import { and, asc, count, desc, eq, gte, ilike, isNull, lte, sql } from "drizzle-orm";
 import type { InsightStepItem } from "@agentfair/contracts";
-import type { Db } from "../../db/client.ts";
+import { type Db, withoutNul } from "../../db/client.ts";
 import { chatMessages, chatSessions, chatShares, chatUsage } from "../../db/schema/index.ts";
 
 export type SessionRow = typeof chatSessions.$inferSelect;
 export type MessageRow = typeof chatMessages.$inferSelect;
 export type NewMessageRow = typeof chatMessages.$inferInsert;
 
-/** The only place that touches the chat tables; every session query is scoped by its user. */
 /**
  * A session's messages in the order they were said. A question and its reply can be written within
  * one tick of the database's clock (PGlite's is coarse): then the question comes first.
  */
 export const messageOrder = [asc(chatMessages.createdAt), sql`${chatMessages.role} = 'bot'`] as const;
 
+/** The only place that touches the chat tables; every session query is scoped by its user. */
 export class ChatRepository {
   constructor(private readonly db: Db) {}
 
   /** Inserts the session unless its id is taken; undefined when it was. */
   async createSessionIfFree(row: typeof chatSessions.$inferInsert) {
-    return (await this.db.insert(chatSessions).values(row).onConflictDoNothing().returning())[0];
+    return (await this.db.insert(chatSessions).values(withoutNul(row)).onConflictDoNothing().returning())[0];
   }
 
   async session(id: string) {
@@ -52,14 +52,17 @@ export class ChatRepository {
   }
 
   async setTitle(id: string, title: string) {
-    await this.db.update(chatSessions).set({ title, titled: true }).where(eq(chatSessions.id, id));
+    await this.db
+      .update(chatSessions)
+      .set({ title: withoutNul(title), titled: true })
+      .where(eq(chatSessions.id, id));
   }
 
   /** Titles a session by its first question, once. */
   async titleIfUntitled(id: string, title: string) {
     await this.db
       .update(chatSessions)
-      .set({ title, titled: true })
+      .set({ title: withoutNul(title), titled: true })
       .where(and(eq(chatSessions.id, id), eq(chatSessions.titled, false)));
   }
 
@@ -80,14 +83,14 @@ export class ChatRepository {
   }
 
   async insertMessage(row: NewMessageRow) {
-    return (await this.db.insert(chatMessages).values(row).returning())[0];
+    return (await this.db.insert(chatMessages).values(withoutNul(row)).returning())[0];
   }
 
   /** A new session with its first question, in one statement (one round trip fewer per new chat). */
   async createSessionWith(session: typeof chatSessions.$inferInsert, question: NewMessageRow) {
     // getSQL(): a query builder placed in sql`` is wrapped in parentheses, which WITH does not take.
-    const insertSession = this.db.insert(chatSessions).values(session).getSQL();
-    await this.db.execute(sql`with s as (${insertSession}) ${this.db.insert(chatMessages).values(question).getSQL()}`);
+    const insertSession = this.db.insert(chatSessions).values(withoutNul(session)).getSQL();
+    await this.db.execute(sql`with s as (${insertSession}) ${this.db.insert(chatMessages).values(withoutNul(question)).getSQL()}`);
   }
 
   async touch(id: string) {

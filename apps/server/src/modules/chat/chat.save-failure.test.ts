@@ -102,4 +102,17 @@ describe("chat: a reply whose saving fails", () => {
     expect(evs.at(-1)).toMatchObject({ type: "stop", status: "done" });
     expect((await balanceOf(t, hirer.id)).balanceCents).toBe(400);
   });
+
+  it("a NUL character from the model or the asker is left out, not the whole message (the database cannot hold one)", async () => {
+    const id = await agentSteps(t).listed(owner, admin, { name: "零字符" });
+    llm.script({ chunks: ["答\u0000案", "完毕"] });
+    const evs = await chat(owner, id, { query: "问\u0000题" });
+    expect(evs.at(-1)).toMatchObject({ type: "stop", status: "done" });
+    const sid = evs[0]?.type === "session" ? evs[0].session_id : "";
+    const kept = await t.platform.db.select().from(chatMessages).where(eq(chatMessages.sessionId, sid));
+    expect(kept.map((m) => [m.role, m.content]).sort()).toEqual([
+      ["bot", "答案完毕"],
+      ["user", "问题"],
+    ]);
+  });
 });

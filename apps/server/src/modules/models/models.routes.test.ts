@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { models as modelsTable } from "../../db/schema/index.ts";
@@ -140,6 +141,15 @@ describe("Model management", () => {
   });
 
   it("makes a model's clients once, keeps them when its rows are read again, and makes new ones when it changes", async () => {
+    // On PostgreSQL the creation's invalidation comes back through NOTIFY a moment later (clearing
+    // the clients made meanwhile): the test goes on once a marker sent after it has come back too.
+    const marker = randomUUID();
+    let heard = 0;
+    const settled = new Promise<void>((resolve) =>
+      t.platform.invalidation.on("models", (key) => {
+        if (key === marker && ++heard === (t.databaseUrl ? 2 : 1)) resolve();
+      }),
+    );
     const created = await t.app.inject({
       method: "POST",
       url: "/agent_api/api/models",
@@ -147,6 +157,8 @@ describe("Model management", () => {
       payload: body({ name: "Kept LLM", allowPrivate: true }),
     });
     const id = created.json().data.id;
+    await t.platform.invalidation.publish("models", marker);
+    await settled;
     const models = t.services.chat.models;
     const first = (await models.usable(null, "LLM", id))!;
     const reply = replyModelOf(first);
