@@ -38,6 +38,10 @@ const steps: Record<string, Step> = {
   fails: async () => {
     throw new Error("always fails");
   },
+  nul: async () => ({ text: "a\u0000b", list: ["\u0000"] }),
+  nulFails: async () => {
+    throw new Error("bad\u0000byte");
+  },
   fixable: async () => {
     if (broken) throw new Error("not fixed yet");
     return { fixed: true };
@@ -90,6 +94,23 @@ export function engineCases(db: () => Db) {
         .map((r) => r.nodeId);
       expect(order).toEqual(["start", "a", "t", "end"]);
       for (const r of Object.values(nodes)) expect(r.finishedAt && r.startedAt && r.finishedAt >= r.startedAt).toBe(true);
+    });
+
+    it("keeps a node's output and error without U+0000, which jsonb cannot hold (an HTTP body or a script may send one)", async () => {
+      const { run, nodes } = await runToEnd(
+        graphOf(
+          {
+            start: { type: "start" },
+            a: code("nul"),
+            b: code("nulFails", { onError: "default", defaultOutput: {} }),
+            end: { type: "end", data: { outputs: { text: "{{a.text}}" } } },
+          },
+          ["start>a", "a>b", "b>end"],
+        ),
+      );
+      expect(run).toMatchObject({ status: "SUCCEEDED", outputs: { text: "ab" } });
+      expect(nodes.a).toMatchObject({ status: "SUCCEEDED", output: { text: "ab", list: [""] } });
+      expect(nodes.b).toMatchObject({ status: "FAILED", error: "badbyte" });
     });
 
     it("runs parallel branches at once (bounded) and joins them", async () => {

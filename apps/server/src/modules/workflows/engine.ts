@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { withoutNul } from "../../db/client.ts";
 import {
   FAIL_HANDLE,
   type GraphEdge,
@@ -538,8 +539,9 @@ export class WorkflowEngine {
         }
         Object.assign(row, {
           status: "SUCCEEDED",
-          input: result.input ?? null,
-          output: result.output,
+          // Stored as jsonb, which cannot hold U+0000 (an HTTP body or a script may send one).
+          input: withoutNul(result.input ?? null),
+          output: withoutNul(result.output),
           handle: result.handle ?? null,
           tokens: result.tokens ?? 0,
           finishedAt: new Date(),
@@ -560,7 +562,7 @@ export class WorkflowEngine {
       lastError = reason instanceof Error ? reason.message : lastError || "the run was stopped";
     }
     const strategy = exec.abort.signal.aborted ? "fail" : (common.onError ?? "fail");
-    row.error = lastError;
+    row.error = withoutNul(lastError);
     row.finishedAt = new Date();
     row.status = "FAILED";
     if (strategy === "default") {
