@@ -1,6 +1,6 @@
 import type { ChatEvent } from "@agentfair/contracts";
 import { and, asc, desc, eq, gt, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { chatStreamEvents, chatStreams } from "../../db/schema/index.ts";
 import type { Caller } from "../../platform/auth.ts";
 import { notFound } from "../../platform/errors.ts";
@@ -195,49 +195,53 @@ export class ReplyStreams {
 
   /**
    * The batch's new streams and events, and their NOTIFY, in one statement (no transaction: its
-   * begin and commit were two of its four round trips); then the ends, after their stop events,
-   * so that a reader who finds a stream ended has its last event. The ends cannot share the
-   * statement: an event's foreign key fails on a stream row the same statement changes.
+   * begin and commit were two of its four round trips); then the ends, after their stop events.
+   * The ends cannot share the statement (an event's foreign key fails on a stream row the same
+   * statement changes), so a batch with an end is one transaction: a reader who finds the stop
+   * event (or hears of it: NOTIFY is sent at commit) finds the stream ended too.
    */
   private async writeBatch(todo: { w: Writing; events: ChatEvent[]; fromSeq: number; end: boolean }[]) {
-    const ctes: SQL[] = [];
-    const fresh = todo.filter((b) => !b.w.created);
-    if (fresh.length)
-      ctes.push(
-        sql`s as (${this.db
-          .insert(chatStreams)
-          .values(fresh.map(({ w }) => ({ id: w.id, sessionId: w.sessionId, userId: w.userId })))
-          .getSQL()})`,
-      );
-    const rows = todo.filter((b) => b.events.length);
-    if (rows.length)
-      ctes.push(
-        sql`e as (${this.db
-          .insert(chatStreamEvents)
-          .values(rows.map((b) => ({ streamId: b.w.id, fromSeq: b.fromSeq, toSeq: b.fromSeq + b.events.length, events: b.events })))
-          .getSQL()})`,
-      );
-    const notify = this.platform.invalidation.notifying(
-      EVENTS,
-      todo.map((b) => b.w.id),
-    );
-    if (ctes.length) await this.db.execute(sql`with ${sql.join(ctes, sql`, `)} select ${notify ?? sql`1`}`);
-    else if (notify) await this.db.execute(sql`select ${notify}`);
-    for (const b of todo) b.w.created = true;
     const ended = todo.filter((b) => b.end);
-    if (!ended.length) return;
-    const now = new Date();
-    await this.db
-      .update(chatStreams)
-      .set({ endedAt: now, aliveAt: now })
-      .where(
-        inArray(
-          chatStreams.id,
-          ended.map((b) => b.w.id),
-        ),
-      )
+    const write = async (db: Tx) => {
+      const ctes: SQL[] = [];
+      const fresh = todo.filter((b) => !b.w.created);
+      if (fresh.length)
+        ctes.push(
+          sql`s as (${db
+            .insert(chatStreams)
+            .values(fresh.map(({ w }) => ({ id: w.id, sessionId: w.sessionId, userId: w.userId })))
+            .getSQL()})`,
+        );
+      const rows = todo.filter((b) => b.events.length);
+      if (rows.length)
+        ctes.push(
+          sql`e as (${db
+            .insert(chatStreamEvents)
+            .values(rows.map((b) => ({ streamId: b.w.id, fromSeq: b.fromSeq, toSeq: b.fromSeq + b.events.length, events: b.events })))
+            .getSQL()})`,
+        );
+      const notify = this.platform.invalidation.notifying(
+        EVENTS,
+        todo.map((b) => b.w.id),
+      );
+      if (ctes.length) await db.execute(sql`with ${sql.join(ctes, sql`, `)} select ${notify ?? sql`1`}`);
+      else if (notify) await db.execute(sql`select ${notify}`);
+      if (!ended.length) return;
       // Its stop event is written: its readers end there; the stream counts as lost once unrenewed.
-      .catch((err) => this.platform.log.warn({ err }, "marking reply streams ended failed"));
+      const now = new Date();
+      await db
+        .update(chatStreams)
+        .set({ endedAt: now, aliveAt: now })
+        .where(
+          inArray(
+            chatStreams.id,
+            ended.map((b) => b.w.id),
+          ),
+        );
+    };
+    if (ended.length) await this.db.transaction(write);
+    else await write(this.db);
+    for (const b of todo) b.w.created = true;
     for (const b of ended) b.w.endWritten = true;
   }
 
