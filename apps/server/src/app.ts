@@ -141,7 +141,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     config,
     database,
     db,
-    jobs: new Jobs(database.executeSql, app.log, (queue) => metrics.jobFailures.inc({ queue })),
+    jobs: new Jobs(database.executeSql, app.log, invalidation, (queue) => metrics.jobFailures.inc({ queue })),
     metrics,
     mailer: createMailer(config, db, app.log),
     rateLimiter: new RateLimiter(db),

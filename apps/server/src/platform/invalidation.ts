@@ -10,6 +10,7 @@ import type { Database, Tx } from "../db/client.ts";
 /** "workflowRun": changes of a run executing in another process; key: the notice (see workflows/run-notices.ts). */
 /** "chatRead": someone reads a reply (it is not abandoned); key: the reply id. */
 /** "agentUse": an agent's use count grew (the marketplace orders by it); key: the agent id. */
+/** "jobs": a job was queued (idle workers of the queue start it at once); key: the queue's name. */
 export type CacheTopic =
   | "user"
   | "agent"
@@ -20,7 +21,8 @@ export type CacheTopic =
   | "chatStop"
   | "chatRead"
   | "robots"
-  | "workflowRun";
+  | "workflowRun"
+  | "jobs";
 
 const CHANNEL = "agentfair_invalidate";
 /** The key handlers get when messages may have been missed (a lost connection): drop everything. */

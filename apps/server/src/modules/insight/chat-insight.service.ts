@@ -67,7 +67,7 @@ export class ChatInsightService {
   ) {
     platform.jobs.define<{ sessionId: string }>(
       CHAT_INSIGHT_JOB,
-      { retryLimit: 1, retryDelaySeconds: 10, expireInSeconds: 5 * 60 },
+      { retryLimit: 1, retryDelaySeconds: 10, expireInSeconds: 5 * 60, concurrency: 4 },
       (job) => this.analyse(job.data.sessionId),
     );
   }

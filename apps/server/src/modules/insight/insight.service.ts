@@ -122,8 +122,10 @@ export class InsightService {
     private readonly platform: Platform,
     private readonly deps: InsightDeps,
   ) {
-    platform.jobs.define<{ reportId: string }>(BUILD_JOB, { retryLimit: 1, retryDelaySeconds: 5, expireInSeconds: 10 * 60 }, (job) =>
-      this.build(job.data.reportId),
+    platform.jobs.define<{ reportId: string }>(
+      BUILD_JOB,
+      { retryLimit: 1, retryDelaySeconds: 5, expireInSeconds: 10 * 60, concurrency: 2 },
+      (job) => this.build(job.data.reportId),
     );
   }
 

@@ -98,7 +98,7 @@ export class KnowledgeService {
     this.repo = new KnowledgeRepository(platform.db);
     platform.jobs.define<{ fileId: string; parseNo: number }>(
       PROCESS_FILE_JOB,
-      { retryLimit: FILE_JOB_RETRIES, retryDelaySeconds: 5, expireInSeconds: 30 * 60 },
+      { retryLimit: FILE_JOB_RETRIES, retryDelaySeconds: 5, expireInSeconds: 30 * 60, concurrency: 2 },
       (job) => this.processFile(job),
     );
     platform.jobs.define<{ baseId: string }>(

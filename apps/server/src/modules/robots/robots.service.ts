@@ -95,8 +95,10 @@ export class RobotsService {
     private readonly deps: { agents: () => AgentsForRobots; chat: () => ChatForRobots },
   ) {
     this.repo = new RobotsRepository(platform.db);
-    platform.jobs.define<{ messageId: string }>(REPLY_JOB, { retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 600 }, (job) =>
-      this.answer(job.data.messageId),
+    platform.jobs.define<{ messageId: string }>(
+      REPLY_JOB,
+      { retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 600, concurrency: 8 },
+      (job) => this.answer(job.data.messageId),
     );
   }
 

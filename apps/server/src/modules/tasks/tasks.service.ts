@@ -71,7 +71,7 @@ export class TasksService {
     this.repo = new TasksRepository(platform.db);
     platform.jobs.define<{ runId: string }>(
       RUN_JOB,
-      { retryLimit: TASK_RUN_TRIES - 1, retryDelaySeconds: 30, expireInSeconds: RUN_TIMEOUT_MS / 1000 + 60 },
+      { retryLimit: TASK_RUN_TRIES - 1, retryDelaySeconds: 30, expireInSeconds: RUN_TIMEOUT_MS / 1000 + 60, concurrency: 4 },
       (job) => this.execute(job.data.runId, { retryCount: job.retryCount, retryLimit: job.retryLimit }),
     );
     platform.jobs.schedule(TICK_JOB, "* * * * *", async () => {

@@ -103,9 +103,13 @@ export class WorkflowsService {
       ...deps.limits,
     });
     this.notices = new RunNotices(platform, this.engine);
-    platform.jobs.define<{ runId: string }>(RUN_JOB, { retryLimit: 3, retryDelaySeconds: 5, expireInSeconds: 60 * 60 }, async (job) => {
-      await this.executeLocal(job.data.runId);
-    });
+    platform.jobs.define<{ runId: string }>(
+      RUN_JOB,
+      { retryLimit: 3, retryDelaySeconds: 5, expireInSeconds: 60 * 60, concurrency: 4 },
+      async (job) => {
+        await this.executeLocal(job.data.runId);
+      },
+    );
   }
 
   private stopRecovery: (() => void) | null = null;
