@@ -71,10 +71,7 @@ beforeEach(() => {
   configureHttp({ notifyError: () => {}, onTokenInvalid: endSession });
 });
 afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
   removeToken();
-  localStorage.clear();
 });
 
 function start(path: string) {

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen } from "@testing-library/react";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type ChatBusEvents, createBus } from "../components/chat/event-bus";
 import { MessageBody } from "../components/chat/message-body";
 import type { UiMessage } from "../components/chat/use-chat";
@@ -16,8 +16,6 @@ beforeAll(() => {
     disconnect() {}
   };
 });
-afterEach(cleanup);
-
 const bot = (widgetData: unknown): UiMessage => ({
   uuid: "m",
   role: 2,

@@ -1,5 +1,5 @@
 import type { AgentCard } from "@agentfair/contracts";
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { fireEvent, render, screen } from "@testing-library/react";
 import { App as AntApp, Form, Input } from "antd";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IntroModal } from "../features/agents/components/intro-modal";
@@ -16,7 +16,6 @@ beforeEach(async () => {
 });
 afterEach(() => {
   process.off("unhandledRejection", record);
-  cleanup();
 });
 /** Lets pending rejections surface (Node reports them after the microtask queue drains). */
 const settle = () => new Promise((r) => setTimeout(r, 50));

@@ -31,7 +31,6 @@ beforeEach(async () => {
   await i18n.changeLanguage("zh");
 });
 afterEach(() => {
-  vi.unstubAllGlobals();
   fetchMock.mockReset();
   notify.mockReset();
   tokenInvalid.mockReset();

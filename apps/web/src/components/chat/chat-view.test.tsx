@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { App as AntApp } from "antd";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import i18n from "../../i18n";
 import { ChatInput } from "./chat-input";
 import { ChatView } from "./chat-view";
@@ -16,11 +16,6 @@ beforeAll(() => {
     unobserve() {}
     disconnect() {}
   };
-});
-
-afterEach(async () => {
-  cleanup();
-  await i18n.changeLanguage("zh");
 });
 
 const bot = (over: Partial<UiMessage>): UiMessage => ({

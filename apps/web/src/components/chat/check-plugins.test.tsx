@@ -1,13 +1,8 @@
 import { type CheckPluginItem, checkPluginsOf } from "@agentfair/contracts";
 import { cleanup, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import i18n from "../../i18n";
 import { CheckPlugins } from "./tool-calls";
-
-afterEach(async () => {
-  cleanup();
-  await i18n.changeLanguage("zh");
-});
 
 describe("checkPluginsList (doc 2 §3 Message)", () => {
   it("lists each called plugin once, in call order, from the calls that name one", () => {

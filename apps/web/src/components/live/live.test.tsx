@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen } from "@testing-library/react";
+import { act, render, screen } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import i18n from "../../i18n";
 import { LivePlayer } from "./live-player";
@@ -10,9 +10,7 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  cleanup();
   vi.restoreAllMocks();
-  vi.useRealTimers();
 });
 
 describe("remote viewer levels (doc 2 §5)", () => {

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { App as AntApp } from "antd";
 import dayjs from "dayjs";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type ChatBusEvents, createBus } from "../../components/chat/event-bus";
 import { MessageBody } from "../../components/chat/message-body";
 import type { UiMessage } from "../../components/chat/use-chat";
@@ -13,11 +13,6 @@ import { WeatherCard } from "./components/weather-card";
 import { itemsOf, mapItem } from "./lib/items";
 import { cityOfStation, STATIONS, stationCode } from "./lib/stations";
 import { dayLabel, parseDate, weatherIcon } from "./lib/weather";
-
-afterEach(async () => {
-  cleanup();
-  await i18n.changeLanguage("zh");
-});
 
 const day = (n: number) => dayjs().add(n, "day").format("YYYY-MM-DD");
 const weather = (data: unknown, list = true) => (

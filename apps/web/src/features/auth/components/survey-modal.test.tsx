@@ -1,6 +1,6 @@
 import { renderInApp } from "../../../test/render";
 import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import i18n from "../../../i18n";
 import { setTokens } from "../../../lib/storage";
 import { SurveyModal } from "./survey-modal";
@@ -29,10 +29,6 @@ beforeEach(async () => {
       );
     }),
   );
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 const show = () => renderInApp(<SurveyModal />);

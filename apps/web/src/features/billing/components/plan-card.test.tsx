@@ -1,7 +1,7 @@
 import type { PlanTemplate } from "@agentfair/contracts";
-import { cleanup, render, screen } from "@testing-library/react";
+import { render, screen } from "@testing-library/react";
 import { ConfigProvider } from "antd";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import i18n from "../../../i18n";
 import { PlanCard } from "./plan-card";
 
@@ -27,8 +27,6 @@ const plan: PlanTemplate = {
 };
 
 beforeEach(() => i18n.changeLanguage("zh"));
-afterEach(cleanup);
-
 describe("PlanCard", () => {
   it("outlines the member's current plan in the tenant's primary colour, not a fixed blue", () => {
     render(

@@ -1,5 +1,5 @@
 import { renderInApp } from "../../../test/render";
-import { act, cleanup, fireEvent, screen, within } from "@testing-library/react";
+import { act, fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import i18n from "../../../i18n";
 import { clearSession, setTokens } from "../../../lib/storage";
@@ -40,8 +40,6 @@ beforeEach(async () => {
   );
 });
 afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
   clearSession();
 });
 

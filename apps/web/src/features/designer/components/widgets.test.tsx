@@ -3,9 +3,8 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { App as AntApp } from "antd";
 import { MemoryRouter } from "react-router";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type ChatBusEvents, createBus } from "../../../components/chat/event-bus";
-import i18n from "../../../i18n";
 import { LINKED_FORM_ID } from "../model/date-linking";
 import { insertWidget } from "../model/tree";
 import { createWidget, type Widget, type WidgetType } from "../model/widgets";
@@ -14,11 +13,6 @@ import { DesignRenderer } from "./design-renderer";
 
 // MapLibre needs WebGL, which jsdom lacks: the map widget's own box is what is checked here.
 vi.mock("./map-view", () => ({ default: () => <div data-testid="map-view" /> }));
-
-afterEach(async () => {
-  cleanup();
-  await i18n.changeLanguage("zh");
-});
 
 const one = (type: WidgetType, patch: Record<string, unknown> = {}) => {
   const w = createWidget(type, []);

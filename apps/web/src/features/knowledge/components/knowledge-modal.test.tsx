@@ -1,6 +1,6 @@
 import { renderInApp } from "../../../test/render";
-import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import i18n from "../../../i18n";
 import { KnowledgeModal } from "./knowledge-modal";
 
@@ -36,10 +36,6 @@ beforeEach(async () => {
       });
     }),
   );
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 const base = {

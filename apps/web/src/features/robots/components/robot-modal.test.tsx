@@ -1,7 +1,7 @@
 import type { ChatRobot, RobotInput } from "@agentfair/contracts";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { App as AntApp } from "antd";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import i18n from "../../../i18n";
 import { RobotModal } from "./robot-modal";
 
@@ -15,10 +15,6 @@ beforeEach(async () => {
       disconnect() {}
     },
   );
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 const agents = [{ agentId: "a1", agentName: "客服助手" }];

@@ -1,6 +1,6 @@
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { fireEvent, render, screen } from "@testing-library/react";
 import { useState } from "react";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import i18n from "../../../i18n";
 import { FormulaEditor, formulaProblem } from "./formula-editor";
 
@@ -19,8 +19,6 @@ function Harness({ start = "" }: { start?: string }) {
 beforeEach(async () => {
   await i18n.changeLanguage("zh");
 });
-afterEach(cleanup);
-
 describe("the formula editor", () => {
   it("offers functions and parameters for the word at the caret and inserts the pick", () => {
     render(<Harness />);

@@ -1,7 +1,7 @@
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen } from "@testing-library/react";
 import { Form } from "antd";
 import { useState } from "react";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import "../../../i18n";
 import type { NodeData } from "../model/types";
 import { AssignProps, CodeOutputs, IterationProps } from "./more-props";
@@ -16,8 +16,6 @@ function Harness({ initial, Panel }: { initial: NodeData; Panel: typeof CodeOutp
   );
 }
 const data = () => JSON.parse(screen.getByTestId("data").textContent ?? "{}");
-
-afterEach(cleanup);
 
 describe("node panels", () => {
   it("declares a code node's outputs, adding the fields the code returns", async () => {
