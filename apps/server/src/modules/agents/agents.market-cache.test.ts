@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { agents } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createPeerApp, createTestApp, type TestApp } from "../../test/harness.ts";
 import { agentSteps } from "./agents.fixtures.ts";
+import { AgentsRepository } from "./agents.repository.ts";
 
 interface Card {
   agentId: string;
@@ -88,6 +89,27 @@ describe("the marketplace's page cache", () => {
     expect((await s.call(owner, "DELETE", `/agent_api/api/agent/${id}`)).statusCode).toBe(200);
     expect(await card(t, hirer, id)).toBeUndefined();
     expect((await page(t, hirer)).total).toBe(before.total);
+  });
+
+  it("many uses in a row read the pages again at most twice a second, and the last use shows within one", async () => {
+    const id = await s.listed(owner, admin, { name: "常用卡片" });
+    // The refresh after the uses of the test before has passed.
+    await new Promise((r) => setTimeout(r, 1100));
+    await card(t, hirer, id);
+    const reads = vi.spyOn(AgentsRepository.prototype, "marketPage");
+    try {
+      // The first use shows at once.
+      await used(t, hirer, id);
+      expect(await card(t, hirer, id)).toMatchObject({ taskNum: 1 });
+      for (let i = 0; i < 20; i++) {
+        await used(t, hirer, id);
+        await card(t, hirer, id);
+      }
+      expect(reads.mock.calls.length).toBeLessThanOrEqual(3);
+      await expect.poll(async () => (await card(t, hirer, id))?.taskNum, { timeout: 2000, interval: 50 }).toBe(21);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it.runIf(!!process.env.TEST_DATABASE_URL)("a change in one process shows in the others' cached pages within a second", async () => {

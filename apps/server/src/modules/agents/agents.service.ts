@@ -72,6 +72,8 @@ interface MarketPage {
   json: string;
 }
 
+/** How long uses counted wait before the marketplace pages are read again (see the "agentUse" handler). */
+const USE_REFRESH_MS = 1000;
 const isoDay = (d = new Date()) => d.toISOString().slice(0, 10);
 
 /** The designer's side of an agent's design: the caller's own design, else the designer's not-found. */
@@ -125,8 +127,21 @@ export class AgentsService implements AgentsForRuntime {
       this.marketPages.clear();
       this.marketTotals.clear();
     });
-    platform.invalidation.on("agentUse", () => this.marketPages.clear());
+    // A use moves its agent within the order by use: the pages go at once, then once more a second
+    // later (for reads under way), and the uses in between wait for that. Dropping them on every use
+    // left no page cached at many uses a second, in any process.
+    platform.invalidation.on("agentUse", () => {
+      if (this.useRefresh) return;
+      this.marketPages.clear();
+      this.useRefresh = setTimeout(() => {
+        this.useRefresh = undefined;
+        this.marketPages.clear();
+      }, USE_REFRESH_MS);
+      this.useRefresh.unref();
+    });
   }
+
+  private useRefresh: NodeJS.Timeout | undefined;
 
   useRules(rules: AgentRuleTrees) {
     this.ruleTrees = rules;
@@ -374,14 +389,14 @@ export class AgentsService implements AgentsForRuntime {
   // ---- lists -----------------------------------------------------------------------------------
 
   /**
-   * A marketplace page as JSON. Pages are cached (every agent change and every use counted drops
-   * them all, in every process): a page is the same for every caller in a scope but for `mine`,
+   * A marketplace page as JSON. Pages are cached (every agent change drops them all, in every
+   * process; uses counted drop them at most twice a second): a page is the same for every caller in a scope but for `mine`,
    * set here for the few callers who own one of its cards.
    */
   async marketplace(caller: Caller | null, req: LaunchPageRequest & { page: number; size: number }): Promise<string> {
     const scope = await this.scope(caller);
     const key = JSON.stringify([scope, req.page, req.size, req.name ?? "", req.tag ?? "", req.labelId ?? ""]);
-    const page = (await this.platform.invalidation.cached(["agent", "agentUse"], this.marketPages, key, async () => {
+    const page = (await this.platform.invalidation.cached("agent", this.marketPages, key, async () => {
       const filter = { name: req.name, tag: req.tag, labelId: req.labelId };
       const listed = await this.marketTotal(scope, {});
       const total = req.name || req.tag || req.labelId ? await this.marketTotal(scope, filter) : listed;
