@@ -16,8 +16,9 @@ const SIZES = (process.env.SIZES ?? "1000,10000,100000").split(",").map(Number);
 const CLIENTS = Number(process.env.CLIENTS ?? 10);
 const SECONDS = Number(process.env.DURATION ?? 3);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-// Pages are cached until an agent changes or a use is counted: the third measure counts uses
-// (as replies that end do) while it reads, so that some pages are read from the database.
+// Pages are cached until an agent changes; uses counted drop them at most twice a second. The third
+// and fourth measures count uses (as replies that end do) while they read, so that pages are read
+// from the database now and then, as they are in a marketplace in use.
 const USES = Number(process.env.USES ?? 100);
 
 const child = fork(path.join(import.meta.dirname, "platform.ts"), {
