@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { createSafeFetch } from "../../platform/net.ts";
 import type { McpCaller } from "./plugin-runner.ts";
@@ -111,8 +111,16 @@ export class McpClient implements McpCaller {
       return await this.open(new StreamableHTTPClientTransport(url, { fetch: this.fetch }), signal);
     } catch (err) {
       if ((err as Error)?.name === "BlockedAddressError" || /blocked address/.test(String((err as Error)?.message))) throw err;
-      // An older server: the HTTP+SSE transport, through the same safe fetch.
-      return this.open(new SSEClientTransport(url, { fetch: this.fetch, eventSourceInit: { fetch: this.fetch } }), signal);
+      // An older server answers the Streamable HTTP POST with a 4xx (the MCP spec's test for it): then
+      // the HTTP+SSE transport, through the same safe fetch. Any other failure is the server's answer.
+      const code = err instanceof StreamableHTTPError ? (err.code ?? 0) : 0;
+      if (code < 400 || code >= 500) throw err;
+      try {
+        return await this.open(new SSEClientTransport(url, { fetch: this.fetch, eventSourceInit: { fetch: this.fetch } }), signal);
+      } catch (older) {
+        // Both answers: the first is the one that explains a modern server's failure.
+        throw new Error(`${(err as Error).message}; over HTTP+SSE: ${(older as Error)?.message ?? older}`);
+      }
     }
   }
 
