@@ -45,10 +45,15 @@ export const robotMessages = pgTable(
     status: text("status").notNull().default("received"),
     answer: text("answer").notNull().default(""),
     error: text("error"),
+    /** The reply job answering it: one robot user's messages are answered one at a time, in order. */
+    claimedBy: text("claimed_by"),
     createdAt: createdAt(),
     answeredAt: timestamp("answered_at", { withTimezone: true }),
   },
-  (t) => [unique("robot_messages_external").on(t.robotId, t.externalId)],
+  (t) => [
+    unique("robot_messages_external").on(t.robotId, t.externalId),
+    index("robot_messages_user").on(t.robotId, t.externalUserId, t.createdAt),
+  ],
 );
 
 /** The password hash of a robot's guest account: nothing signs in with it. */

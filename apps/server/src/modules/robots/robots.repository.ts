@@ -1,4 +1,5 @@
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, notExists, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.ts";
 import {
   agents,
@@ -66,6 +67,57 @@ export class RobotsRepository {
       .orderBy(desc(robotMessages.createdAt))
       .limit(1);
     return row;
+  }
+
+  /**
+   * Claims the message for a reply job unless an earlier message of the same robot user is still
+   * unanswered (one statement decides, so two jobs never both go). A retry of the claiming job claims
+   * again; an earlier message unanswered for half an hour (its job lost) no longer holds the turn.
+   */
+  async takeTurn(message: RobotMessageRow, jobId: string) {
+    const earlier = alias(robotMessages, "earlier");
+    const unanswered = this.db
+      .select({ id: earlier.id })
+      .from(earlier)
+      .where(
+        and(
+          eq(earlier.robotId, message.robotId),
+          eq(earlier.externalUserId, message.externalUserId),
+          eq(earlier.status, "received"),
+          sql`(${earlier.createdAt}, ${earlier.id}) < (select created_at, id from robot_messages where id = ${message.id})`,
+          gt(earlier.createdAt, sql`now() - interval '30 minutes'`),
+        ),
+      );
+    const claimed = await this.db
+      .update(robotMessages)
+      .set({ claimedBy: jobId })
+      .where(
+        and(
+          eq(robotMessages.id, message.id),
+          or(isNull(robotMessages.claimedBy), eq(robotMessages.claimedBy, jobId)),
+          notExists(unanswered),
+        ),
+      )
+      .returning({ id: robotMessages.id });
+    return claimed.length > 0;
+  }
+
+  /** The robot user's oldest message no job has claimed yet: the one whose turn comes next. */
+  async nextUnclaimed(robotId: string, externalUserId: string) {
+    const [row] = await this.db
+      .select({ id: robotMessages.id })
+      .from(robotMessages)
+      .where(
+        and(
+          eq(robotMessages.robotId, robotId),
+          eq(robotMessages.externalUserId, externalUserId),
+          eq(robotMessages.status, "received"),
+          isNull(robotMessages.claimedBy),
+        ),
+      )
+      .orderBy(asc(robotMessages.createdAt), asc(robotMessages.id))
+      .limit(1);
+    return row?.id;
   }
 
   async updateMessage(id: string, patch: Partial<typeof robotMessages.$inferInsert>) {

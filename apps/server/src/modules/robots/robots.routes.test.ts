@@ -1,12 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes, randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { agents, robotMessages, robotUsers, robots } from "../../db/schema/index.ts";
+import { agents, chatMessages, robotMessages, robotUsers, robots } from "../../db/schema/index.ts";
 import { createDataTable, createUser, ORDER_FIELDS, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
-import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
+import { defaultScript, type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { agentSteps } from "../agents/agents.fixtures.ts";
 import { dingtalkSignature, feishuEncrypt, feishuSignature, webhookSignature, wecomEncrypt, wecomSignature } from "./protocols.ts";
 
@@ -375,6 +375,60 @@ describe("DingTalk and the generic webhook", () => {
     const [mapping] = await t.platform.db.select().from(robotUsers).where(eq(robotUsers.robotId, id));
     expect(mapping.userId).toBe(bob.id);
     expect((await say("h-3", "u-10", `bind ${code}`)).body.text).toBe("绑定码无效或已过期");
+  });
+
+  it("one robot user's messages take turns: answered in order, in one session, each seeing the ones before", async () => {
+    const id = (
+      await createRobot(alice, {
+        name: "排队钩子",
+        type: "webhook",
+        settings: { replyUrl: `${base}/hook/turns` },
+        secrets: { secret: HOOK_SECRET },
+      })
+    ).json().data.id;
+    // Slow answers, so that three jobs at once would overlap if nothing made them take turns.
+    const slow = (body: Record<string, unknown>) => {
+      const script = defaultScript(body);
+      return JSON.stringify(body.messages).includes("排队问题") ? { ...script, delayMs: 150 } : script;
+    };
+    llm.script(slow, slow, slow, slow, slow, slow);
+    const from = llm.requests.length;
+    for (const n of [1, 2, 3]) {
+      const body = JSON.stringify({ messageId: `q-${n}`, userId: "u-new", text: `排队问题${n}` });
+      const ts = String(Date.now());
+      const res = await t.app.inject({
+        method: "POST",
+        url: `${M}/callback/${id}`,
+        headers: {
+          "content-type": "application/json",
+          "x-agentfair-timestamp": ts,
+          "x-agentfair-signature": webhookSignature(HOOK_SECRET, ts, body),
+        },
+        payload: body,
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    await waitFor(() => (sent.filter((s) => s.path === "/hook/turns").length === 3 ? true : undefined), 20_000);
+    expect(sent.filter((s) => s.path === "/hook/turns").map((s) => s.body.messageId)).toEqual(["q-1", "q-2", "q-3"]);
+    // Each question's model call carries the questions before it: one conversation, not three.
+    // (the streamed answers only: the follow-up questions are asked without streaming)
+    const asked = llm.requests
+      .slice(from)
+      .filter((r) => r.body.stream === true)
+      .map((r) =>
+        (r.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === "user").map((m) => JSON.stringify(m.content)),
+      )
+      .filter((users) => users.some((u) => u.includes("排队问题")));
+    expect(asked.map((users) => users.filter((u) => u.includes("排队问题")).length)).toEqual([1, 2, 3]);
+    const users = await t.platform.db.select().from(robotUsers).where(eq(robotUsers.robotId, id));
+    expect(users).toHaveLength(1);
+    const questions = await t.platform.db
+      .select({ content: chatMessages.content })
+      .from(chatMessages)
+      .where(and(eq(chatMessages.sessionId, users[0].sessionId ?? ""), eq(chatMessages.role, "user")));
+    expect(questions.map((q) => q.content).sort()).toEqual(["排队问题1", "排队问题2", "排队问题3"]);
+    const messages = await t.platform.db.select().from(robotMessages).where(eq(robotMessages.robotId, id));
+    expect(messages.map((m) => m.status)).toEqual(["answered", "answered", "answered"]);
   });
 
   it("a report agent's answer is its finished report's findings and link, under the address the platform called", async () => {

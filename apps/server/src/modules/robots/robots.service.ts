@@ -98,7 +98,15 @@ export class RobotsService {
     platform.jobs.define<{ messageId: string }>(
       REPLY_JOB,
       { retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 600, concurrency: 8 },
-      (job) => this.answer(job.data.messageId),
+      async (job) => {
+        try {
+          await this.answer(job.data.messageId, job.id);
+        } catch (err) {
+          // The last try failed: the message is given up, and the robot user's next message gets its turn.
+          if (job.retryCount >= job.retryLimit) await this.giveUp(job.data.messageId, err);
+          throw err;
+        }
+      },
     );
   }
 
@@ -406,14 +414,20 @@ export class RobotsService {
     return (await this.repo.robotUser(robot.id, externalUserId))!;
   }
 
-  /** The job: runs the agent for one recorded message (once) and sends the answer (again on a retry until sent). */
-  async answer(messageId: string) {
+  /**
+   * The job: runs the agent for one recorded message (once) and sends the answer (again on a retry
+   * until sent). One robot user's messages take turns in the order they came: a second question
+   * continues the conversation the first one's answer belongs to, and a new user gets one session.
+   * A message whose turn has not come waits without a job; the end of the one before starts it.
+   */
+  async answer(messageId: string, jobId: string) {
     const msg = await this.repo.message(messageId);
     if (!msg || msg.status === "answered") return;
     const robot = await this.repo.get(msg.robotId);
     if (!robot) return;
     let answer = msg.answer;
     if (!answer) {
+      if (!(await this.repo.takeTurn(msg, jobId))) return;
       const bind = msg.text.match(ROBOT_BIND_PATTERN);
       answer = bind
         ? await this.bind(robot, msg.externalUserId, msg.replyTo.nickname ?? "", bind[1])
@@ -426,7 +440,22 @@ export class RobotsService {
     } catch (err) {
       await this.repo.updateMessage(msg.id, { status: "failed", error: String((err as Error).message).slice(0, 500) });
       throw err;
+    } finally {
+      await this.nextTurn(msg.robotId, msg.externalUserId);
     }
+  }
+
+  /** A message given up after its last try (the agent failed each time): the next one may go. */
+  private async giveUp(messageId: string, err: unknown) {
+    const msg = await this.repo.message(messageId);
+    if (msg?.status !== "received") return;
+    await this.repo.updateMessage(msg.id, { status: "failed", error: String((err as Error)?.message ?? err).slice(0, 500) });
+    await this.nextTurn(msg.robotId, msg.externalUserId);
+  }
+
+  private async nextTurn(robotId: string, externalUserId: string) {
+    const next = await this.repo.nextUnclaimed(robotId, externalUserId);
+    if (next) await this.platform.jobs.send(REPLY_JOB, { messageId: next });
   }
 
   /** A one-time code for the caller to bind their account in a robot chat of their tenant. */
