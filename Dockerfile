@@ -16,8 +16,8 @@ RUN npm run build && npm prune --omit=dev && rm -rf apps/web/src apps/web/node_m
 
 FROM node:20.19-bookworm-slim
 ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0 DATA_DIR=/data
-# Chromium and CJK fonts print report PDFs (CHROMIUM_PATH).
-RUN apt-get update && apt-get install -y --no-install-recommends chromium fonts-noto-cjk && rm -rf /var/lib/apt/lists/*
+# Chromium's headless shell and CJK fonts print report PDFs (CHROMIUM_PATH).
+RUN apt-get update && apt-get install -y --no-install-recommends chromium-headless-shell fonts-noto-cjk && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=build --chown=node:node /app /app
 RUN mkdir -p /data && chown node:node /data

@@ -67,7 +67,7 @@ export default defineConfig({
     reducedMotion: "reduce",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/lib/chromium/chromium-headless-shell",
       args: [
         "--headless",
         "--no-sandbox",

@@ -1,4 +1,4 @@
-// Installs what is missing: npm packages, and (for tests) Debian's chromium, fonts-noto-cjk, xvfb, x11vnc, ffmpeg and nginx.
+// Installs what is missing: npm packages, and (for tests) Debian's chromium-headless-shell, fonts-noto-cjk, xvfb, x11vnc, ffmpeg and nginx.
 import { execSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
@@ -16,7 +16,7 @@ export function ensureNodeModules() {
 
 export function ensureBrowser() {
   const missing = [];
-  if (!fs.existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) missing.push("chromium");
+  if (!fs.existsSync(process.env.CHROMIUM_PATH ?? "/usr/lib/chromium/chromium-headless-shell")) missing.push("chromium-headless-shell");
   if (!quiet("fc-list | grep -qi 'Noto Sans CJK'")) missing.push("fonts-noto-cjk");
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {

@@ -52,7 +52,7 @@ const routes = [
 ];
 
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/lib/chromium/chromium-headless-shell",
   args: ["--headless", "--no-sandbox", "--disable-gpu"],
 });
 let missed = false;

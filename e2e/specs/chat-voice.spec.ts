@@ -253,8 +253,12 @@ test("no microphone: 不支持录音; microphone refused: 打开麦克风失败"
   const cases = [
     // This machine has no microphone: a browser without the fake device finds none.
     { args: baseArgs, text: "不支持录音", shot: "chat-voice-no-microphone" },
-    // A microphone, but the permission is not given (no fake UI to accept it): refused.
-    { args: [...baseArgs, "--use-fake-device-for-media-stream"], text: "打开麦克风失败", shot: "chat-voice-mic-refused" },
+    // A microphone, but the person refuses the permission prompt.
+    {
+      args: [...baseArgs, "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream=deny"],
+      text: "打开麦克风失败",
+      shot: "chat-voice-mic-refused",
+    },
   ];
   for (const c of cases) {
     const other = await playwright.chromium.launch({ ...base, args: c.args });

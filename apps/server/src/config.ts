@@ -51,7 +51,7 @@ const schema = z.object({
   ENTERPRISE_TENANT: z.string().default(""),
   RPA_HOST: z.string().default(""),
   /** The Chromium that prints report PDFs (GET .../tReportBuilder/export?format=pdf). */
-  CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
+  CHROMIUM_PATH: z.string().default("/usr/lib/chromium/chromium-headless-shell"),
   RECORD_FILING: z.string().default(""),
   BANK_TRANSFER: bool(false),
   SECRET_KEY: z.string().default(""),

@@ -8,7 +8,7 @@ let browser: Promise<Browser> | undefined;
 
 function launch(): Promise<Browser> {
   browser ??= chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/lib/chromium/chromium-headless-shell",
     args: [
       "--headless",
       "--no-sandbox",
