@@ -116,8 +116,7 @@ test("the models table keeps every header and cell on one line at 1280 and 1440 
       await expect(
         dialog.getByText(lang === "English" ? /Ollama http:\/\/127\.0\.0\.1:11434\/v1/ : /需开启下方「允许内网地址」/),
       ).toBeVisible();
-      await page.waitForTimeout(500); // the dialog's opening animation, for the screenshot
-      await snap(page, `models-add${lang === "English" ? "-en" : ""}`);
+      await snap(page, `models-add${lang === "English" ? "-en" : ""}`, 500);
       await escapeUntilClosed(page, dialog);
     }
     await chooseLanguage(page, "中文");

@@ -37,8 +37,7 @@ test("signed out: /recharge shows the plans; a plan button leads to /login; the 
   await expect(page.getByTestId("plan-ENT_FLAGSHIP_MONTHLY")).toBeVisible();
   await page.getByTestId("enterprise-contact").click();
   await expect(page.getByRole("dialog", { name: "私有化部署" })).toBeVisible();
-  await page.waitForTimeout(500);
-  await snap(page, "billing-enterprise-contact");
+  await snap(page, "billing-enterprise-contact", 500);
   await escapeUntilClosed(page, page.getByRole("dialog", { name: "私有化部署" }));
   await page.getByRole("tab", { name: "个人版" }).click();
   await page.getByTestId("plan-button-MONTHLY").click();
@@ -112,8 +111,7 @@ test("a paid member tops up: amount tiles, the 160 px QR, reload at once on paym
   const qr = page.getByRole("dialog", { name: "扫码充值" });
   await expect(qr.getByTestId("recharge-amount")).toHaveText("¥50");
   await expect(qr.locator("svg[data-testid=pay-qr]")).toHaveAttribute("width", "160");
-  await page.waitForTimeout(400);
-  await snap(page, "billing-recharge-qr");
+  await snap(page, "billing-recharge-qr", 400);
   const payUrl = (await qr.getByTestId("pay-url").getAttribute("href")) ?? "";
   await payAsPhone(browser, payUrl);
   await expect(page.getByTestId("member-balance")).toContainText("50.00", { timeout: 10_000 });
@@ -205,8 +203,7 @@ test("'继续支付' continues a top-up in the top-up QR dialog (160 px) and a m
   await expect(qr.locator("svg[data-testid=pay-qr]")).toHaveAttribute("width", "160");
   await expect(qr.getByTestId("recharge-amount")).toHaveText("¥100");
   await expect(page.getByRole("dialog", { name: "开通或升级会员" })).toHaveCount(0);
-  await page.waitForTimeout(400);
-  await snap(page, "billing-user-order-repay-topup");
+  await snap(page, "billing-user-order-repay-topup", 400);
   await qr.locator(".ant-modal-close").click();
   await expect(qr).toBeHidden();
   await page.getByRole("row").filter({ hasText: "个人旗舰版" }).getByRole("button", { name: "继续支付" }).click();
@@ -247,8 +244,7 @@ test("consumption charts, orders and the wallet log on /user-order", async ({ pa
   await expect(page.getByRole("cell", { name: "编辑费用" }).first()).toBeVisible();
   await page.getByText("近30天").click();
   await expect(page.getByTestId("usage-pie").locator("canvas")).toBeVisible();
-  await page.waitForTimeout(800);
-  await snap(page, "billing-user-order-usage");
+  await snap(page, "billing-user-order-usage", 800);
   await page.getByRole("tab", { name: "钱包流水" }).click();
   await expect(page.getByRole("cell", { name: "权益码" })).toBeVisible();
   await snap(page, "billing-user-order-wallet");
@@ -267,8 +263,7 @@ test("administrator billing screens: plans, durations, top-ups, benefit codes, o
   await snap(page, "billing-admin-plans");
   await page.getByTestId("plans-add").click();
   await expect(page.getByRole("dialog", { name: "新增" })).toBeVisible();
-  await page.waitForTimeout(400);
-  await snap(page, "billing-admin-plan-form");
+  await snap(page, "billing-admin-plan-form", 400);
   await escapeUntilClosed(page, page.getByRole("dialog", { name: "新增" }));
   await page.getByRole("tab", { name: "购买时长" }).click();
   await snap(page, "billing-admin-durations");
@@ -316,18 +311,15 @@ test("in English every money screen speaks English: plan names, '20% off', plura
   await expect(buy.getByText("1 month", { exact: true })).toBeVisible();
   await expect(buy.getByText("12 months · 20% off")).toBeVisible();
   expect(await visibleText()).not.toMatch(chinese);
-  await page.waitForTimeout(400);
-  await snap(page, "billing-en-buy-dialog");
+  await snap(page, "billing-en-buy-dialog", 400);
   await escapeUntilClosed(page, buy);
   await page.getByTestId("recharge-button").click();
   await page.getByTestId("recharge-tile-100").click();
-  await page.waitForTimeout(400);
-  await snap(page, "billing-en-recharge-choice");
+  await snap(page, "billing-en-recharge-choice", 400);
   await page.getByTestId("recharge-pay").click();
   const qr = page.getByRole("dialog", { name: "scan to top up" });
   await expect(qr.getByTestId("pay-url")).toBeVisible();
-  await page.waitForTimeout(400);
-  await snap(page, "billing-en-recharge-qr");
+  await snap(page, "billing-en-recharge-qr", 400);
   await qr.locator(".ant-modal-close").click();
   await page.goto("/user-order");
   await expect(page.getByRole("cell", { name: "account top-up ¥100" }).first()).toBeVisible();
@@ -336,8 +328,7 @@ test("in English every money screen speaks English: plan names, '20% off', plura
   await snap(page, "billing-en-user-order");
   await page.getByRole("tab", { name: "consumption details" }).click();
   await expect(page.getByTestId("usage-pie").locator("canvas")).toBeVisible();
-  await page.waitForTimeout(800);
-  await snap(page, "billing-en-user-order-usage");
+  await snap(page, "billing-en-user-order-usage", 800);
   await page.goto("/login");
 });
 
@@ -352,8 +343,7 @@ test("administrators give plans an English name and description at /admin/billin
   await expect(form.getByTestId("plan-name-en")).toHaveValue("Enterprise basic");
   await form.getByTestId("plan-name-en").fill("Team basic");
   await form.getByTestId("plan-description-en").fill("Teamwork for small companies");
-  await page.waitForTimeout(400);
-  await snap(page, "billing-admin-plan-form-english");
+  await snap(page, "billing-admin-plan-form-english", 400);
   await clickUntilClosed(form, /确\s*定|OK/);
   await expect(page.getByRole("cell", { name: "Team basic" })).toBeVisible();
   const plans = await request.get(`${API}/order/weixin/memberTemplates?category=ENTERPRISE`, { headers: { lang: "en" } });
@@ -362,6 +352,5 @@ test("administrators give plans an English name and description at /admin/billin
   );
   await chooseLanguage(page, "English");
   await expect(page.getByRole("tab", { name: "plans" })).toBeVisible();
-  await page.waitForTimeout(400);
-  await snap(page, "billing-en-admin-plans");
+  await snap(page, "billing-en-admin-plans", 400);
 });

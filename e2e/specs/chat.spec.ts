@@ -149,8 +149,7 @@ test("chat from the marketplace: streaming, follow-up, stop, rename, delete, upl
   // agent details
   await page.getByRole("button", { name: "智能体详情" }).click();
   await expect(page.locator(".ant-drawer").getByText("计算器", { exact: true })).toBeVisible();
-  await page.waitForTimeout(400);
-  await snap(page, "chat-agent-details");
+  await snap(page, "chat-agent-details", 400);
   await page.locator(".ant-drawer-close").click();
 
   // rename (rules) and delete the session

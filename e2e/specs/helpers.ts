@@ -57,7 +57,14 @@ export async function chooseLanguage(page: Page, label: "中文" | "English") {
 }
 
 /** Screenshots land in .tmp/screens for people to look at. */
-export async function snap(page: Page, name: string) {
+/**
+ * A full-page screenshot in `.tmp/screens/` for a person to look at, after `settleMs` (an opening
+ * dialog, a QR code drawing). Skipped in CI, where nobody looks and the 250 of them cost the suite
+ * about a minute; `E2E_SCREENS=1` takes them there too.
+ */
+export async function snap(page: Page, name: string, settleMs = 0) {
+  if (process.env.CI && !process.env.E2E_SCREENS) return;
+  if (settleMs) await page.waitForTimeout(settleMs);
   await page.screenshot({ path: path.resolve(import.meta.dirname, `../../.tmp/screens/${name}.png`), fullPage: true });
 }
 

@@ -125,8 +125,7 @@ test("folders, a PDF adjusted before commit, its states, segments, Q&A pairs and
   await expect(items.last()).toContainText("客服热线");
   await expect(items.last().getByTestId("segment-edited")).toBeVisible();
   await expect(page.locator(".ant-modal-wrap:visible")).toHaveCount(0);
-  await page.waitForTimeout(500);
-  await snap(page, "knowledge-segments-browser-zh");
+  await snap(page, "knowledge-segments-browser-zh", 500);
   await items.nth(1).getByTestId("segment-delete").click();
   await page
     .locator(".ant-popconfirm")
@@ -216,8 +215,7 @@ test("folders, a PDF adjusted before commit, its states, segments, Q&A pairs and
   await page.getByTestId("file-row").getByTestId("file-browse").click();
   await expect(page.getByTestId("segment-item").first().getByTestId("segment-edited")).toHaveText("Edited");
   // The picture only: let the drawer finish sliding in.
-  await page.waitForTimeout(500);
-  await snap(page, "knowledge-segments-browser-en");
+  await snap(page, "knowledge-segments-browser-en", 500);
   await page.locator(".ant-drawer-close").click();
   // The adjustment step in English, on a small text file.
   await page.getByTestId("open-wizard").click();

@@ -104,8 +104,7 @@ test("the remote viewer shows the screen through the bridge, sends no input, goe
   const demo = page.locator(".ant-modal", { hasText: "演示机器人" }).locator(".remote-viewer");
   await expect(demo).toContainText("远程桌面连接失败，正在重新连接...", { timeout: 10_000 });
   await expect(demo).toBeVisible();
-  await page.waitForTimeout(500);
-  await snap(page, "rpa-remote-reconnecting");
+  await snap(page, "rpa-remote-reconnecting", 500);
 });
 
 test("/rpa plays the live stream, shows the pull error when it stops, and refresh recovers", async ({ page }) => {
@@ -138,12 +137,10 @@ test("/rpa plays the live stream, shows the pull error when it stops, and refres
   await snap(page, "rpa-live-en");
   await page.goto("/robots");
   await expect(page.locator("tr", { hasText: robotName })).toBeVisible();
-  await page.waitForTimeout(400);
-  await snap(page, "rpa-robots-en");
+  await snap(page, "rpa-robots-en", 400);
   await chooseLanguage(page, "中文");
   await page.mouse.move(600, 600);
-  await page.waitForTimeout(400);
-  await snap(page, "rpa-robots-zh");
+  await snap(page, "rpa-robots-zh", 400);
 });
 
 test("the execute page shows the remote desktop, then the timed iframe, then the live video of the session's robot task", async ({

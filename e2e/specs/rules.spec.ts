@@ -42,8 +42,7 @@ test("create a data table, import rows and see the rejected ones", async ({ page
   await expect(report).toContainText("成功导入 2 行");
   await expect(report).toContainText("拒绝 1 行");
   await expect(report).toContainText("“abc”不是有效的数字");
-  await page.waitForTimeout(500); // the dialog's opening animation, for the screenshot
-  await snap(page, "datatables-import-zh");
+  await snap(page, "datatables-import-zh", 500);
   await page.keyboard.press("Escape");
   await expect(rows).toContainText("张三");
 

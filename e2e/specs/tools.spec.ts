@@ -227,8 +227,7 @@ test("the HTTP editor's request tables and the import modal", async ({ page, req
   await en.getByRole("button", { name: "fetch in one click" }).click();
   await en.getByTestId("import-found").getByRole("button", { name: "Edit" }).click();
   await expect(page.getByTestId("import-detail")).toContainText("Path variables");
-  await page.waitForTimeout(500); // the nested modal's opening animation, for the screenshot
-  await snap(page, "tools-import-detail-en");
+  await snap(page, "tools-import-detail-en", 500);
   await page.goto("/home?types=3");
   await chooseLanguage(page, "中文");
 
