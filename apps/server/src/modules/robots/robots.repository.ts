@@ -54,6 +54,15 @@ export class RobotsRepository {
     return (await this.db.insert(robotMessages).values(row).onConflictDoNothing().returning())[0];
   }
 
+  async messageByExternalId(robotId: string, externalId: string) {
+    return (
+      await this.db
+        .select()
+        .from(robotMessages)
+        .where(and(eq(robotMessages.robotId, robotId), eq(robotMessages.externalId, externalId)))
+    )[0];
+  }
+
   async message(id: string) {
     return (await this.db.select().from(robotMessages).where(eq(robotMessages.id, id)))[0];
   }

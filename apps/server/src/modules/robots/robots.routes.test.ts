@@ -431,6 +431,38 @@ describe("DingTalk and the generic webhook", () => {
     expect(messages.map((m) => m.status)).toEqual(["answered", "answered", "answered"]);
   });
 
+  it("a callback retried after its message was recorded but never queued gets it answered, once", async () => {
+    const id = (
+      await createRobot(alice, {
+        name: "重试钩子",
+        type: "webhook",
+        settings: { replyUrl: `${base}/hook/retried` },
+        secrets: { secret: HOOK_SECRET },
+      })
+    ).json().data.id;
+    // The first call recorded the message and then failed before queueing its job.
+    await t.platform.db
+      .insert(robotMessages)
+      .values({ robotId: id, externalId: "x-1", externalUserId: "u-x", text: "丢了吗", replyTo: {} });
+    const body = JSON.stringify({ messageId: "x-1", userId: "u-x", text: "丢了吗" });
+    for (let i = 0; i < 3; i++) {
+      const ts = String(Date.now());
+      await t.app.inject({
+        method: "POST",
+        url: `${M}/callback/${id}`,
+        headers: {
+          "content-type": "application/json",
+          "x-agentfair-timestamp": ts,
+          "x-agentfair-signature": webhookSignature(HOOK_SECRET, ts, body),
+        },
+        payload: body,
+      });
+    }
+    await waitFor(() => sent.find((s) => s.path === "/hook/retried"));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(sent.filter((s) => s.path === "/hook/retried")).toHaveLength(1);
+  });
+
   it("a report agent's answer is its finished report's findings and link, under the address the platform called", async () => {
     await createDataTable(t, alice, "orders", ORDER_FIELDS, [
       { customer: "张三", amount: 100 },

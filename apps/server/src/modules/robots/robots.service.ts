@@ -273,16 +273,18 @@ export class RobotsService {
     if ("status" in result) return result;
     const ack = robot.type === "wecom" ? text(200, "success") : robot.type === "dingtalk" ? json({ msgtype: "empty" }) : json({ code: 0 });
     if (!result.text.trim()) return ack;
+    const externalId = result.externalId.slice(0, 200);
     const row = await this.repo.claimMessage({
       robotId: robot.id,
-      externalId: result.externalId.slice(0, 200),
+      externalId,
       externalUserId: result.externalUserId.slice(0, 200),
       text: result.text.slice(0, ROBOT_TEXT_MAX),
       replyTo: { ...result.replyTo, nickname: result.nickname.slice(0, 64), origin: origin.slice(0, 200) },
     });
-    // A retried callback: already recorded (and answered or being answered).
-    if (!row) return ack;
-    await this.platform.jobs.send(REPLY_JOB, { messageId: row.id });
+    // A retried callback: already recorded. Unless a job has taken it up, it is queued again (the first
+    // call may have failed between recording and queueing; a second job for a message is harmless).
+    const pending = row ?? (await this.repo.messageByExternalId(robot.id, externalId));
+    if (pending?.status === "received" && !pending.claimedBy) await this.platform.jobs.send(REPLY_JOB, { messageId: pending.id });
     return ack;
   }
 
@@ -425,9 +427,10 @@ export class RobotsService {
     if (!msg || msg.status === "answered") return;
     const robot = await this.repo.get(msg.robotId);
     if (!robot) return;
+    // Only the job holding the message answers it (its retries too): a second job for it stops here.
+    if (!(await this.repo.takeTurn(msg, jobId))) return;
     let answer = msg.answer;
     if (!answer) {
-      if (!(await this.repo.takeTurn(msg, jobId))) return;
       const bind = msg.text.match(ROBOT_BIND_PATTERN);
       answer = bind
         ? await this.bind(robot, msg.externalUserId, msg.replyTo.nickname ?? "", bind[1])
