@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { loginAs, snap } from "./helpers";
+import { loginAs, signInWithForm, snap } from "./helpers";
 
 test("/acme/login shows acme's name, logo, colours and record filing", async ({ page }) => {
   await page.goto("/acme/login");
@@ -16,7 +16,7 @@ test("/acme/login shows acme's name, logo, colours and record filing", async ({ 
 });
 
 test("the acme user signs in at /acme/login and stays under /acme", async ({ page }) => {
-  await loginAs(page, "acme", { tenant: "acme" });
+  await signInWithForm(page, "acme", { tenant: "acme" });
   await expect(page).toHaveURL(/\/acme\/index$/);
   await expect(page.getByTestId("user-menu")).toContainText("Acme 员工");
   await expect(page.getByRole("banner")).toContainText("Acme 智能科技");

@@ -1,12 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { chooseLanguage, loginAs, snap } from "./helpers";
+import { chooseLanguage, loginAs, signInWithForm, snap } from "./helpers";
 
 test("login page shows the default branding and signs a demo user in", async ({ page }) => {
   await page.goto("/login");
   await expect(page.getByTestId("tenant-name")).toHaveText("Agentfair 智能体平台");
   await expect(page.getByTestId("record-filing")).toHaveText("京ICP备2024000001号-3");
   await snap(page, "login");
-  await loginAs(page, "free");
+  await signInWithForm(page, "free");
   await expect(page).toHaveURL(/\/index$/);
   await expect(page.getByTestId("user-menu")).toContainText("免费用户");
 });
