@@ -1,5 +1,8 @@
+import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+
+const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
 
 const bool = (dflt: boolean) =>
   z
@@ -50,8 +53,11 @@ const schema = z.object({
   EXEMPT_USERNAME: z.string().default("admin"),
   ENTERPRISE_TENANT: z.string().default(""),
   RPA_HOST: z.string().default(""),
-  /** The Chromium that prints report PDFs (GET .../tReportBuilder/export?format=pdf). */
-  CHROMIUM_PATH: z.string().default("/usr/lib/chromium/chromium-headless-shell"),
+  /**
+   * The Chromium that prints report PDFs (GET .../tReportBuilder/export?format=pdf): Debian's headless
+   * shell, or the full browser where only that is installed.
+   */
+  CHROMIUM_PATH: z.string().default(() => [HEADLESS_SHELL, "/usr/bin/chromium"].find((p) => fs.existsSync(p)) ?? HEADLESS_SHELL),
   RECORD_FILING: z.string().default(""),
   BANK_TRANSFER: bool(false),
   SECRET_KEY: z.string().default(""),
