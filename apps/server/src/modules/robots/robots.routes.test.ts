@@ -81,6 +81,35 @@ async function createRobot(user: TestUser, payload: Record<string, unknown>) {
   return res;
 }
 
+/** Alice's webhook robot answering to `replyPath` on the local platform server. */
+async function webhookRobot(name: string, replyPath: string, extra: Record<string, unknown> = {}) {
+  const res = await createRobot(alice, {
+    name,
+    type: "webhook",
+    settings: { replyUrl: `${base}${replyPath}` },
+    secrets: { secret: HOOK_SECRET },
+    ...extra,
+  });
+  return res.json().data.id as string;
+}
+
+/** A signed webhook callback, as the platform's user sends it. */
+function hook(id: string, message: { messageId: string; userId: string; text: string }, headers: Record<string, string> = {}) {
+  const body = JSON.stringify(message);
+  const ts = String(Date.now());
+  return t.app.inject({
+    method: "POST",
+    url: `${M}/callback/${id}`,
+    headers: {
+      "content-type": "application/json",
+      "x-agentfair-timestamp": ts,
+      "x-agentfair-signature": webhookSignature(HOOK_SECRET, ts, body),
+      ...headers,
+    },
+    payload: body,
+  });
+}
+
 beforeAll(async () => {
   llm = await startLlmServer();
   await startPlatform();
@@ -329,14 +358,7 @@ describe("DingTalk and the generic webhook", () => {
   });
 
   it("a webhook robot takes signed messages and posts signed answers to its reply URL", async () => {
-    const id = (
-      await createRobot(alice, {
-        name: "网页钩子",
-        type: "webhook",
-        settings: { replyUrl: `${base}/hook/reply` },
-        secrets: { secret: HOOK_SECRET },
-      })
-    ).json().data.id;
+    const id = await webhookRobot("网页钩子", "/hook/reply");
     const body = JSON.stringify({ messageId: "h-1", userId: "u-9", text: "钩子你好" });
     const ts = String(Date.now());
     const post = (sig: string) =>
@@ -357,18 +379,7 @@ describe("DingTalk and the generic webhook", () => {
     // Bob binds his platform account with a one-time code; a second use of the code is refused.
     const code = (await t.app.inject({ method: "POST", url: `${M}/bind-code`, headers: bob.headers })).json().data.code;
     const say = async (messageId: string, userId: string, text: string) => {
-      const b = JSON.stringify({ messageId, userId, text });
-      const now = String(Date.now());
-      await t.app.inject({
-        method: "POST",
-        url: `${M}/callback/${id}`,
-        headers: {
-          "content-type": "application/json",
-          "x-agentfair-timestamp": now,
-          "x-agentfair-signature": webhookSignature(HOOK_SECRET, now, b),
-        },
-        payload: b,
-      });
+      await hook(id, { messageId, userId, text });
       return waitFor(() => sent.find((s) => s.path === "/hook/reply" && s.body.messageId === messageId));
     };
     expect((await say("h-2", "u-9", `绑定 ${code}`)).body.text).toContain("绑定成功");
@@ -378,14 +389,7 @@ describe("DingTalk and the generic webhook", () => {
   });
 
   it("one robot user's messages take turns: answered in order, in one session, each seeing the ones before", async () => {
-    const id = (
-      await createRobot(alice, {
-        name: "排队钩子",
-        type: "webhook",
-        settings: { replyUrl: `${base}/hook/turns` },
-        secrets: { secret: HOOK_SECRET },
-      })
-    ).json().data.id;
+    const id = await webhookRobot("排队钩子", "/hook/turns");
     // Slow answers, so that three jobs at once would overlap if nothing made them take turns.
     const slow = (body: Record<string, unknown>) => {
       const script = defaultScript(body);
@@ -393,21 +397,8 @@ describe("DingTalk and the generic webhook", () => {
     };
     llm.script(slow, slow, slow, slow, slow, slow);
     const from = llm.requests.length;
-    for (const n of [1, 2, 3]) {
-      const body = JSON.stringify({ messageId: `q-${n}`, userId: "u-new", text: `排队问题${n}` });
-      const ts = String(Date.now());
-      const res = await t.app.inject({
-        method: "POST",
-        url: `${M}/callback/${id}`,
-        headers: {
-          "content-type": "application/json",
-          "x-agentfair-timestamp": ts,
-          "x-agentfair-signature": webhookSignature(HOOK_SECRET, ts, body),
-        },
-        payload: body,
-      });
-      expect(res.statusCode).toBe(200);
-    }
+    for (const n of [1, 2, 3])
+      expect((await hook(id, { messageId: `q-${n}`, userId: "u-new", text: `排队问题${n}` })).statusCode).toBe(200);
     await waitFor(() => (sent.filter((s) => s.path === "/hook/turns").length === 3 ? true : undefined), 20_000);
     expect(sent.filter((s) => s.path === "/hook/turns").map((s) => s.body.messageId)).toEqual(["q-1", "q-2", "q-3"]);
     // Each question's model call carries the questions before it: one conversation, not three.
@@ -432,32 +423,12 @@ describe("DingTalk and the generic webhook", () => {
   });
 
   it("a callback retried after its message was recorded but never queued gets it answered, once", async () => {
-    const id = (
-      await createRobot(alice, {
-        name: "重试钩子",
-        type: "webhook",
-        settings: { replyUrl: `${base}/hook/retried` },
-        secrets: { secret: HOOK_SECRET },
-      })
-    ).json().data.id;
+    const id = await webhookRobot("重试钩子", "/hook/retried");
     // The first call recorded the message and then failed before queueing its job.
     await t.platform.db
       .insert(robotMessages)
       .values({ robotId: id, externalId: "x-1", externalUserId: "u-x", text: "丢了吗", replyTo: {} });
-    const body = JSON.stringify({ messageId: "x-1", userId: "u-x", text: "丢了吗" });
-    for (let i = 0; i < 3; i++) {
-      const ts = String(Date.now());
-      await t.app.inject({
-        method: "POST",
-        url: `${M}/callback/${id}`,
-        headers: {
-          "content-type": "application/json",
-          "x-agentfair-timestamp": ts,
-          "x-agentfair-signature": webhookSignature(HOOK_SECRET, ts, body),
-        },
-        payload: body,
-      });
-    }
+    for (let i = 0; i < 3; i++) await hook(id, { messageId: "x-1", userId: "u-x", text: "丢了吗" });
     await waitFor(() => sent.find((s) => s.path === "/hook/retried"));
     await new Promise((r) => setTimeout(r, 1500));
     expect(sent.filter((s) => s.path === "/hook/retried")).toHaveLength(1);
@@ -471,28 +442,8 @@ describe("DingTalk and the generic webhook", () => {
     const reportAgent = await agentSteps(t).released(alice, {}, "报告机器人助手");
     await t.platform.db.update(agents).set({ agentType: "insight" }).where(eq(agents.id, reportAgent));
     await t.platform.invalidate("agent", reportAgent);
-    const id = (
-      await createRobot(alice, {
-        agentId: reportAgent,
-        name: "报告钩子",
-        type: "webhook",
-        settings: { replyUrl: `${base}/hook/report` },
-        secrets: { secret: HOOK_SECRET },
-      })
-    ).json().data.id;
-    const body = JSON.stringify({ messageId: "r-1", userId: "u-r", text: "各客户的消费额是多少？" });
-    const ts = String(Date.now());
-    await t.app.inject({
-      method: "POST",
-      url: `${M}/callback/${id}`,
-      headers: {
-        host: "robots.example.com",
-        "content-type": "application/json",
-        "x-agentfair-timestamp": ts,
-        "x-agentfair-signature": webhookSignature(HOOK_SECRET, ts, body),
-      },
-      payload: body,
-    });
+    const id = await webhookRobot("报告钩子", "/hook/report", { agentId: reportAgent });
+    await hook(id, { messageId: "r-1", userId: "u-r", text: "各客户的消费额是多少？" }, { host: "robots.example.com" });
     const reply = await waitFor(() => sent.find((s) => s.path === "/hook/report"), 30_000);
     expect(reply.body.text).toMatch(/^完整报告（图表与明细）：http:\/\/robots\.example\.com\/insight-detail\?share=/);
     expect(reply.body.text).toContain("数据显示");
