@@ -3,14 +3,20 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
 
+/** scrypt's cost; a hash carries its own, so a stronger one later still verifies the older hashes. */
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
 // scrypt is memory-hard: N=2^15, r=8 costs 32 MiB per hash.
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+const PARAMS: ScryptCost = { N: 2 ** 15, r: 8, p: 1 };
 const maxmem = 64 * 1024 * 1024;
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: ScryptCost = PARAMS): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, 32, { ...PARAMS, maxmem });
-  return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString("base64")}$${key.toString("base64")}`;
+  const key = await scrypt(password, salt, 32, { ...cost, maxmem });
+  return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString("base64")}$${key.toString("base64")}`;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

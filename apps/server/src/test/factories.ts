@@ -42,7 +42,9 @@ export const randomIp = () =>
 
 /** Inserts a user (default tenant unless `domain`) with TEST_PASSWORD, without signing in. */
 export async function insertUser(t: TestApp, opts: UserOptions = {}) {
-  passwordHash ??= hashPassword(TEST_PASSWORD);
+  // A cheap scrypt cost for test users: the suites sign in about a thousand times, and each check at the
+  // platform's cost takes a quarter of a second of CPU here. The login reads the cost from the hash.
+  passwordHash ??= hashPassword(TEST_PASSWORD, { N: 2 ** 10, r: 8, p: 1 });
   const tenant = opts.domain
     ? ((await t.platform.db.select().from(tenants).where(eq(tenants.domain, opts.domain)))[0] ?? (await createTenant(t, opts.domain)))
     : await t.services.tenants.defaultTenant();
