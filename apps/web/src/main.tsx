@@ -1,6 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App, settleRouterBase } from "./app/app";
+import "antd/dist/antd.css";
 import "./app/global.css";
 
 await settleRouterBase();

@@ -58,8 +58,14 @@ function Themed() {
     document.documentElement.lang = i.language === "en" ? "en" : "zh-CN";
     document.title = i.t("common.appName");
   }, [i.language]);
+  // zeroRuntime: the components' styles come from antd's prebuilt sheet (main.tsx) instead of being
+  // generated and injected while rendering, which took a fifth to a quarter of a page load's CPU time
+  // in Chromium; the tokens below still reach it as CSS variables, tenants' colours included.
   return (
-    <ConfigProvider locale={i.language === "en" ? enUS : zhCN} theme={{ token: { colorPrimary: "#1677ff", borderRadius: 8, motion } }}>
+    <ConfigProvider
+      locale={i.language === "en" ? enUS : zhCN}
+      theme={{ zeroRuntime: true, token: { colorPrimary: "#1677ff", borderRadius: 8, motion } }}
+    >
       <AntApp>
         <HttpBridge />
         <WidgetRenderersProvider renderers={widgetRenderers}>

@@ -1,6 +1,7 @@
 import { AudioOutlined, CloseOutlined, FileOutlined, LoadingOutlined, PaperClipOutlined } from "@ant-design/icons";
 import { CHAT_FILE_MAX_BYTES, CHAT_INPUT_MAX_BYTES, CHAT_UPLOAD_EXTENSIONS, type ChatFileRef } from "@agentfair/contracts";
 import { Sender } from "@ant-design/x";
+import { XStyles } from "./x-styles";
 import { App, Button, Space, Tooltip } from "antd";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -183,61 +184,63 @@ export function ChatInput(props: {
           <AudioOutlined /> {voice.recording ? t("chat.recording") : t("chat.recognizing")}
         </div>
       )}
-      <Sender
-        value={value}
-        onChange={(v) => setValue(v)}
-        onSubmit={(v) => submit(v)}
-        onCancel={props.onStop}
-        // A file alone may be sent: the send button waits for text or a file, not text only.
-        suffix={(_, { components: { SendButton, LoadingButton } }) =>
-          props.pending ? <LoadingButton /> : <SendButton disabled={!!props.disabled || (!value.trim() && !files.length)} />
-        }
-        loading={props.pending}
-        disabled={props.disabled}
-        autoSize={{ minRows: 1, maxRows: 5 }}
-        placeholder={props.disabled ? t("chat.placeholderShare") : t("chat.placeholder")}
-        onKeyDown={onKeyDown}
-        header={header}
-        prefix={
-          <Space size={0}>
-            <span
-              onDragOver={(e) => e.preventDefault()}
-              onDrop={(e) => {
-                e.preventDefault();
-                if (!props.disabled) addFiles(e.dataTransfer.files);
-              }}
-            >
-              <input
-                ref={fileInput}
-                type="file"
-                hidden
-                multiple
-                disabled={props.disabled}
-                accept={CHAT_UPLOAD_EXTENSIONS.map((e) => `.${e}`).join(",")}
-                onChange={(e) => {
-                  addFiles(e.target.files);
-                  // The same file can be chosen again.
-                  e.target.value = "";
+      <XStyles>
+        <Sender
+          value={value}
+          onChange={(v) => setValue(v)}
+          onSubmit={(v) => submit(v)}
+          onCancel={props.onStop}
+          // A file alone may be sent: the send button waits for text or a file, not text only.
+          suffix={(_, { components: { SendButton, LoadingButton } }) =>
+            props.pending ? <LoadingButton /> : <SendButton disabled={!!props.disabled || (!value.trim() && !files.length)} />
+          }
+          loading={props.pending}
+          disabled={props.disabled}
+          autoSize={{ minRows: 1, maxRows: 5 }}
+          placeholder={props.disabled ? t("chat.placeholderShare") : t("chat.placeholder")}
+          onKeyDown={onKeyDown}
+          header={header}
+          prefix={
+            <Space size={0}>
+              <span
+                onDragOver={(e) => e.preventDefault()}
+                onDrop={(e) => {
+                  e.preventDefault();
+                  if (!props.disabled) addFiles(e.dataTransfer.files);
                 }}
-              />
-              <Tooltip title={t("chat.upload")}>
-                <Button
-                  type="text"
-                  icon={<PaperClipOutlined />}
-                  aria-label={t("chat.upload")}
+              >
+                <input
+                  ref={fileInput}
+                  type="file"
+                  hidden
+                  multiple
                   disabled={props.disabled}
-                  onClick={() => fileInput.current?.click()}
+                  accept={CHAT_UPLOAD_EXTENSIONS.map((e) => `.${e}`).join(",")}
+                  onChange={(e) => {
+                    addFiles(e.target.files);
+                    // The same file can be chosen again.
+                    e.target.value = "";
+                  }}
                 />
-              </Tooltip>
-            </span>
-            {props.onClear && (
-              <Suspense fallback={null}>
-                <ClearHistoryButton onClear={props.onClear} disabled={!!(props.disabled || props.pending)} />
-              </Suspense>
-            )}
-          </Space>
-        }
-      />
+                <Tooltip title={t("chat.upload")}>
+                  <Button
+                    type="text"
+                    icon={<PaperClipOutlined />}
+                    aria-label={t("chat.upload")}
+                    disabled={props.disabled}
+                    onClick={() => fileInput.current?.click()}
+                  />
+                </Tooltip>
+              </span>
+              {props.onClear && (
+                <Suspense fallback={null}>
+                  <ClearHistoryButton onClear={props.onClear} disabled={!!(props.disabled || props.pending)} />
+                </Suspense>
+              )}
+            </Space>
+          }
+        />
+      </XStyles>
     </div>
   );
 }

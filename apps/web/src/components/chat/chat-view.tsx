@@ -1,4 +1,5 @@
 import { Prompts, Welcome } from "@ant-design/x";
+import { XStyles } from "./x-styles";
 import { Spin } from "antd";
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
@@ -74,22 +75,24 @@ export function ChatView(props: {
   return (
     <div className="chat-view" data-testid="chat-view">
       {messageList.length === 0 && (
-        <div className="chat-welcome">
-          <Welcome
-            icon={<AgentAvatar icon={agent.agentIcon} background={agent.agentIconBackground} name={agent.agentName} size={48} />}
-            title={agent.agentName}
-            description={agent.prologue || t("chat.prologueDefault", { name: agent.agentName })}
-          />
-          {!share && !!agent.presetQuestions?.length && (
-            <Prompts
-              title={t("chat.presetQuestions")}
-              wrap
-              items={agent.presetQuestions.map((q) => ({ key: q, description: q }))}
-              onItemClick={({ data }) => bus.emit("send-preset-questions", { text: String(data.description) })}
-              style={{ marginTop: 16 }}
+        <XStyles>
+          <div className="chat-welcome">
+            <Welcome
+              icon={<AgentAvatar icon={agent.agentIcon} background={agent.agentIconBackground} name={agent.agentName} size={48} />}
+              title={agent.agentName}
+              description={agent.prologue || t("chat.prologueDefault", { name: agent.agentName })}
             />
-          )}
-        </div>
+            {!share && !!agent.presetQuestions?.length && (
+              <Prompts
+                title={t("chat.presetQuestions")}
+                wrap
+                items={agent.presetQuestions.map((q) => ({ key: q, description: q }))}
+                onItemClick={({ data }) => bus.emit("send-preset-questions", { text: String(data.description) })}
+                style={{ marginTop: 16 }}
+              />
+            )}
+          </div>
+        </XStyles>
       )}
       {messageList.length > 0 && (
         // Spinner only while the list's code arrives the first time (a moment): never text that is missing.

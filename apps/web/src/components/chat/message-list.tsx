@@ -9,6 +9,7 @@ import {
   UserOutlined,
 } from "@ant-design/icons";
 import { Bubble } from "@ant-design/x";
+import { XStyles } from "./x-styles";
 import { App, Avatar, Button, Space, Spin, Tooltip } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -46,7 +47,7 @@ export function MessageList(props: {
   };
 
   return (
-    <>
+    <XStyles>
       {messageList.map((m, index) => {
         const isUser = m.role === 1;
         const isLast = index === messageList.length - 1;
@@ -132,7 +133,7 @@ export function MessageList(props: {
           </div>
         );
       })}
-    </>
+    </XStyles>
   );
 }
 

@@ -1,6 +1,7 @@
 import { DeleteOutlined, EditOutlined, ExportOutlined, PlusOutlined } from "@ant-design/icons";
 import type { SessionItem } from "@agentfair/contracts";
 import { Conversations } from "@ant-design/x";
+import { XStyles } from "../../../components/chat/x-styles";
 import { App, Button, Input, Spin } from "antd";
 import dayjs from "dayjs";
 import { lazy, Suspense, useState } from "react";
@@ -78,34 +79,36 @@ export function SessionSidebar(props: {
         data-testid="session-search"
       />
       <div className="exec-session-scroll" onScroll={onScroll} data-testid="session-scroll">
-        <Conversations
-          data-testid="session-list"
-          items={props.sessions.map((s) => ({
-            key: s.session_id,
-            label: s.title || t("chat.newChatTitle"),
-            group: groupLabel[sessionGroup(s.update_time)],
-          }))}
-          activeKey={props.activeId ?? undefined}
-          onActiveChange={(key) => props.onSelect(String(key))}
-          groupable
-          menu={(item) => ({
-            items: [
-              { key: "rename", label: t("chat.rename"), icon: <EditOutlined /> },
-              { key: "md", label: t("chat.exportMarkdown"), icon: <ExportOutlined /> },
-              { key: "json", label: t("chat.exportJson"), icon: <ExportOutlined /> },
-              { key: "delete", label: t("chat.delete"), icon: <DeleteOutlined />, danger: true },
-            ],
-            onClick: ({ key, domEvent }) => {
-              domEvent.stopPropagation();
-              const s = props.sessions.find((x) => x.session_id === item.key);
-              if (!s) return;
-              if (key === "rename") {
-                setRenaming(s);
-              } else if (key === "delete") remove(s);
-              else void exportSession(s.session_id, key === "json" ? "json" : "markdown");
-            },
-          })}
-        />
+        <XStyles>
+          <Conversations
+            data-testid="session-list"
+            items={props.sessions.map((s) => ({
+              key: s.session_id,
+              label: s.title || t("chat.newChatTitle"),
+              group: groupLabel[sessionGroup(s.update_time)],
+            }))}
+            activeKey={props.activeId ?? undefined}
+            onActiveChange={(key) => props.onSelect(String(key))}
+            groupable
+            menu={(item) => ({
+              items: [
+                { key: "rename", label: t("chat.rename"), icon: <EditOutlined /> },
+                { key: "md", label: t("chat.exportMarkdown"), icon: <ExportOutlined /> },
+                { key: "json", label: t("chat.exportJson"), icon: <ExportOutlined /> },
+                { key: "delete", label: t("chat.delete"), icon: <DeleteOutlined />, danger: true },
+              ],
+              onClick: ({ key, domEvent }) => {
+                domEvent.stopPropagation();
+                const s = props.sessions.find((x) => x.session_id === item.key);
+                if (!s) return;
+                if (key === "rename") {
+                  setRenaming(s);
+                } else if (key === "delete") remove(s);
+                else void exportSession(s.session_id, key === "json" ? "json" : "markdown");
+              },
+            })}
+          />
+        </XStyles>
         {props.loadingMore && <Spin size="small" style={{ display: "block", margin: "8px auto" }} />}
       </div>
       {renaming && (
