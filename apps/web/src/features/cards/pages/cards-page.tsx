@@ -110,16 +110,20 @@ export function CardsPage() {
   const previewData = sample.ok ? valueAt(sample.value, draft.dataPath) : undefined;
   const listProblem = !!config && draft.list && sample.ok && sample.value !== undefined && !Array.isArray(previewData);
 
-  const place = (type: CardType) => {
-    const start = sampleFor(type);
-    edit({
-      type,
-      options: {},
-      ...(draft.sampleText.trim()
-        ? {}
-        : { list: !!start.config.list, dataPath: start.config.dataPath ?? "", sampleText: JSON.stringify(start.sample, null, 2) }),
+  // From the draft as it is now, not as this render saw it: a click can land between "new" emptying
+  // the draft and the next render.
+  const place = (type: CardType) =>
+    setDraft((d) => {
+      const start = sampleFor(type);
+      return {
+        ...d,
+        type,
+        options: {},
+        ...(d.sampleText.trim()
+          ? {}
+          : { list: !!start.config.list, dataPath: start.config.dataPath ?? "", sampleText: JSON.stringify(start.sample, null, 2) }),
+      };
     });
-  };
 
   const save = async () => {
     if (!draft.name.trim()) return message.error(t("cards.editor.nameRequired"));
