@@ -52,12 +52,15 @@ const fakeMic = (wav: string) => [
   `--use-file-for-fake-audio-capture=${wav}`,
 ];
 
-test.use({ launchOptions: { ...base, args: [...baseArgs, ...fakeMic(TONE)] } });
 test.describe.configure({ mode: "serial" });
 
 // In this process, to see what the model received.
 let model: LlmServer | undefined;
-test.beforeAll(async ({ request }) => {
+// A browser whose microphone plays the tone. Launched here rather than through `test.use({ launchOptions })`,
+// which would give this file a worker of its own, started last and run alone while the other worker idles.
+let tone: Browser | undefined;
+test.beforeAll(async ({ request, playwright }) => {
+  tone = await playwright.chromium.launch({ ...base, args: [...baseArgs, ...fakeMic(TONE)] });
   model = await startLlmServer({ port: AUDIO_PORT });
   // The shared platform's one AUDIO model (no other spec relies on one): a first try's is removed first.
   await removeTestModels(request, MODEL_NAME);
@@ -66,6 +69,7 @@ test.beforeAll(async ({ request }) => {
 test.afterAll(async ({ request }) => {
   await removeTestModels(request, MODEL_NAME);
   await model?.close();
+  await tone?.close();
 });
 
 /** Records the page's microphone streams and audio contexts, to check they are released. */
@@ -139,8 +143,8 @@ async function openChat(browser: Browser, baseURL: string) {
   return { context, page, input, speech };
 }
 
-test("a tap types a space; holding space records, uploads a 16 kHz WAV and sends the transcription", async ({ browser, baseURL }) => {
-  const { context, page, input, speech } = await openChat(browser, baseURL!);
+test("a tap types a space; holding space records, uploads a 16 kHz WAV and sends the transcription", async ({ baseURL }) => {
+  const { context, page, input, speech } = await openChat(tone!, baseURL!);
 
   // Typing: a tap of the space key types a space, in an empty input and between words.
   await input.press(" ");
@@ -233,9 +237,9 @@ test("silence: a hold warns without uploading; held on, the recording stops itse
   }
 });
 
-test("without an audio model the server's message shows", async ({ browser }) => {
+test("without an audio model the server's message shows", async () => {
   // The platform no spec gives a model.
-  const { context, page, input, speech } = await openChat(browser, BARE_BASE_URL);
+  const { context, page, input, speech } = await openChat(tone!, BARE_BASE_URL);
   await page.keyboard.down(" ");
   const status = page.getByRole("status").filter({ hasText: RECORDING });
   await expect(status).toHaveAttribute("data-heard", "true");
