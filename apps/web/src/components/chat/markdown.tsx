@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { memo, useDeferredValue, useEffect, useId, useState } from "react";
 import ReactMarkdown from "react-markdown";
 import rehypeRaw from "rehype-raw";
 import rehypeSanitize from "rehype-sanitize";
@@ -32,8 +32,18 @@ function Mermaid({ code }: { code: string }) {
 /**
  * Markdown shown as HTML, sanitised: raw HTML in a reply is parsed (so a tag never leaves its
  * pieces behind as text), then only safe elements stay: no scripts (nor their text), no SVG, safe links.
+ *
+ * Each piece of a streaming reply changes the session's messages, and parsing is the costly part:
+ * a text is parsed again only when it changed (the other messages of the session are not), and a
+ * streaming one at a lower priority (`useDeferredValue`), so that when pieces come faster than the
+ * page parses, the texts a newer one overtook are skipped instead of queued.
  */
 export function Markdown({ text, streaming }: { text: string; streaming?: boolean }) {
+  const deferred = useDeferredValue(text);
+  return <ParsedMarkdown text={streaming ? deferred : text} streaming={streaming} />;
+}
+
+const ParsedMarkdown = memo(function ParsedMarkdown({ text, streaming }: { text: string; streaming?: boolean }) {
   return (
     <div className="chat-markdown">
       <ReactMarkdown
@@ -61,4 +71,4 @@ export function Markdown({ text, streaming }: { text: string; streaming?: boolea
       </ReactMarkdown>
     </div>
   );
-}
+});
