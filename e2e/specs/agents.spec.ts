@@ -91,16 +91,18 @@ test("browse and filter the marketplace", async ({ page }) => {
 });
 
 test("a search matched by more agents than the server counts says so, and pages reach ten", async ({ page }) => {
-  // The server counts a search's matches up to 10000 (route-tested): here its answer says so for 助.
-  await page.route("**/agent_api/api/agent/launch/page", async (route) => {
-    const body = route.request().postDataJSON() as { name?: string };
-    const res = await route.fetch();
-    const json = await res.json();
-    if (body.name === "助") json.data = { ...json.data, total: 10000, totalExact: false };
-    await route.fulfill({ response: res, json });
-  });
   await loginAs(page, "member");
   await page.goto("/index");
+  // The server counts a search's matches up to 10000 (route-tested): here its answer says so for 助.
+  // Routed once the page is open: a page request cut off by a navigation has no body left to read.
+  await page.route("**/agent_api/api/agent/launch/page", async (route) => {
+    const body = route.request().postDataJSON() as { name?: string };
+    if (body.name !== "助") return route.continue();
+    const res = await route.fetch();
+    const json = await res.json();
+    json.data = { ...json.data, total: 10000, totalExact: false };
+    await route.fulfill({ response: res, json });
+  });
   await page.getByPlaceholder("搜索智能体").fill("助");
   await page.getByPlaceholder("搜索智能体").press("Enter");
   const total = page.getByTestId("market-total");

@@ -66,10 +66,10 @@ function startPlatform(): Promise<void> {
   );
 }
 
-async function waitFor<T>(find: () => T | undefined, ms = 8000): Promise<T> {
+async function waitFor<T>(find: () => T | undefined | Promise<T | undefined>, ms = 8000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
-    const v = find();
+    const v = await find();
     if (v) return v;
     if (Date.now() > until) throw new Error("timed out");
     await new Promise((r) => setTimeout(r, 100));
@@ -418,8 +418,11 @@ describe("DingTalk and the generic webhook", () => {
       .from(chatMessages)
       .where(and(eq(chatMessages.sessionId, users[0].sessionId ?? ""), eq(chatMessages.role, "user")));
     expect(questions.map((q) => q.content).sort()).toEqual(["排队问题1", "排队问题2", "排队问题3"]);
-    const messages = await t.platform.db.select().from(robotMessages).where(eq(robotMessages.robotId, id));
-    expect(messages.map((m) => m.status)).toEqual(["answered", "answered", "answered"]);
+    // A message is marked answered once its answer is sent: the third's mark may follow its send.
+    const statuses = async () =>
+      (await t.platform.db.select().from(robotMessages).where(eq(robotMessages.robotId, id))).map((m) => m.status);
+    await waitFor(async () => ((await statuses()).every((s) => s === "answered") ? true : undefined));
+    expect(await statuses()).toEqual(["answered", "answered", "answered"]);
   });
 
   it("a callback retried after its message was recorded but never queued gets it answered, once", async () => {
