@@ -49,6 +49,7 @@ function migratedTemplate() {
   const ready = path.join(template, "ready");
   if (fs.existsSync(ready)) return template;
   const lock = `${template}.lock`;
+  fs.mkdirSync(".tmp", { recursive: true });
   let mine = false;
   try {
     fs.mkdirSync(lock, { recursive: false });
