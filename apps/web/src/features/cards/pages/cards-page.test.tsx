@@ -1,13 +1,18 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { renderInApp } from "../../../test/render";
-import { act, fireEvent, screen, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, within } from "@testing-library/react";
+import { App as AntApp } from "antd";
+import { MemoryRouter } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import i18n from "../../../i18n";
 import { clearSession, setTokens } from "../../../lib/storage";
+import { cardsKey } from "../api/cards";
 import { CardBindingSelect } from "../components/card-binding-select";
 import { CardsPage } from "./cards-page";
 
 const requests: { url: string; method: string; body?: unknown }[] = [];
 let binding: string | null = null;
+let listed: unknown[] = [];
 const card = {
   id: "c1",
   name: "天气卡片",
@@ -24,13 +29,14 @@ beforeEach(async () => {
   setTokens({ token: "t", reportToken: "r" });
   requests.length = 0;
   binding = null;
+  listed = [card];
   vi.stubGlobal(
     "fetch",
     vi.fn(async (url: string, init?: RequestInit) => {
       const method = init?.method ?? "GET";
       const body = init?.body ? JSON.parse(String(init.body)) : undefined;
       requests.push({ url: String(url), method, body });
-      let data: unknown = [card];
+      let data: unknown = listed;
       if (String(url).includes("/cards/binding/")) {
         if (method === "PUT") binding = (body as { cardId: string | null }).cardId;
         data = { pluginId: "p1", cardId: binding };
@@ -74,6 +80,47 @@ describe("the card editor", { timeout: 30_000 }, () => {
       config: { type: "image-text-button", list: false, dataPath: "", options: { title: "" } },
       sample: { title: "西湖十景" },
     });
+  });
+});
+
+const value = (testId: string) => (screen.getByTestId(testId) as HTMLInputElement).value;
+const showAt = (url: string) => {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[url]}>
+        <AntApp>
+          <CardsPage />
+        </AntApp>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return client;
+};
+
+describe("the card editor's draft", { timeout: 30_000 }, () => {
+  it("keeps a new card being edited when the template list is fetched again", async () => {
+    const client = showAt("/cards?id=c1");
+    await screen.findByDisplayValue("天气卡片");
+    fireEvent.click(screen.getByTestId("card-new"));
+    expect(value("card-name")).toBe("");
+    fireEvent.click(screen.getByTestId("cards-page").querySelector('[data-card-type="image-text-button"]')!);
+    fireEvent.change(screen.getByTestId("card-name"), { target: { value: "图文" } });
+
+    listed = [{ ...card, name: "天气卡片（改）" }];
+    await act(() => client.invalidateQueries({ queryKey: cardsKey }));
+    await screen.findByText("天气卡片（改）");
+    expect(value("card-name")).toBe("图文");
+    expect(within(screen.getByTestId("card-preview")).getByTestId("image-text-card").textContent).toContain("西湖十景");
+  });
+
+  it("loads the template chosen in the list, and starts empty for one that is gone", async () => {
+    showAt("/cards?id=gone");
+    const item = await screen.findByTestId("card-template-item");
+    expect(value("card-name")).toBe("");
+    fireEvent.click(item);
+    await screen.findByDisplayValue("天气卡片");
+    expect(value("card-data-path")).toBe("forecast");
   });
 });
 

@@ -28,7 +28,7 @@ import {
   Tag,
   Typography,
 } from "antd";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { createBus, type ChatBusEvents } from "../../../components/chat/event-bus";
@@ -91,10 +91,28 @@ export function CardsPage() {
   const previewBus = useMemo(() => createBus<ChatBusEvents>(), []);
   const selectedId = params.get("id");
 
+  // The template the draft was loaded from: the draft follows the selected id, not every refetch of
+  // the list, which would throw away what is being edited.
+  const loadedId = useRef<string | null>(null);
   useEffect(() => {
-    const found = cards.data?.find((c) => c.id === selectedId);
+    if (selectedId === loadedId.current) return;
+    if (!selectedId) {
+      loadedId.current = null;
+      setDraft(emptyDraft());
+      return;
+    }
+    if (!cards.data) return;
+    const found = cards.data.find((c) => c.id === selectedId);
+    loadedId.current = selectedId;
     setDraft(found ? draftOf(found) : emptyDraft());
   }, [selectedId, cards.data]);
+
+  // The URL changes in a transition; a click can land before it renders, so the draft empties now.
+  const startNew = () => {
+    loadedId.current = null;
+    setDraft(emptyDraft());
+    setParams({});
+  };
 
   const edit = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const sample = parseSample(draft.sampleText);
@@ -167,7 +185,7 @@ export function CardsPage() {
             size="small"
             title={t("cards.editor.templates")}
             extra={
-              <Button size="small" type="link" icon={<PlusOutlined />} onClick={() => setParams({})} data-testid="card-new">
+              <Button size="small" type="link" icon={<PlusOutlined />} onClick={startNew} data-testid="card-new">
                 {t("cards.editor.newCard")}
               </Button>
             }
