@@ -44,7 +44,7 @@ export const contact = z
   .trim()
   .min(1)
   .max(128)
-  .refine((v) => isEmail(v) || isPhone(v), { message: "contact" });
+  .refine((v) => isEmail(v) || isPhone(v), { message: "contactInvalid" });
 
 export function isEmail(v: string) {
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v);

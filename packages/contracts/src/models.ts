@@ -49,7 +49,7 @@ export const modelInput = z.object({
     .trim()
     .max(500)
     // local://offline: the offline demo models served in process (what `npm start` seeds without a model service)
-    .refine((v) => /^https?:\/\/[^\s]+$/i.test(v) || v === "local://offline", "Please enter the correct URL address."),
+    .refine((v) => /^https?:\/\/[^\s]+$/i.test(v) || v === "local://offline", "urlInvalid"),
   /** Empty keeps the stored key on update; `clearApiKey` removes it. */
   apiKey: z.string().max(500).optional(),
   clearApiKey: z.boolean().optional(),

@@ -55,9 +55,9 @@ export const robotInput = z
       if (!fields.secrets.includes(key)) ctx.addIssue({ code: "custom", path: ["secrets", key], message: "unknown field" });
     for (const key of ["baseUrl", "replyUrl"])
       if (v.settings[key] && !urlPattern.test(v.settings[key]))
-        ctx.addIssue({ code: "custom", path: ["settings", key], message: "Please enter the correct URL address." });
+        ctx.addIssue({ code: "custom", path: ["settings", key], message: "urlInvalid" });
     if (v.type === "wecom" && v.secrets.encodingAesKey && !/^[A-Za-z0-9+/]{43}$/.test(v.secrets.encodingAesKey))
-      ctx.addIssue({ code: "custom", path: ["secrets", "encodingAesKey"], message: "EncodingAESKey is 43 characters" });
+      ctx.addIssue({ code: "custom", path: ["secrets", "encodingAesKey"], message: "encodingAesKeyInvalid" });
   });
 export type RobotInput = z.input<typeof robotInput>;
 

@@ -58,7 +58,7 @@ export const rpaRobotInput = z.object({
     .string()
     .trim()
     .max(1000)
-    .refine((v) => v === "" || /^https?:\/\/[^\s]+$/i.test(v), "Please enter the correct URL address."),
+    .refine((v) => v === "" || /^https?:\/\/[^\s]+$/i.test(v), "urlInvalid"),
   livePolicy: z.number().int().min(0).max(9).default(0),
 });
 export type RpaRobotInput = z.input<typeof rpaRobotInput>;
@@ -97,7 +97,7 @@ export const rpaTaskInput = z.object({
     .trim()
     .max(1000)
     // A page of this platform (a path) or an http(s) address; the page's own policy decides whether it may be framed.
-    .refine((v) => v === "" || /^\/(?!\/)\S*$/.test(v) || /^https?:\/\/[^\s]+$/i.test(v), "Please enter the correct URL address.")
+    .refine((v) => v === "" || /^\/(?!\/)\S*$/.test(v) || /^https?:\/\/[^\s]+$/i.test(v), "urlInvalid")
     .default(""),
 });
 export type RpaTaskInput = z.input<typeof rpaTaskInput>;

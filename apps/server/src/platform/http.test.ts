@@ -162,6 +162,11 @@ describe("the error handler", () => {
     });
     app.get("/bad-response", { schema: { response: { 200: z.object({ n: z.number() }) } } }, async () => ({ n: "not a number" }) as never);
     app.post("/typed", { schema: { body: z.object({ n: z.number() }) } }, async () => ({ ok: true }));
+    app.post(
+      "/url",
+      { schema: { body: z.object({ n: z.number(), url: z.string().refine((v) => v.startsWith("https://"), "urlInvalid") }) } },
+      async () => ({ ok: true }),
+    );
     await app.ready();
   });
   afterAll(() => app.close());
@@ -185,6 +190,17 @@ describe("the error handler", () => {
     const res = await app.inject({ method: "POST", url: "/typed", payload: { n: "x" } });
     expect(res.statusCode).toBe(400);
     expect(res.json().msg).toMatch(/^参数错误：n /);
+  });
+
+  it("answers a contract check that names a message with that message, in the asker's language", async () => {
+    const payload = { n: 1, url: "ftp://x" };
+    expect((await app.inject({ method: "POST", url: "/url", payload })).json()).toEqual({
+      code: 400,
+      msg: "请输入正确的URL地址。",
+      data: null,
+    });
+    const en = await app.inject({ method: "POST", url: "/url", payload: { ...payload, n: "x" }, headers: { lang: "en" } });
+    expect(en.json().msg).toBe("Please enter the correct URL address.");
   });
 });
 

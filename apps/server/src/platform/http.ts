@@ -4,7 +4,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import helmet, { type HelmetOptions } from "helmet";
 import pino from "pino";
 import { AppError, tokenInvalid } from "./errors.ts";
-import { requestLanguage, translate } from "./messages.ts";
+import { type MessageKey, messages, requestLanguage, translate } from "./messages.ts";
 
 /** Call-path prefixes of the spec: one table, shown in the API docs too. */
 export const PREFIXES = {
@@ -235,6 +235,9 @@ export function installErrorHandler(app: FastifyInstance) {
     const lang = requestLanguage(request.headers);
     if (error instanceof AppError) return sendError(request, reply, error);
     if (hasZodFastifySchemaValidationErrors(error)) {
+      // A contract's own check names a message (e.g. `urlInvalid`): that message, in the asker's language.
+      const named = error.validation.map((v) => v.message).find((m): m is MessageKey => !!m && Object.hasOwn(messages, m));
+      if (named) return reply.status(400).send({ code: 400, msg: translate(named, lang), data: null });
       const detail = error.validation
         .map((v) => `${v.instancePath.replace(/^\//, "").replace(/\//g, ".") || "body"} ${v.message ?? ""}`.trim())
         .join("; ");

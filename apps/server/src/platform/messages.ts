@@ -185,7 +185,7 @@ export const messages = {
   },
   callableNameTaken: { zh: "调用名称已被您的其他工具使用", en: "another of your tools already uses this call name" },
   pluginNotModifiable: { zh: "MCP和内置插件不允许修改", en: "MCP and built-in plugins cannot be modified" },
-  pluginUrlInvalid: { zh: "请输入正确的URL地址。", en: "Please enter the correct URL address." },
+  urlInvalid: { zh: "请输入正确的URL地址。", en: "Please enter the correct URL address." },
   pluginCodeRequired: { zh: "请输入代码（定义 main(params) 函数）", en: "please enter the code (defining main(params))" },
   pluginTypeNotSupported: { zh: "暂不支持该插件类型", en: "this plugin type is not supported here" },
   pluginCreated: { zh: "创建成功", en: "created successfully" },
@@ -425,6 +425,7 @@ export const messages = {
     zh: "绑定成功，之后的对话将记在你的平台账号下。",
     en: "Bound: your conversations are now recorded under your platform account.",
   },
+  encodingAesKeyInvalid: { zh: "EncodingAESKey 应为 43 位字符", en: "EncodingAESKey is 43 characters" },
   robotBindInvalid: { zh: "绑定码无效或已过期", en: "the binding code is invalid or has expired" },
   robotReplyFailed: { zh: "抱歉，暂时无法回答，请稍后再试。", en: "Sorry, no answer can be given right now; please try again later." },
   // tasks

@@ -267,9 +267,9 @@ export class ToolsService {
     if ((type === "JAVASCRIPT" || type === "PYTHON3") && !/\bmain\b/.test(input.code)) throw badRequest("pluginCodeRequired");
     // Hosts only (a name or address, with an optional port): what the code's fetch compares to.
     if (input.netAllowHosts.some((h) => !/^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(h)))
-      throw badRequest("pluginUrlInvalid");
+      throw badRequest("urlInvalid");
     if (type === "MCP") {
-      if (!input.mcp?.serverUrl || !input.mcp.toolName) throw badRequest("pluginUrlInvalid");
+      if (!input.mcp?.serverUrl || !input.mcp.toolName) throw badRequest("urlInvalid");
       this.checkMcpServer(caller, input.mcp.serverUrl);
     }
     return type;
@@ -287,7 +287,7 @@ export class ToolsService {
   /** Connects to an MCP server and makes one MCP plugin per tool it lists. */
   async addMcpServer(caller: Caller, input: { serverUrl: string; pluginTags: string[]; pluginIcon: string; pluginIconBackground: string }) {
     const serverUrl = input.serverUrl.trim();
-    if (!serverUrl) throw badRequest("pluginUrlInvalid");
+    if (!serverUrl) throw badRequest("urlInvalid");
     this.checkMcpServer(caller, serverUrl);
     const mcp = this.deps.mcp;
     if (!mcp) throw badRequest("pluginTypeNotSupported");
@@ -462,9 +462,9 @@ export function checkUrl(raw: string, allowHosts: string[]) {
   try {
     url = new URL(raw.replace(/\{[\w.-]+\}/g, "x"));
   } catch {
-    throw badRequest("pluginUrlInvalid");
+    throw badRequest("urlInvalid");
   }
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname) throw badRequest("pluginUrlInvalid");
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname) throw badRequest("urlInvalid");
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const allowed = allowHosts.includes(url.hostname) || allowHosts.includes(url.host);
   if (!allowed && ((net.isIP(host) && isBlockedAddress(host)) || /^localhost$|\.localhost$/i.test(host)))
