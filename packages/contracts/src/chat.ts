@@ -47,7 +47,7 @@ export const chatRequest = z.object({
   query: z
     .string()
     .max(20_000)
-    .refine((v) => new TextEncoder().encode(v).length <= CHAT_INPUT_MAX_BYTES, "输入内容不能超过1500字节"),
+    .refine((v) => new TextEncoder().encode(v).length <= CHAT_INPUT_MAX_BYTES, "chatInputTooLong"),
   token: z.string().max(500).optional(),
   schema_id: z.string().min(1).max(64),
   release: z.boolean().default(true),

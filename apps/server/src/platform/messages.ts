@@ -130,6 +130,7 @@ export const messages = {
   modelConnectionOk: { zh: "连接成功", en: "connection successful" },
   modelDefaultName: { zh: "默认模型", en: "default model" },
   sessionTitleEmpty: { zh: "名称不能为空", en: "the name must not be empty" },
+  chatInputTooLong: { zh: "输入内容不能超过1500字节", en: "the question may be at most 1500 bytes" },
   sessionTitleTooLong: { zh: "输入内容不能超过15个字符", en: "at most 15 characters" },
   chatTooFast: { zh: "对话请求过于频繁，请{seconds}秒后再试", en: "too many chat requests, try again in {seconds} s" },
   chatTooManyStreams: {

@@ -172,7 +172,9 @@ describe("POST /chat stream", () => {
 
   it("validates before streaming: empty query, over 1500 bytes, no token, foreign agent", async () => {
     expect((await chat(alice, { query: "   " })).res.statusCode).toBe(400);
-    expect((await chat(alice, { query: "字".repeat(600) })).res.statusCode).toBe(400);
+    const long = (await chat(alice, { query: "字".repeat(600) })).res;
+    expect(long.statusCode).toBe(400);
+    expect(long.json().msg).toBe("输入内容不能超过1500字节");
     const anon = await t.app.inject({ method: "POST", url: `${R}/chat`, payload: { query: "hi", schema_id: agentId, release: false } });
     expect(anon.statusCode).toBe(403);
     expect((await chat(bob, { query: "hi" })).res.statusCode).toBe(404);
