@@ -315,6 +315,10 @@ export const messages = {
     en: "the value of input {detail} must be a text, number, boolean or date",
   },
   sqlTooLong: { zh: "SQL过长", en: "the SQL is too long" },
+  sqlReplace: {
+    zh: "replace 的查找和替换内容须为文字，且替换内容不能长于查找内容",
+    en: "replace takes texts written in the query, and the replacement may not be longer than what it replaces",
+  },
   sqlTooExpensive: { zh: "查询过于复杂，请缩小查询范围", en: "the query is too expensive: narrow it down" },
   sqlTimeout: { zh: "查询超时（超过{seconds}秒）", en: "the query timed out (over {seconds} s)" },
   sqlFailed: { zh: "查询失败：{detail}", en: "the query failed: {detail}" },

@@ -169,6 +169,8 @@ describe("the read-only query guard", () => {
     expect(res.json().data.rows[0]).toEqual(["孙七", 1000]);
     const cte = await query(owner, "with big as (select * from orders where amount > 100) select count(*) as n from big");
     expect(cte.json().data.rows).toEqual([[2]]);
+    const tidy = await query(owner, "select replace(replace(customer, '七', ''), '孙', 'S') as c from orders where customer = '孙七'");
+    expect(tidy.json().data.rows).toEqual([["S"]]);
   });
 
   const refused: [string, string][] = [
@@ -192,6 +194,8 @@ describe("the read-only query guard", () => {
     ["select * from datatables.orders", "不允许访问"],
     ["insert into orders(customer) values ('x')", "只允许执行一条只读的 SELECT 查询"],
     ["select $1", "参数占位符"],
+    ["select replace(replace(customer, 'a', 'aaaa'), 'a', 'aaaa') from orders", "替换内容不能长于查找内容"],
+    ["select replace(customer, customer, 'x') from orders", "replace 的查找和替换内容须为文字"],
     [`select count(*) from ${Array.from({ length: 14 }, (_, i) => `orders o${i}`).join(", ")}`, "查询过于复杂"],
   ];
   for (const [sql, msg] of refused) {

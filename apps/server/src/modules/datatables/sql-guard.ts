@@ -12,7 +12,8 @@ export type GuardReason =
   | "sqlCast"
   | "sqlParameter"
   | "sqlInput"
-  | "sqlTooLong";
+  | "sqlTooLong"
+  | "sqlReplace";
 
 export class SqlGuardError extends Error {
   constructor(
@@ -200,6 +201,15 @@ export function guardQuery(text: string, physicalOf: (name: string) => string | 
     call: (c) => {
       const name = c.function.name.toLowerCase();
       if (c.function.schema || !ALLOWED_FUNCTIONS.has(name)) fail("sqlFunction", c.function.schema ? `${c.function.schema}.${name}` : name);
+      // A replacement longer than what it replaces multiplies a text's length, and nested calls
+      // multiply again (eleven of them made 4^11 characters a row, which PGlite cannot stop).
+      if (name === "replace") {
+        const [, from, to] = c.args as { type: string; value?: unknown }[];
+        const literal = (e?: { type: string; value?: unknown }) => (e?.type === "string" ? String(e.value) : null);
+        const a = literal(from);
+        const b = literal(to);
+        if (a === null || b === null || b.length > a.length) fail("sqlReplace");
+      }
       return m.super().call(c);
     },
     cast: (c) => {
