@@ -158,6 +158,17 @@ if (py.FS) {
   if (py.FS.filesystems) for (const fs of Object.keys(py.FS.filesystems)) if (fs !== "MEMFS") delete py.FS.filesystems[fs];
 }
 lockdown();
+// A plugin that reached JavaScript could leave a timer behind to run Python after its call returned,
+// past the time limit; this worker schedules nothing itself (it waits on messages and Atomics).
+for (const name of ["setTimeout", "setInterval", "setImmediate", "queueMicrotask"]) {
+  Object.defineProperty(globalThis, name, {
+    value: () => {
+      throw new Error("not available in the sandbox");
+    },
+    configurable: false,
+    writable: false,
+  });
+}
 
 parentPort.on("message", (msg) => {
   if (msg.type !== "run") return;

@@ -180,6 +180,22 @@ describe("Python sandbox (Pyodide)", () => {
     expect(asked).toHaveLength(1);
   });
 
+  it("runs nothing after a call returns: JavaScript timers are not there to schedule", async () => {
+    const unblock = "import sys\nsys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != '_Block']\n";
+    const plant = await py(
+      `${unblock}import js, builtins\nfrom pyodide.ffi import create_proxy\nbuiltins.planted = True\ndef spin(*a):\n    while True:\n        pass\ndef main(params):\n    refused = []\n    for name in ('setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask'):\n        try:\n            getattr(js, name)(create_proxy(spin), 0)\n        except Exception as e:\n            refused.append(name if 'not available' in str(e) else repr(e))\n    return refused`,
+      {},
+      { ownerKey: "timers" },
+    );
+    expect(plant).toMatchObject({ ok: true, result: ["setTimeout", "setInterval", "setImmediate", "queueMicrotask"] });
+    await new Promise((r) => setTimeout(r, 300));
+    // The same owner's next call lands on the same interpreter, which nothing is keeping busy.
+    const started = Date.now();
+    const next = await py("import builtins\ndef main(params):\n    return builtins.planted", {}, { ownerKey: "timers" });
+    expect(next).toMatchObject({ ok: true, result: true });
+    expect(Date.now() - started).toBeLessThan(1000);
+  }, 30_000);
+
   it("kills `while True: pass` within the limit, and the pool recovers", async () => {
     const started = Date.now();
     const r = await py("def main(params):\n    while True:\n        pass");
