@@ -268,6 +268,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   chat.tools.decorate(designer.decorator());
   agents.useDesigns(designer);
   const datatables = new DatatablesService(platform);
+  app.addHook("onClose", () => datatables.close());
   const rules = new RulesService(platform, { datatables, models: () => chat.models });
   chat.tools.register(ruleToolKind(rules));
   agents.useRules(rules);

@@ -23,6 +23,8 @@ export const dataTables = pgTable(
     fields: jsonb("fields").$type<DataField[]>().notNull(),
     physicalName: text("physical_name").notNull().unique(),
     rowCount: integer("row_count").notNull().default(0),
+    /** Counts every change of the columns or the rows: a copy of the rows made at one version is still the table. */
+    version: integer("version").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

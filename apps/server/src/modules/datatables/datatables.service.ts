@@ -19,6 +19,7 @@ import type { Caller } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
 import { translate } from "../../platform/messages.ts";
 import type { Platform } from "../../platform/platform.ts";
+import { QueryReplica, ReplicaTimeout } from "./query-replica.ts";
 import { bindNamed, DATA_SCHEMA, guardQuery, SqlGuardError, splitPlaceholders } from "./sql-guard.ts";
 import { checkRow, outValue, SQL_TYPES, TYPE_LABELS, type ValueProblem } from "./values.ts";
 
@@ -44,9 +45,11 @@ const readableBy = (reader: DataReader) =>
     ),
   );
 
-/** Work the planner may estimate for one query before it is refused (on PGlite nothing can stop it once running). */
+/** Work the planner may estimate for one query before it is refused. */
 const MAX_QUERY_COST = 50_000;
 const QUERY_TIMEOUT_MS = 5_000;
+/** The PGlite query worker holds its copies (and some hundred MB) this long after its last query. */
+const REPLICA_IDLE_MS = 10 * 60_000;
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** Identifiers are checked by the contract's pattern before they get here; quoting is the second fence. */
@@ -67,7 +70,23 @@ function rowsOf(result: unknown): { rows: Record<string, unknown>[]; fields: { n
  * user of the tenant may read the tenant's tables through the read-only query guard.
  */
 export class DatatablesService {
-  constructor(private readonly platform: Platform) {}
+  /** Where a PGlite platform runs data-table SQL (PostgreSQL ends a query itself: statement_timeout). */
+  private readonly replica?: QueryReplica;
+
+  constructor(
+    private readonly platform: Platform,
+    options: { queryTimeoutMs?: number } = {},
+  ) {
+    this.queryTimeoutMs = options.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
+    if (platform.database.driver === "pglite")
+      this.replica = new QueryReplica({ schema: DATA_SCHEMA, timeoutMs: this.queryTimeoutMs, idleMs: REPLICA_IDLE_MS, heapMb: 1024 });
+  }
+
+  private readonly queryTimeoutMs: number;
+
+  close() {
+    return this.replica?.close();
+  }
 
   private get db() {
     return this.platform.db;
@@ -196,6 +215,7 @@ export class DatatablesService {
           queryMode: input.queryMode,
           fields: input.fields,
           updatedAt: new Date(),
+          version: sql`${dataTables.version} + 1`,
         })
         .where(eq(dataTables.id, row.id));
     });
@@ -253,7 +273,7 @@ export class DatatablesService {
     if (!values.length) return;
     const claimed = await tx
       .update(dataTables)
-      .set({ rowCount: sql`${dataTables.rowCount} + ${values.length}`, updatedAt: new Date() })
+      .set({ rowCount: sql`${dataTables.rowCount} + ${values.length}`, updatedAt: new Date(), version: sql`${dataTables.version} + 1` })
       .where(and(eq(dataTables.id, row.id), sql`${dataTables.rowCount} + ${values.length} <= ${DATA_TABLE_MAX_ROWS}`))
       .returning({ id: dataTables.id });
     if (!claimed.length) throw badRequest("dataTableFull", { max: DATA_TABLE_MAX_ROWS });
@@ -279,9 +299,14 @@ export class DatatablesService {
       entries.map(([k, v]) => sql`${sql.raw(ident(k))} = ${v}`),
       sql`, `,
     );
-    const result = await this.db.execute(sql`UPDATE ${sql.raw(physical(row))} SET ${sets} WHERE "_id" = ${rowId} RETURNING "_id"`);
-    if (!rowsOf(result).rows.length) throw notFound();
-    await this.db.update(dataTables).set({ updatedAt: new Date() }).where(eq(dataTables.id, row.id));
+    await this.db.transaction(async (tx) => {
+      const result = await tx.execute(sql`UPDATE ${sql.raw(physical(row))} SET ${sets} WHERE "_id" = ${rowId} RETURNING "_id"`);
+      if (!rowsOf(result).rows.length) throw notFound();
+      await tx
+        .update(dataTables)
+        .set({ updatedAt: new Date(), version: sql`${dataTables.version} + 1` })
+        .where(eq(dataTables.id, row.id));
+    });
   }
 
   async deleteRow(caller: Caller, id: string, rowId: number) {
@@ -291,7 +316,7 @@ export class DatatablesService {
       if (!rowsOf(result).rows.length) throw notFound();
       await tx
         .update(dataTables)
-        .set({ rowCount: sql`greatest(${dataTables.rowCount} - 1, 0)`, updatedAt: new Date() })
+        .set({ rowCount: sql`greatest(${dataTables.rowCount} - 1, 0)`, updatedAt: new Date(), version: sql`${dataTables.version} + 1` })
         .where(eq(dataTables.id, row.id));
     });
   }
@@ -356,13 +381,24 @@ export class DatatablesService {
    * `inputs`: the names a rule's SQL may read as `:name` or `#{name}` (none for a plain query);
    * they come back in the order of their $1..$n placeholders.
    */
-  check(tables: Pick<TableRow, "name" | "physicalName">[], text: string, inputs?: readonly string[]): { sql: string; names: string[] } {
+  check(
+    tables: Pick<TableRow, "name" | "physicalName">[],
+    text: string,
+    inputs?: readonly string[],
+  ): { sql: string; names: string[]; physicalNames: string[] } {
     const byName = new Map(tables.map((t) => [t.name.toLowerCase(), t.physicalName]));
+    const used = new Set<string>();
+    const physicalOf = (name: string) => {
+      const found = byName.get(name);
+      if (found) used.add(found);
+      return found;
+    };
     try {
       const bound = inputs ? bindNamed(text) : { text, names: [] };
       const unknown = bound.names.find((n) => !inputs?.includes(n));
       if (unknown) throw new SqlGuardError("sqlInput", unknown);
-      return { sql: guardQuery(bound.text, (name) => byName.get(name), bound.names.length), names: bound.names };
+      const checked = guardQuery(bound.text, physicalOf, bound.names.length);
+      return { sql: checked, names: bound.names, physicalNames: [...used] };
     } catch (e) {
       if (e instanceof SqlGuardError) throw new AppError(e.reason, 400, { detail: e.detail.slice(0, 200) });
       throw e;
@@ -376,39 +412,76 @@ export class DatatablesService {
    * each sent as a bound parameter.
    */
   async query(reader: DataReader, text: string, inputs?: Record<string, unknown>): Promise<DataQueryResult> {
-    const checked = this.check(await this.readableTables(reader), text, inputs ? Object.keys(inputs) : undefined);
-    const { parts, indexes } = splitPlaceholders(`SELECT * FROM (${checked.sql}) AS "q" LIMIT ${DATA_QUERY_MAX_ROWS + 1}`);
+    const readable = await this.readableTables(reader);
+    const checked = this.check(readable, text, inputs ? Object.keys(inputs) : undefined);
+    const wrapped = `SELECT * FROM (${checked.sql}) AS "q" LIMIT ${DATA_QUERY_MAX_ROWS + 1}`;
     const values = checked.names.map((n) => parameterValue(n, inputs?.[n]));
-    const statement = (prefix: string) =>
-      sql.join([sql.raw(prefix + parts[0]), ...indexes.flatMap((n, k) => [sql`${values[n - 1]}`, sql.raw(parts[k + 1])])]);
     try {
-      return await this.db.transaction(async (tx) => {
-        await tx.execute(sql.raw("SET TRANSACTION READ ONLY"));
-        await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${QUERY_TIMEOUT_MS}`));
-        await tx.execute(sql.raw(`SET LOCAL search_path TO ''`));
-        const plan = rowsOf(await tx.execute(statement("EXPLAIN (FORMAT JSON) "))).rows[0];
-        const cost = planCost(plan);
-        if (cost > MAX_QUERY_COST) throw badRequest("sqlTooExpensive");
-        const result = rowsOf(await tx.execute(statement("")));
-        const columns = result.fields.map((f) => f.name);
-        const types = result.fields.map((f) => f.dataTypeID);
-        const rows = result.rows.slice(0, DATA_QUERY_MAX_ROWS).map((r) => columns.map((c, i) => outValue(r[c], types[i])));
-        return { columns, rows, truncated: result.rows.length > DATA_QUERY_MAX_ROWS };
-      });
+      const result = this.replica
+        ? await this.queryReplica(
+            readable.filter((t) => checked.physicalNames.includes(t.physicalName)),
+            wrapped,
+            values,
+          )
+        : await this.queryHere(wrapped, values);
+      const columns = result.fields.map((f) => f.name);
+      const types = result.fields.map((f) => f.dataTypeID);
+      const rows = result.rows.slice(0, DATA_QUERY_MAX_ROWS).map((r) => columns.map((c, i) => outValue(r[c], types[i])));
+      return { columns, rows, truncated: result.rows.length > DATA_QUERY_MAX_ROWS };
     } catch (e) {
       if (e instanceof AppError) throw e;
       const pgCode = sqlState(e);
-      if (pgCode === "57014") throw badRequest("sqlTimeout", { seconds: QUERY_TIMEOUT_MS / 1000 });
+      if (pgCode === "57014" || e instanceof ReplicaTimeout) throw badRequest("sqlTimeout", { seconds: this.queryTimeoutMs / 1000 });
       const message = (errorMessage(e) ?? "").replace(/datatables\.t_[0-9a-f]{32}/g, "table").replace(/t_[0-9a-f]{32}/g, "table");
       throw badRequest("sqlFailed", { detail: message.slice(0, 200) });
     }
+  }
+
+  /** On PostgreSQL: a READ ONLY transaction whose statement_timeout ends the query. */
+  private queryHere(text: string, values: (string | null)[]) {
+    const { parts, indexes } = splitPlaceholders(text);
+    const statement = (prefix: string) =>
+      sql.join([sql.raw(prefix + parts[0]), ...indexes.flatMap((n, k) => [sql`${values[n - 1]}`, sql.raw(parts[k + 1])])]);
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql.raw("SET TRANSACTION READ ONLY"));
+      await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${this.queryTimeoutMs}`));
+      await tx.execute(sql.raw(`SET LOCAL search_path TO ''`));
+      const plan = rowsOf(await tx.execute(statement("EXPLAIN (FORMAT JSON) "))).rows[0];
+      if (planCost(plan) > MAX_QUERY_COST) throw badRequest("sqlTooExpensive");
+      return rowsOf(await tx.execute(statement("")));
+    });
+  }
+
+  /** On PGlite: in the query worker, on its copies of `tables` (refreshed when their version moved). */
+  private async queryReplica(tables: TableRow[], text: string, values: (string | null)[]) {
+    const answer = await (this.replica as QueryReplica).run(
+      tables.map((t) => ({
+        name: physical(t),
+        version: t.version,
+        ddl: physicalDdl(t),
+        rows: async () => {
+          const [r] = rowsOf(
+            await this.db.execute(sql.raw(`SELECT coalesce(json_agg(t), '[]')::text AS "rows" FROM ${physical(t)} t`)),
+          ).rows;
+          return String(r.rows);
+        },
+      })),
+      { sql: text, values, maxCost: MAX_QUERY_COST },
+    );
+    if (!answer.ok) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+    if ("tooExpensive" in answer.result) throw badRequest("sqlTooExpensive");
+    return answer.result;
   }
 }
 
 /** The physical table of a data table: `_id` and one column per field (also used by the demo seed). */
 export async function createPhysical(tx: Tx, row: Pick<TableRow, "physicalName" | "fields">) {
+  await tx.execute(sql.raw(physicalDdl(row)));
+}
+
+function physicalDdl(row: Pick<TableRow, "physicalName" | "fields">) {
   const columns = row.fields.map((f) => `${ident(f.name)} ${SQL_TYPES[f.type]}`);
-  await tx.execute(sql.raw(`CREATE TABLE ${physical(row)} ("_id" bigserial PRIMARY KEY${columns.map((c) => `, ${c}`).join("")})`));
+  return `CREATE TABLE ${physical(row)} ("_id" bigserial PRIMARY KEY${columns.map((c) => `, ${c}`).join("")})`;
 }
 
 /** Adds checked rows to a physical table (the demo seed's way in; the service counts and caps them). */

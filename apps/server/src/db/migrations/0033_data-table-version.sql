@@ -1,0 +1,1 @@
+ALTER TABLE "data_tables" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;
