@@ -86,6 +86,11 @@ describe("callable names by the configured model", () => {
     // Not a function name (spaces, a leading digit): the deterministic slug instead.
     llm.script({ chunks: ["42 is the answer!"] });
     expect((await inject("POST", "/aiagent_api/plugin/callable-name", { pluginName: "股票 行情" })).data).toBe("gu_piao_hang_qing");
+    // An answer in words (a model that echoes its prompt): not its first word, the slug.
+    llm.script({ chunks: ["Give one snake_case English function name"] });
+    expect((await inject("POST", "/aiagent_api/plugin/callable-name", { pluginName: "字符串反转" })).data).toBe("zi_fu_chuan_fan_zhuan");
+    llm.script({ chunks: ["`get_rate`."] });
+    expect((await inject("POST", "/aiagent_api/plugin/callable-name", { pluginName: "汇率" })).data).toBe("get_rate");
     llm.script({ status: 500, error: "down" });
     expect((await inject("POST", "/aiagent_api/plugin/callable-name", { pluginName: "汇率" })).data).toBe("hui_lv");
   });

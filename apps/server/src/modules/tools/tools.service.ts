@@ -366,14 +366,13 @@ export class ToolsService {
         maxRetries: 0,
         abortSignal: AbortSignal.timeout(5000),
       });
-      const candidate =
-        text
-          .trim()
-          .split(/\s+/)[0]
-          ?.replace(/[^A-Za-z0-9_]/g, "")
-          .toLowerCase()
-          .slice(0, 40) ?? "";
-      return CALLABLE_NAME.test(candidate) ? candidate : null;
+      // The name alone (quotes and a full stop aside), or nothing: an answer in words is not one,
+      // and its first word ("give", from a model that echoes the prompt) would be a poor name.
+      const candidate = text
+        .trim()
+        .replace(/^[`'"]+|[`'".]+$/g, "")
+        .toLowerCase();
+      return CALLABLE_NAME.test(candidate) && candidate.length <= 40 ? candidate : null;
     } catch {
       return null;
     }
