@@ -42,33 +42,33 @@ const features: { pages?: RouteObject[]; standalone?: RouteObject[] }[] = [
   tasksRoutes,
 ];
 
-export function createAppRouter(basename: string) {
-  return createBrowserRouter(
-    [
+/** Every route. A new first path segment goes into APP_SEGMENTS too (lib/tenant.ts), or it is taken for a tenant. */
+export const appRoutes: RouteObject[] = [
+  {
+    element: <NavigationGuard />,
+    // What the first screen shows while a lazily loaded page's code arrives.
+    hydrateFallbackElement: (
+      <div style={{ minHeight: "100vh", display: "grid", placeItems: "center" }}>
+        <Spin size="large" />
+      </div>
+    ),
+    children: [
+      ...features.flatMap((f) => f.standalone ?? []),
       {
-        element: <NavigationGuard />,
-        // What the first screen shows while a lazily loaded page's code arrives.
-        hydrateFallbackElement: (
-          <div style={{ minHeight: "100vh", display: "grid", placeItems: "center" }}>
-            <Spin size="large" />
-          </div>
-        ),
+        // Lazy like the pages: the standalone chat page never loads the header's menu.
+        lazy: lazyPage(() => import("./layout"), "Layout"),
         children: [
-          ...features.flatMap((f) => f.standalone ?? []),
-          {
-            // Lazy like the pages: the standalone chat page never loads the header's menu.
-            lazy: lazyPage(() => import("./layout"), "Layout"),
-            children: [
-              { index: true, element: <Navigate to="/index" replace /> },
-              ...features.flatMap((f) => f.pages ?? []),
-              knowledgeListRoute,
-              // Public: a mistyped address is a page not found for everybody, not a reason to sign in.
-              { path: "*", lazy: lazyPage(() => import("./not-found"), "NotFound"), handle: { public: true } },
-            ],
-          },
+          { index: true, element: <Navigate to="/index" replace /> },
+          ...features.flatMap((f) => f.pages ?? []),
+          knowledgeListRoute,
+          // Public: a mistyped address is a page not found for everybody, not a reason to sign in.
+          { path: "*", lazy: lazyPage(() => import("./not-found"), "NotFound"), handle: { public: true } },
         ],
       },
     ],
-    { basename },
-  );
+  },
+];
+
+export function createAppRouter(basename: string) {
+  return createBrowserRouter(appRoutes, { basename });
 }

@@ -1,7 +1,8 @@
 /**
  * The route base is the first path segment when it names a tenant (e.g. /acme/login); paths of
  * the app itself, and any segment the server does not know as a tenant (a mistyped /indx), have
- * no base: the default tenant, whose router shows its page not found.
+ * no base: the default tenant, whose router shows its page not found. app/router.test.ts checks
+ * that every route's first segment is listed here.
  */
 export const APP_SEGMENTS = new Set([
   "",
@@ -25,6 +26,14 @@ export const APP_SEGMENTS = new Set([
   "pay",
   "admin",
   "models",
+  "designer",
+  "cards",
+  "rules",
+  "datatables",
+  "tasks",
+  "chat-robots",
+  "robots",
+  "mcp-access",
 ]);
 
 /** The first path segment when it may be a tenant's domain (not a path of the app itself). */
