@@ -97,6 +97,9 @@ describe("hirers see and pay the approved card and price (issue 17.4)", () => {
     // The copy fee is the approved price too (the owner sees their own new price).
     expect((await t.services.agents.agentForFee(await s.caller(hirer), id)).priceCents).toBe(100);
     expect((await t.services.agents.agentForFee(await s.caller(owner), id)).priceCents).toBe(9900);
+    // The owner's chat page and run use the agent's own new name, as their card does (not the release's).
+    expect((await s.call(owner, "GET", `/agent_api/api/agent/detail/${id}`)).json().data.agent).toMatchObject({ agentName: "改名助手" });
+    expect(await t.services.agents.runtimeAgent(await s.caller(owner), id, { release: true })).toMatchObject({ agentName: "改名助手" });
 
     // The administrator reviews the new card; approving it reaches hirers.
     const queue = (await s.call(admin, "POST", "/agent_api/api/agentApply/page", { status: "PENDING", size: 100 })).json().data;

@@ -138,7 +138,7 @@ export function toMarketCard(row: MarketRow): AgentCard {
 
 /**
  * What a hirer sees of a released snapshot: no persona, model settings or variables. `listing`:
- * the hirer's view, with the approved card and price; without it the owner's (current price).
+ * the hirer's view, with the approved card and price; without it the owner's (current card and price).
  */
 export function toPublic(
   row: AgentRow,
@@ -147,7 +147,8 @@ export function toPublic(
   listing: ListingCard | null,
   rules: Pick<AgentPublic, "ruleTree" | "rules">,
 ): AgentPublic {
-  const card = listing ?? snap;
+  // The owner's name, icon and description are the agent's own now (renamed since a release or not).
+  const card = listing ?? row;
   return {
     agentId: row.id,
     agentName: card.agentName,
@@ -173,7 +174,8 @@ export function toPublic(
 
 /** The run's agent; `listing` for hirers: they are charged the approved price. */
 export function toRuntime(row: AgentRow, snap: AgentSnapshot, versionId: string | null, listing: ListingCard | null): RuntimeAgent {
-  const card = listing ?? snap;
+  // The owner's name, icon and description are the agent's own now (renamed since a release or not).
+  const card = listing ?? row;
   return {
     agentId: row.id,
     ownerId: row.ownerId,
