@@ -154,6 +154,15 @@ describe("data tables", () => {
     expect(bad.json().msg).toContain("无法转换");
   });
 
+  it("lists an administrator's own tables only, the ones their SQL reads", async () => {
+    const admin = await createUser(t, { username: "admin" });
+    const member = await createUser(t);
+    await call(member, "POST", "/datatable", { name: "members_only", fields: [{ name: "v", type: "text" }] });
+    const list = (await call(admin, "POST", "/datatable/page", {})).json().data;
+    expect(list.list.map((x: { name: string }) => x.name)).not.toContain("members_only");
+    expect((await query(admin, "select * from members_only")).json().msg).toContain("members_only");
+  });
+
   it("keeps tables to their owner; another tenant sees nothing", async () => {
     expect((await call(stranger, "POST", `/datatable/${tableId}/rows/page`, {})).statusCode).toBe(404);
     expect((await call(colleague, "DELETE", `/datatable/${tableId}`)).statusCode).toBe(404);

@@ -125,8 +125,9 @@ export class DatatablesService {
   // ---- tables --------------------------------------------------------------------------------
 
   async page(caller: Caller, req: { name?: string; pageNumber: number; pageSize: number }) {
-    const where: (SQL | undefined)[] = [eq(dataTables.tenantId, caller.tenantId)];
-    if (!caller.isAdmin) where.push(eq(dataTables.ownerId, caller.userId));
+    // The caller's own tables, an administrator's too: a list of others' tables offered tables their
+    // SQL could not read (on the public platform each user's SQL reads only their own).
+    const where: (SQL | undefined)[] = [eq(dataTables.tenantId, caller.tenantId), eq(dataTables.ownerId, caller.userId)];
     if (req.name) where.push(ilike(dataTables.name, `%${escapeLike(req.name)}%`));
     const cond = and(...where);
     const list = await this.db
