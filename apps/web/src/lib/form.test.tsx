@@ -1,24 +1,16 @@
 import type { AgentCard } from "@agentfair/contracts";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { App as AntApp, Form, Input } from "antd";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { IntroModal } from "../features/agents/components/intro-modal";
 import i18n from "../i18n";
+import { settle, unhandledRejections } from "../test/unhandled";
 import { validated } from "./form";
 
-/** Unhandled promise rejections during a test: each test asserts there were none. */
-const unhandled: unknown[] = [];
-const record = (reason: unknown) => unhandled.push(reason);
+const unhandled = unhandledRejections();
 beforeEach(async () => {
-  unhandled.length = 0;
-  process.on("unhandledRejection", record);
   await i18n.changeLanguage("zh");
 });
-afterEach(() => {
-  process.off("unhandledRejection", record);
-});
-/** Lets pending rejections surface (Node reports them after the microtask queue drains). */
-const settle = () => new Promise((r) => setTimeout(r, 50));
 
 const agent = { id: "a1", agentName: "助手", agentDescription: "", agentIcon: "1", agentIconBackground: "#e8f3ff", price: 0 } as AgentCard;
 

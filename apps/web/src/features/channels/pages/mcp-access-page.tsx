@@ -28,6 +28,7 @@ import { PageTitle } from "../../../components/page-title";
 import { useChannelAgent } from "../api/agent";
 import { useCreateMcpKey, useMcpKeys, useRevokeMcpKey, useUpdateMcpKey } from "../api/mcp-keys";
 import { clientSnippets, serverName } from "../components/snippets";
+import { validated } from "../../../lib/form";
 
 interface KeyForm {
   name: string;
@@ -82,17 +83,22 @@ export function McpAccessPage() {
   const limit = (n: number) => (n > 0 ? String(n) : t("channels.mcp.unlimited"));
 
   const submit = async () => {
-    const values = await form.validateFields();
-    if (editing && editing !== "new") {
-      await update.mutateAsync({ keyId: editing.id, body: values });
+    const values = await validated(form);
+    if (!values) return;
+    try {
+      if (editing && editing !== "new") {
+        await update.mutateAsync({ keyId: editing.id, body: values });
+        setEditing(null);
+        message.success(t("channels.mcp.saved"));
+        return;
+      }
+      const created = await create.mutateAsync(values);
       setEditing(null);
-      message.success(t("channels.mcp.saved"));
-      return;
+      form.resetFields();
+      setShown(created);
+    } catch {
+      // the http client has shown the server's message
     }
-    const created = await create.mutateAsync(values);
-    setEditing(null);
-    form.resetFields();
-    setShown(created);
   };
 
   return (

@@ -8,6 +8,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { PageTitle } from "../../../components/page-title";
 import { createDesign, deleteDesign, designsKey, useDesign, useDesigns } from "../api/designs";
 import { DesignEditor } from "../components/design-editor";
+import { validated } from "../../../lib/form";
 
 function DesignList() {
   const { t } = useTranslation();
@@ -20,12 +21,17 @@ function DesignList() {
   const list = useDesigns({ page, limit: 20 });
 
   const create = async () => {
-    const { name } = await form.validateFields();
-    const created = await createDesign({ name: name.trim(), widgetList: [], sampleResult: "" });
-    void queryClient.invalidateQueries({ queryKey: designsKey });
-    setCreating(false);
-    form.resetFields();
-    navigate(`/designer?id=${created.id}`);
+    const values = await validated(form);
+    if (!values) return;
+    try {
+      const created = await createDesign({ name: values.name.trim(), widgetList: [], sampleResult: "" });
+      void queryClient.invalidateQueries({ queryKey: designsKey });
+      setCreating(false);
+      form.resetFields();
+      navigate(`/designer?id=${created.id}`);
+    } catch {
+      // the http client has shown the server's message
+    }
   };
 
   return (

@@ -3,6 +3,7 @@ import { App, Button, Form, Input, Menu, Modal, Popconfirm, Space, Tooltip } fro
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { createFolder, deleteFolder, renameFolder } from "../api/folders";
+import { validated } from "../../../lib/form";
 
 /** Which files the table shows: all of them, or one folder's. */
 export type FolderFilter = "all" | string;
@@ -37,7 +38,9 @@ export function FoldersPanel({
   }, [editing, form]);
 
   const save = async () => {
-    const { name } = await form.validateFields();
+    const values = await validated(form);
+    if (!values) return;
+    const { name } = values;
     setSaving(true);
     try {
       if (editing?.id) await renameFolder(baseId, editing.id, name.trim());

@@ -1,9 +1,11 @@
 import { renderInApp } from "../../../test/render";
+import { settle, unhandledRejections } from "../../../test/unhandled";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import i18n from "../../../i18n";
 import { KnowledgeModal } from "./knowledge-modal";
 
+const unhandled = unhandledRejections();
 /** The bodies of the PUTs the modal sent. */
 let saved: Record<string, unknown>[] = [];
 beforeEach(async () => {
@@ -62,5 +64,17 @@ describe("the knowledge base modal's embedding model", { timeout: 30_000 }, () =
     fireEvent.click(screen.getByRole("button", { name: /确\s*定/ }));
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
     expect(saved).toEqual([{ id: "kb1", name: "产品手册", embeddingModelId: "m-bge" }]);
+  });
+});
+
+describe("creating a knowledge base with no name", { timeout: 30_000 }, () => {
+  it("says the name is needed, sends nothing and leaves no unhandled rejection", async () => {
+    const onSaved = vi.fn();
+    renderInApp(<KnowledgeModal open base={null} onClose={() => undefined} onSaved={onSaved} />);
+    fireEvent.click(await screen.findByRole("button", { name: /确\s*定/ }));
+    expect(await screen.findAllByText("请输入名称", { selector: ".ant-form-item-explain-error" })).toHaveLength(1);
+    await settle();
+    expect(onSaved).not.toHaveBeenCalled();
+    expect(unhandled).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { HttpError } from "../../../lib/http";
 import { useEmbeddingModels } from "../api/embedding-models";
 import { createKnowledge, updateKnowledge } from "../api/save-knowledge";
+import { validated } from "../../../lib/form";
 
 /**
  * Create and edit a knowledge base: a modal with a name (doc 2 §2, §5, §8) and the embedding model
@@ -35,7 +36,9 @@ export function KnowledgeModal({
   }, [open, base, form]);
 
   const submit = async () => {
-    const { name, embeddingModelId } = await form.validateFields();
+    const values = await validated(form);
+    if (!values) return;
+    const { name, embeddingModelId } = values;
     setSaving(true);
     try {
       if (base) {

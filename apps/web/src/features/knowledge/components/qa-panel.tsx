@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { addQaPair, importQaCsv, QA_PAGE_SIZE, updateQaPair, useQaPairs } from "../api/qa";
 import { deleteSegment } from "../api/segment-writes";
+import { validated } from "../../../lib/form";
 
 interface PairForm {
   question: string;
@@ -48,7 +49,8 @@ export function QaPanel({ baseId }: { baseId: string }) {
     }
   };
   const save = async () => {
-    const v = await form.validateFields();
+    const v = await validated(form);
+    if (!v) return;
     await run(async () => {
       const body = { question: v.question.trim(), answer: v.answer.trim() };
       if (editing?.pair) await updateQaPair(baseId, editing.pair.id, body);

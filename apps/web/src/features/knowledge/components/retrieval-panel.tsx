@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRerankModels } from "../api/rerank-models";
 import { retrievalTest } from "../api/retrieval";
+import { validated } from "../../../lib/form";
 
 interface RetrievalForm {
   query: string;
@@ -26,7 +27,8 @@ export function RetrievalPanel({ baseId }: { baseId: string }) {
   const rerankModels = useRerankModels();
 
   const search = async () => {
-    const v = await form.validateFields();
+    const v = await validated(form);
+    if (!v) return;
     setBusy(true);
     try {
       const found = await retrievalTest(baseId, {

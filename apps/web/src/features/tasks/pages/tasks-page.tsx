@@ -358,6 +358,8 @@ function TaskEditor({
       const saved = await saveTask(task?.id ?? null, { ...all, cycleTime: (all.cycleTime ?? dayjs("2000-01-01 09:00")).format("HH:mm") });
       message.success(t("tasks.saved"));
       onSaved(saved);
+    } catch {
+      // the http client has shown the server's message (a wrong cron expression)
     } finally {
       setSaving(false);
     }

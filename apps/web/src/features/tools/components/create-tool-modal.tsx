@@ -14,6 +14,7 @@ import { createWorkflow, generateWorkflowCallableName } from "../api/create-work
 import { useGroups } from "../api/groups";
 import { toolsKey } from "../api/plugin-page";
 import { editorPath } from "../editor-path";
+import { validated } from "../../../lib/form";
 
 /** Plugin types the form creates; MCP adds a server, whose tools become MCP tools (names from the server). */
 const FORM_PLUGIN_TYPES = ["HTTP", "JAVASCRIPT", "PYTHON3", "MCP"] as const;
@@ -73,7 +74,8 @@ export function CreateToolModal({ open, onClose, onMcpAdded }: { open: boolean; 
   };
 
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await validated(form);
+    if (!v) return;
     const type: PluginType = workflow ? "WORKFLOW" : (v.pluginType as PluginType);
     setSaving(true);
     if (type === "MCP") return addServer(v);

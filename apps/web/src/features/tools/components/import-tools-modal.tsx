@@ -6,6 +6,7 @@ import { AgentIcon } from "../../../components/icon-picker/agent-icon";
 import { useGroups } from "../api/groups";
 import { parseOpenApi, saveOpenApi } from "../api/openapi";
 import { ImportPluginDetail } from "./import-plugin-detail";
+import { validated } from "../../../lib/form";
 
 type Source = { kind: "url" | "json"; source: string; baseUrl: string };
 /** A found plugin with a key of its own: names may repeat, and an edit may change them. */
@@ -34,7 +35,8 @@ export function ImportToolsModal({ open, onClose, onSaved }: { open: boolean; on
     onClose();
   };
   const fetchPlugins = async () => {
-    const v = await form.validateFields();
+    const v = await validated(form);
+    if (!v) return;
     setBusy("fetch");
     try {
       const { plugins } = await parseOpenApi(v.source, v.baseUrl);

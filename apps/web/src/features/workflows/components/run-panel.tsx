@@ -6,6 +6,7 @@ import { answerRun, resumeRun, startRun } from "../api/run";
 import { replyOf, useRun } from "../api/use-run";
 import type { VarType } from "../model/types";
 import { Json, NodeTrace, StatusTag } from "./node-trace";
+import { validated } from "../../../lib/form";
 
 function parseValue(type: VarType, raw: unknown): unknown {
   if (raw === undefined || raw === null || raw === "") return undefined;
@@ -56,7 +57,8 @@ function Answer({ runId, waiting, onDone }: { runId: string; waiting: HumanInput
   const [busy, setBusy] = useState(false);
   const fields: Field[] = waiting.fields.length ? waiting.fields : [{ name: "answer", type: "string", required: true }];
   const submit = async () => {
-    const raw = await form.validateFields();
+    const raw = await validated(form);
+    if (!raw) return;
     setBusy(true);
     try {
       await answerRun(runId, { nodeId: waiting.nodeId, scope: waiting.scope, values: valuesOf(fields, raw) });
@@ -110,7 +112,8 @@ export function RunPanel({
   }, [run.data, onRun]);
 
   const start = async () => {
-    const raw = await form.validateFields();
+    const raw = await validated(form);
+    if (!raw) return;
     setBusy(true);
     try {
       const { runId: id } = await startRun(workflowId, valuesOf(inputs, raw));

@@ -1,0 +1,29 @@
+import { fireEvent, screen } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { renderInApp } from "../../../test/render";
+import { settle, unhandledRejections } from "../../../test/unhandled";
+import { CreateToolModal } from "./create-tool-modal";
+
+const unhandled = unhandledRejections();
+beforeEach(() => {
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(
+      async () =>
+        new Response(JSON.stringify({ code: 200, msg: "", data: [] }), { status: 200, headers: { "content-type": "application/json" } }),
+    ),
+  );
+});
+
+const fieldErrors = () => [...document.querySelectorAll(".ant-form-item-explain-error")].map((e) => e.textContent);
+
+describe("the create tool modal", { timeout: 30_000 }, () => {
+  it("submitted empty shows what is missing and leaves no unhandled rejection", async () => {
+    renderInApp(<CreateToolModal open onClose={() => undefined} />);
+    fireEvent.click(await screen.findByRole("button", { name: /确\s*定/ }));
+    expect(await screen.findByText("请输入插件名称")).toBeTruthy();
+    expect(fieldErrors()).toContain("请选择图标");
+    await settle();
+    expect(unhandled).toEqual([]);
+  });
+});
