@@ -2,7 +2,7 @@ import { type CheckPluginItem, checkPluginsOf } from "@agentfair/contracts";
 import { cleanup, render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import i18n from "../../i18n";
-import { CheckPlugins } from "./tool-calls";
+import { CheckPlugins, ToolCalls } from "./tool-calls";
 
 describe("checkPluginsList (doc 2 §3 Message)", () => {
   it("lists each called plugin once, in call order, from the calls that name one", () => {
@@ -41,5 +41,17 @@ describe("checkPluginsList (doc 2 §3 Message)", () => {
     cleanup();
     render(<CheckPlugins items={[]} />);
     expect(screen.queryByTestId("chat-check-plugins")).toBeNull();
+  });
+});
+
+describe("a tool call's title", () => {
+  it("reads 调用工具：name in zh and Tool call: name in en, the tool's name as it is", async () => {
+    const calls = [{ id: "1", function: { name: "calc", arguments: "{}" }, metaInfo: { name: "计算器" }, done: true }];
+    const { unmount } = render(<ToolCalls calls={calls} />);
+    expect(screen.getByText("调用工具：计算器")).toBeTruthy();
+    unmount();
+    await i18n.changeLanguage("en");
+    render(<ToolCalls calls={calls} />);
+    expect(screen.getByText("Tool call: 计算器")).toBeTruthy();
   });
 });

@@ -31,7 +31,7 @@ export function ToolCalls({ calls }: { calls: UiToolCall[] }) {
       items={calls.map((c) => ({
         key: c.id,
         icon: <ToolOutlined />,
-        title: `${t("chat.toolCall")}：${c.metaInfo.name}`,
+        title: t("chat.toolCall", { name: c.metaInfo.name }),
         description: c.function.name,
         status: c.error ? "error" : c.done ? "success" : "loading",
         collapsible: true,
