@@ -79,7 +79,13 @@ export class DatatablesService {
   ) {
     this.queryTimeoutMs = options.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
     if (platform.database.driver === "pglite")
-      this.replica = new QueryReplica({ schema: DATA_SCHEMA, timeoutMs: this.queryTimeoutMs, idleMs: REPLICA_IDLE_MS, heapMb: 1024 });
+      this.replica = new QueryReplica({
+        schema: DATA_SCHEMA,
+        timeoutMs: this.queryTimeoutMs,
+        idleMs: REPLICA_IDLE_MS,
+        heapMb: 1024,
+        templateDir: platform.config.DATA_DIR,
+      });
   }
 
   private readonly queryTimeoutMs: number;

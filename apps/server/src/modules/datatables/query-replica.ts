@@ -40,7 +40,7 @@ export class QueryReplica {
   private idle?: NodeJS.Timeout;
   private seq = 0;
 
-  constructor(private readonly options: { schema: string; timeoutMs: number; idleMs: number; heapMb: number }) {}
+  constructor(private readonly options: { schema: string; timeoutMs: number; idleMs: number; heapMb: number; templateDir: string }) {}
 
   run(tables: ReplicaTable[], query: ReplicaQuery): Promise<ReplicaAnswer> {
     const next = this.queue.then(() => this.runNow(tables, query));
@@ -57,7 +57,7 @@ export class QueryReplica {
 
   private start(): Started {
     const worker = new Worker(new URL("./query-worker.mjs", import.meta.url), {
-      workerData: { schema: this.options.schema, heapMb: this.options.heapMb },
+      workerData: { schema: this.options.schema, heapMb: this.options.heapMb, templateDir: this.options.templateDir },
     });
     worker.unref();
     // An uncaught error ends the worker ("exit" follows): the query waiting on it fails, the next starts another.

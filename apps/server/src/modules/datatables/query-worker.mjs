@@ -3,6 +3,7 @@
 // (no statement timeout can interrupt WebAssembly), so a query on the platform's own database would
 // hold every request; here the server ends a query that outlives its time by ending this thread.
 // The WebAssembly heap is capped, so a query that builds huge values fails with "out of memory".
+import fs from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 
@@ -13,7 +14,36 @@ WebAssembly.Memory.prototype.grow = function (delta) {
   return grow.call(this, delta);
 };
 
-const db = await PGlite.create();
+/**
+ * An empty database: loaded from the template file when there is one (about 250 MB of WebAssembly
+ * memory); otherwise made by initdb, which keeps about 650 MB for the worker's life, and written
+ * as the template for the next start.
+ */
+async function open() {
+  // The package does not export its package.json: read beside its entry (dist/index.js).
+  const { version } = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.resolve("@electric-sql/pglite")), "utf8"));
+  const template = `${workerData.templateDir}/pglite-${version}-query.tgz`;
+  if (fs.existsSync(template)) {
+    try {
+      return await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(template)]) });
+    } catch {
+      fs.rmSync(template, { force: true });
+    }
+  }
+  const fresh = await PGlite.create();
+  try {
+    const dump = Buffer.from(await (await fresh.dumpDataDir("gzip")).arrayBuffer());
+    fs.mkdirSync(workerData.templateDir, { recursive: true });
+    const partial = `${template}.${process.pid}.${Date.now()}`;
+    fs.writeFileSync(partial, dump);
+    fs.renameSync(partial, template);
+  } catch {
+    // no template this time: the next start runs initdb again
+  }
+  return fresh;
+}
+
+const db = await open();
 await db.exec(`CREATE SCHEMA "${workerData.schema}"`);
 
 /** Replaces a table with the rows given (a JSON array of row objects, as json_agg writes them). */
