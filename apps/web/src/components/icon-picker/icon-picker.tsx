@@ -10,6 +10,9 @@ import { BUILTIN_ICONS } from "./builtin-icons";
 
 export type IconValue = { icon: string; background: string };
 
+/** The icon of a value without one: AgentIcon draws "" as 🤖, so the picker's preview shows it. */
+const DEFAULT_ICON = "robot";
+
 /**
  * The icon picker (doc 2 §2): a background from 16 presets, then a built-in icon from the
  * gallery of 55 or a local upload (png, jpeg, jpg, gif) with the list of previous uploads.
@@ -65,8 +68,11 @@ export function IconPickerModal({
     return Upload.LIST_IGNORE;
   };
 
+  // 确定 applies what the preview shows, also when no icon was clicked (a form's icon stays unset otherwise).
+  const apply = () => onOk({ ...draft, icon: draft.icon || DEFAULT_ICON });
+
   return (
-    <Modal open={open} title={t("agents.icon.pick")} onCancel={onCancel} onOk={() => onOk(draft)} width={620} destroyOnHidden>
+    <Modal open={open} title={t("agents.icon.pick")} onCancel={onCancel} onOk={apply} width={620} destroyOnHidden>
       <Space align="start" size="large" style={{ marginBottom: 16 }}>
         <AgentIcon icon={draft.icon} background={draft.background} size={72} />
         <div>

@@ -1,4 +1,4 @@
-import { fireEvent, screen } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { renderInApp } from "../../../test/render";
 import { settle, unhandledRejections } from "../../../test/unhandled";
@@ -25,5 +25,18 @@ describe("the create tool modal", { timeout: 30_000 }, () => {
     expect(fieldErrors()).toContain("请选择图标");
     await settle();
     expect(unhandled).toEqual([]);
+  });
+
+  it("takes the picker's previewed default icon when 确定 is pressed without choosing one", async () => {
+    renderInApp(<CreateToolModal open onClose={() => undefined} />);
+    fireEvent.click(await screen.findByTestId("icon-picker-button"));
+    const picker = (await screen.findByText("选择图标")).closest(".ant-modal") as HTMLElement;
+    expect(within(picker).getByTestId("agent-icon").textContent).toBe("🤖");
+    // Without the app's ConfigProvider antd labels the picker's button in English.
+    fireEvent.click(within(picker).getByRole("button", { name: "OK" }));
+    await waitFor(() => expect(within(screen.getByTestId("icon-picker-button")).getByTestId("agent-icon").textContent).toBe("🤖"));
+    fireEvent.click(screen.getAllByRole("button", { name: /确\s*定/ })[0]);
+    expect(await screen.findByText("请输入插件名称")).toBeTruthy();
+    expect(fieldErrors()).not.toContain("请选择图标");
   });
 });
