@@ -129,3 +129,17 @@ test("an API-triggered task: its apikey starts a run over HTTP, a new key replac
   await clickUntilClosed(page.locator(".ant-popconfirm:visible"), /OK/);
   await expect(page.locator("tr", { hasText: name })).toHaveCount(0);
 });
+
+test("a refused action shows the server's message and leaves no error in the page", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await loginAs(page, "member");
+  await page.goto("/tasks");
+  await page.route("**/aiagent_api/task/*/run", (route) =>
+    route.fulfill({ status: 400, contentType: "application/json", body: JSON.stringify({ code: 400, msg: "任务正在运行，请稍后再试", data: null }) }),
+  );
+  await page.locator("tr", { hasText: "每日早报" }).getByTestId("task-run").click();
+  await expect(page.getByText("任务正在运行，请稍后再试")).toBeVisible();
+  await page.waitForTimeout(300);
+  expect(errors).toEqual([]);
+});

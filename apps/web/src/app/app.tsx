@@ -45,6 +45,15 @@ function HttpBridge() {
       onTokenInvalid: endSession,
     });
   }, [message]);
+  useEffect(() => {
+    // A refused request has shown its message already: a click handler that awaited it and stopped
+    // there has nothing left to report, so its rejection is not an error of the page.
+    const shown = (e: PromiseRejectionEvent) => {
+      if (e.reason instanceof HttpError) e.preventDefault();
+    };
+    window.addEventListener("unhandledrejection", shown);
+    return () => window.removeEventListener("unhandledrejection", shown);
+  }, []);
   return null;
 }
 
