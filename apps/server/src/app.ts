@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -131,6 +132,9 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
 
   const db = database.db;
   const shutdown = new AbortController();
+  // Every open reply and task run listens to it (one listener each, removed when done): more than
+  // Node's default of 10 at once is the normal case, not a leak.
+  setMaxListeners(0, shutdown.signal);
   app.addHook("preClose", async () => shutdown.abort());
   const invalidation = new Invalidation(database, app.log);
   await invalidation.start();
