@@ -136,7 +136,11 @@ test("a refused action shows the server's message and leaves no error in the pag
   await loginAs(page, "member");
   await page.goto("/tasks");
   await page.route("**/aiagent_api/task/*/run", (route) =>
-    route.fulfill({ status: 400, contentType: "application/json", body: JSON.stringify({ code: 400, msg: "任务正在运行，请稍后再试", data: null }) }),
+    route.fulfill({
+      status: 400,
+      contentType: "application/json",
+      body: JSON.stringify({ code: 400, msg: "任务正在运行，请稍后再试", data: null }),
+    }),
   );
   await page.locator("tr", { hasText: "每日早报" }).getByTestId("task-run").click();
   await expect(page.getByText("任务正在运行，请稍后再试")).toBeVisible();
