@@ -91,8 +91,9 @@ export function MyTools() {
       <Space wrap style={{ marginBottom: 16 }}>
         <Select
           aria-label={t("tools.list.type")}
+          prefix={t("tools.list.type")}
           data-testid="tools-type-filter"
-          style={{ width: 120 }}
+          style={{ width: 160 }}
           value={draft.type}
           onChange={(type) => setDraft({ ...draft, type })}
           options={[
@@ -104,8 +105,9 @@ export function MyTools() {
         />
         <Select
           aria-label={t("tools.list.status")}
+          prefix={t("tools.list.status")}
           data-testid="tools-status-filter"
-          style={{ width: 120 }}
+          style={{ width: 230 }}
           value={draft.status}
           onChange={(status) => setDraft({ ...draft, status })}
           options={[
