@@ -100,7 +100,7 @@ test("the chain start → knowledge → LLM → condition → HTTP → end, run,
   await selectNode(page, "llm1");
   await page.getByTestId("llm-prompt").fill("查询{{start.city}}的天气，资料：{{knowledge1.text}}");
   await selectNode(page, "condition1");
-  await choose(page, page.getByTestId("cond-0-0-left"), "llm1 · text");
+  await choose(page, page.getByTestId("cond-0-0-left"), "大模型 · text");
   await choose(page, page.getByTestId("cond-0-0-op"), /^包含$/);
   await page.getByTestId("cond-0-0-right").fill("天气");
   await selectNode(page, "http1");
@@ -108,7 +108,7 @@ test("the chain start → knowledge → LLM → condition → HTTP → end, run,
   await selectNode(page, "end");
   await page.getByTestId("end-outputs-add").click();
   await page.getByTestId("end-outputs-name-0").fill("weather");
-  await choose(page, page.getByTestId("end-outputs-value-0"), "http1 · json");
+  await choose(page, page.getByTestId("end-outputs-value-0"), "HTTP 请求 · json");
   await expect(page.getByTestId("wf-issues")).toHaveText(/校验问题 0/);
   await page.getByTestId("wf-save").click();
   await expect(page.getByTestId("wf-dirty")).toHaveText("已保存");
@@ -188,8 +188,8 @@ test("a loop's body on the canvas: nodes added into an iteration, its panel with
   await connect(page, "code1", "template1");
   await selectNode(page, "template1");
   await page.getByTestId("template-text-var").click();
-  await expect(page.getByRole("menuitem", { name: /iteration1 · item/ })).toBeVisible();
-  await page.getByRole("menuitem", { name: /code1 · double/ }).click();
+  await expect(page.getByRole("menuitem", { name: /迭代 · item/ })).toBeVisible();
+  await page.getByRole("menuitem", { name: /代码 · double/ }).click();
   await page.getByTestId("wf-save").click();
   await expect(page.getByTestId("wf-dirty")).toHaveText("已保存");
   await selectNode(page, "iteration1");
@@ -260,7 +260,7 @@ test("an LLM's answer shows in the test-run panel's reply, and a sub-workflow's 
   await selectNode(page, "end");
   await page.getByTestId("end-outputs-add").click();
   await page.getByTestId("end-outputs-name-0").fill("summary");
-  await choose(page, page.getByTestId("end-outputs-value-0"), "subworkflow1 · summary");
+  await choose(page, page.getByTestId("end-outputs-value-0"), "子工作流 · summary");
   await page.getByTestId("wf-save").click();
   await expect(page.getByTestId("wf-dirty")).toHaveText("已保存");
 

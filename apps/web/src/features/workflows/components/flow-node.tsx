@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { sourceHandles } from "../model/nodes";
 import { type ClassifierClass, ELSE_HANDLE, LOOP_TYPES, type NodeData, type NodeType } from "../model/types";
 import { NodeIcon, nodeMeta, STATUS_COLOR } from "./node-meta";
+import { nodeTitle } from "./node-title";
 
 /** What the canvas paints over the graph: the last run's node states and the validation marks. */
 export interface CanvasMarks {
@@ -81,9 +82,7 @@ function FlowNodeView({ id, type, data, selected }: NodeProps) {
     }
     return h === ELSE_HANDLE ? t("workflows.props.else") : `${i === 0 ? t("workflows.props.if") : t("workflows.props.elseIf")} ${h}`;
   };
-  // A title that is the type's Chinese name (as the server names a new draft's nodes) follows the language.
-  const title =
-    data.title && data.title !== t(`workflows.nodes.${nodeType}`, { lng: "zh" }) ? String(data.title) : t(`workflows.nodes.${nodeType}`);
+  const title = nodeTitle(t, nodeType, data.title);
   if (LOOP_TYPES.has(nodeType)) {
     const size = marks.sizes?.[id] ?? { width: 460, height: 220 };
     const d = data as NodeData;

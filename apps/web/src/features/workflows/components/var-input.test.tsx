@@ -13,11 +13,13 @@ function Harness({ initial }: { initial: string }) {
     nodes: [
       { id: "start", type: "start", data: { inputs: [{ name: "city", type: "string" }] } },
       { id: "code1", type: "code", data: { code: "function main(p) {\n  return { temp: 1, 'feels': 2 };\n}" } },
+      { id: "code2", type: "code", data: { code: "function main(p) {\n  return { n: 1 };\n}" } },
       { id: "t1", type: "template", data: { template: "" } },
     ],
     edges: [
       { source: "start", target: "code1" },
-      { source: "code1", target: "t1" },
+      { source: "code1", target: "code2" },
+      { source: "code2", target: "t1" },
     ],
   });
   return (
@@ -36,7 +38,8 @@ describe("variable picker", () => {
     fireEvent.select(input);
     fireEvent.click(screen.getByTestId("tpl-var"));
     const items = await screen.findAllByRole("menuitem");
-    expect(items.map((i) => i.textContent)).toEqual(["start · city", "code1 · temp", "code1 · feels"]);
+    // Named as on the canvas; two nodes of one name also by their ids.
+    expect(items.map((i) => i.textContent)).toEqual(["开始 · city", "代码 (code1) · temp", "代码 (code1) · feels", "代码 (code2) · n"]);
     await act(async () => fireEvent.click(items[0]));
     expect(screen.getByTestId("value").textContent).toBe("Weather in {{start.city}}!");
   });

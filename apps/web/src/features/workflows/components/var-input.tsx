@@ -3,17 +3,31 @@ import { useContext, useRef } from "react";
 import { createContext } from "react";
 import { useTranslation } from "react-i18next";
 import type { VariableOption } from "../model/graph";
+import { nodeTitle } from "./node-title";
 
 /** The variables of the nodes upstream of the node being edited (set by the property panel). */
 export const VariablesContext = createContext<VariableOption[]>([]);
 
-function useVariableItems() {
+/** "开始 · city": the node as the canvas names it (with its id when two share a name) and the field. */
+function useLabels() {
   const vars = useContext(VariablesContext);
+  const { t } = useTranslation();
+  const titles = new Map(vars.map((v) => [v.nodeId, nodeTitle(t, v.type, v.title)]));
+  const shared = (title: string) => new Set([...titles].filter(([, x]) => x === title).map(([id]) => id)).size > 1;
+  const label = (v: VariableOption) => {
+    const title = titles.get(v.nodeId) ?? v.nodeId;
+    return `${shared(title) ? `${title} (${v.nodeId})` : title} · ${v.field}`;
+  };
+  return { vars, label };
+}
+
+function useVariableItems() {
+  const { vars, label } = useLabels();
   const { t } = useTranslation();
   return {
     vars,
     items: vars.length
-      ? vars.map((v) => ({ key: v.ref, label: `${v.title} · ${v.field}` }))
+      ? vars.map((v) => ({ key: v.ref, label: label(v) }))
       : [{ key: "", label: t("workflows.props.noVariables"), disabled: true }],
   };
 }
@@ -74,7 +88,7 @@ export function VarInput({
 /** One upstream variable, or typed text (a constant). */
 export function VarSelect({ value, onChange, testId }: { value: string; onChange: (v: string) => void; testId?: string }) {
   const { t } = useTranslation();
-  const { vars } = useVariableItems();
+  const { vars, label } = useLabels();
   return (
     <Select
       value={value || undefined}
@@ -84,7 +98,7 @@ export function VarSelect({ value, onChange, testId }: { value: string; onChange
       style={{ width: "100%" }}
       placeholder={t("workflows.props.insertVariable")}
       notFoundContent={t("workflows.props.noVariables")}
-      options={vars.map((v) => ({ value: v.ref, label: `${v.title} · ${v.field}` }))}
+      options={vars.map((v) => ({ value: v.ref, label: label(v) }))}
       data-testid={testId}
     />
   );

@@ -205,6 +205,8 @@ export function upstreamOf(id: string, edges: Pick<WfEdge, "source" | "target">[
 
 export interface VariableOption {
   nodeId: string;
+  type: string;
+  /** The node's own title ("" when it has none). */
   title: string;
   field: string;
   /** `{{nodeId.field}}` */
@@ -244,7 +246,8 @@ export function variablesFor(id: string, nodes: WfNode[], edges: WfEdge[]): Vari
     .flatMap((n) =>
       (visible.get(n.id) ?? []).map((field) => ({
         nodeId: n.id,
-        title: (n.data.title as string) || n.id,
+        type: n.type,
+        title: String(n.data.title ?? ""),
         field,
         ref: `{{${n.id}.${field}}}`,
       })),
