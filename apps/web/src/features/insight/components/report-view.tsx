@@ -72,7 +72,7 @@ export function ReportView({ report }: { report: InsightReport }) {
               <Typography.Text
                 type="secondary"
                 copyable={{ text: b.sql }}
-                style={{ display: "block", marginTop: 8, fontSize: 12, wordBreak: "break-all" }}
+                style={{ display: "block", marginTop: 8, fontSize: 12, overflowWrap: "anywhere" }}
               >
                 <code>{b.sql}</code>
               </Typography.Text>
