@@ -193,6 +193,8 @@ export const retrievalHit = z.object({
   title: z.string().nullable(),
   question: z.string().nullable(),
   answer: z.string().nullable(),
+  /** The file the segment came from (null for Q&A pairs and segments added by hand). */
+  fileName: z.string().nullable().optional(),
   score: z.number(),
   keywordScore: z.number(),
   vectorScore: z.number(),

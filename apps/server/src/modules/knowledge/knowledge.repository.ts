@@ -130,6 +130,16 @@ export class KnowledgeRepository {
     return row;
   }
 
+  /** File id → name, for the files given. */
+  async fileNames(ids: string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db
+      .select({ id: knowledgeFiles.id, name: knowledgeFiles.name })
+      .from(knowledgeFiles)
+      .where(inArray(knowledgeFiles.id, ids));
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
   async insertFile(values: typeof knowledgeFiles.$inferInsert) {
     const [row] = await this.db.insert(knowledgeFiles).values(values).returning();
     return row;

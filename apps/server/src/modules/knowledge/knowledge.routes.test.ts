@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { knowledgeSteps } from "./knowledge.fixtures.ts";
+import { docsOf } from "./knowledge.runtime.ts";
 
 let t: TestApp;
 let k: ReturnType<typeof knowledgeSteps>;
@@ -390,13 +391,16 @@ describe("retrieval (keyword only: no embedding model)", () => {
     const { hits, vectorUsed } = res.json().data;
     expect(vectorUsed).toBe(false);
     expect(hits[0].content).toContain("保修一年");
-    expect(hits[0]).toMatchObject({ fileId, vectorScore: 0 });
+    expect(hits[0]).toMatchObject({ fileId, fileName: "policy.md", vectorScore: 0 });
+    // A reply's sources name the file a passage came from; a Q&A pair is named by its question.
+    expect(docsOf(hits.slice(0, 1))[0].title).toMatch(/^\[1\] policy\.md/);
     expect(hits[0].keywordScore).toBeGreaterThan(0);
     expect(hits[0].score).toBe(hits[0].keywordScore);
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1].score).toBeGreaterThanOrEqual(hits[i].score);
     // The question field weighs more than the same words in a body.
     const invoice = (await k.call(alice, "POST", `/${id}/retrieval`, { query: "发票", topK: 5 })).json().data.hits;
     expect(invoice[0].question).toBe("发票怎么开？");
+    expect(docsOf(invoice.slice(0, 1))[0].title).toBe("[1] 发票怎么开？");
     expect(invoice[0].keywordScore).toBeGreaterThan(invoice[1].keywordScore);
     // Threshold drops weak hits; disabled segments are never found.
     const strict = (await k.call(alice, "POST", `/${id}/retrieval`, { query: "电子产品保修多久", topK: 5, threshold: 0.99 })).json().data;

@@ -10,7 +10,13 @@ export interface KnowledgeForRuntime {
   directAnswer(agent: RuntimeAgent, query: string): Promise<{ content: string; docs: ChatDoc[] } | null>;
 }
 
-const titleOf = (h: Hit, i: number) => `[${i + 1}] ${h.question ?? h.title ?? h.content.slice(0, 30).replace(/\s+/g, " ")}`;
+/** "[1] 退货运费谁承担？" for a Q&A pair, "[2] manual.md · 退货政策" for a file's segment (its heading, if any). */
+const titleOf = (h: Hit, i: number) => {
+  const what =
+    h.question ??
+    (h.fileName ? [h.fileName, h.title].filter(Boolean).join(" · ") : (h.title ?? h.content.slice(0, 30).replace(/\s+/g, " ")));
+  return `[${i + 1}] ${what}`;
+};
 export const docsOf = (hits: Hit[]): ChatDoc[] => hits.map((h, i) => ({ title: titleOf(h, i), content: h.answer ?? h.content }));
 
 /**

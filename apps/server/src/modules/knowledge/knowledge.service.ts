@@ -795,7 +795,13 @@ export class KnowledgeService {
     hits.sort((a, b) => b.score - a.score);
     const fused = hits.slice(0, topK);
     const reranked = opts.rerank && fused.length ? await this.rerank(bases[0].tenantId, query, fused, opts.rerankModelId) : null;
-    return { hits: (reranked ?? fused).slice(0, opts.topK), vectorUsed, reranked: !!reranked };
+    return { hits: await this.withFileNames((reranked ?? fused).slice(0, opts.topK)), vectorUsed, reranked: !!reranked };
+  }
+
+  /** Each hit with the name of its file, so that a reply's sources say which document they quote. */
+  private async withFileNames(hits: Hit[]): Promise<Hit[]> {
+    const names = await this.repo.fileNames([...new Set(hits.map((h) => h.fileId).filter((id): id is string => !!id))]);
+    return hits.map((h) => ({ ...h, fileName: h.fileId ? (names.get(h.fileId) ?? null) : null }));
   }
 
   /** The hits reordered by the rerank model's relevance (each carrying it); null without a model or when it fails. */

@@ -55,6 +55,8 @@ export interface Hit {
   vectorScore: number;
   /** The rerank model's relevance, when the hits were reranked (knowledge.service.ts). */
   rerankScore?: number;
+  /** The name of the file the segment came from (set by knowledge.service.ts's retrieve). */
+  fileName?: string | null;
 }
 
 /** Candidates taken from each side before fusion. */

@@ -134,7 +134,9 @@ export function RetrievalPanel({ baseId }: { baseId: string }) {
                           {t("knowledge.retrieval.rerankScore")} {score(h.rerankScore)}
                         </Tag>
                       )}
-                      {h.title && <Typography.Text type="secondary">{h.title}</Typography.Text>}
+                      {(h.fileName || h.title) && (
+                        <Typography.Text type="secondary">{[h.fileName, h.title].filter(Boolean).join(" · ")}</Typography.Text>
+                      )}
                     </Space>
                     <Typography.Paragraph style={{ whiteSpace: "pre-wrap", marginBottom: 0 }} ellipsis={{ rows: 4, expandable: true }}>
                       {h.question ? `Q: ${h.question}\nA: ${h.answer ?? ""}` : h.content}
