@@ -75,6 +75,11 @@ export const sessionListQuery = z.object({
   start_date: z.string().max(40).optional(),
   end_date: z.string().max(40).optional(),
   schema_id: z.string().max(64).optional(),
+  /** Only the sessions with the released agent (true) or with the studio's draft (false); both when absent. */
+  release: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional(),
 });
 export const sessionList = z.object({ list: z.array(sessionItem), total: z.number().int() });
 

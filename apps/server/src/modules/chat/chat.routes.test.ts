@@ -211,6 +211,13 @@ describe("sessions", () => {
       headers: alice.headers,
     });
     expect(list.json().data.list.map((s: { session_id: string }) => s.session_id)).toEqual([sid]);
+    // A studio test chat (the draft) is not in the released agent's history, and the other way round.
+    const only = async (release: string) =>
+      (await t.app.inject({ url: `${R}/session_list?schema_id=${agentId}&release=${release}`, headers: alice.headers }))
+        .json()
+        .data.list.map((s: { session_id: string }) => s.session_id);
+    expect(await only("false")).toContain(sid);
+    expect(await only("true")).not.toContain(sid);
     const rename = (new_title: string) =>
       t.app.inject({ method: "POST", url: `${R}/update_session_title`, headers: alice.headers, payload: { session_id: sid, new_title } });
     expect((await rename("  ")).json().msg).toBe("名称不能为空");

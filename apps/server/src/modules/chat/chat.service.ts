@@ -803,7 +803,15 @@ export class ChatService {
 
   async list(
     caller: Caller,
-    q: { page_number: number; page_size: number; search?: string; start_date?: string; end_date?: string; schema_id?: string },
+    q: {
+      page_number: number;
+      page_size: number;
+      search?: string;
+      start_date?: string;
+      end_date?: string;
+      schema_id?: string;
+      release?: boolean;
+    },
   ) {
     const date = (v?: string, endOfDay = false) => {
       if (!v) return undefined;
@@ -818,6 +826,7 @@ export class ChatService {
       start: date(q.start_date),
       end: date(q.end_date, true),
       agentId: q.schema_id,
+      release: q.release,
     });
     return { list: list.map((s) => this.toItem(s)), total };
   }

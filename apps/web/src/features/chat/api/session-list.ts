@@ -13,6 +13,8 @@ export const fetchSessionList = (agentId: string, search: string, page: number) 
     page_size: SESSION_PAGE_SIZE,
     schema_id: agentId,
     search: search || undefined,
+    // The chat page talks to the released agent: the studio's test chats are not its history.
+    release: true,
   });
 
 /** The agent's sessions, newest first, a page of 100 at a time; `search` filters by title. */
