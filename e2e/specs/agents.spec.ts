@@ -291,12 +291,15 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await page.getByTestId("studio-persona").fill("你是一名资深旅行规划师，擅长亲子游和自驾游。");
   await page.getByTestId("studio-save").click();
   await expect(page.getByText("已保存").first()).toBeVisible();
+  // Saved since v1: the studio says what is released is not the draft any more.
+  await expect(page.getByTestId("studio-unreleased-changes")).toHaveText("有未发布的修改");
   await debugRun(request, "member", agentId!);
   await page.reload();
   await clickRelease(page);
   await page.getByTestId("release-notes").fill("侧重亲子游");
   await clickUntilClosed(page.locator(".ant-modal").filter({ has: page.getByTestId("release-notes") }), /发\s*布/);
   await expect(page.getByText("已发布 v2").first()).toBeVisible();
+  await expect(page.getByTestId("studio-unreleased-changes")).toHaveCount(0);
   await page.getByTestId("studio-versions").click();
   await expect(page.getByTestId("version-diff")).toContainText("人设与回复逻辑");
   await expect(page.getByTestId("version-diff")).toContainText("亲子游");

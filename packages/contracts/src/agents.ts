@@ -228,6 +228,8 @@ export const draftResponse = z.object({
   revision: z.number(),
   debugSucceeded: z.boolean(),
   latestVersion: z.number().nullable(),
+  /** The draft was saved since the latest release (false before the first): the studio says so. */
+  changedSinceRelease: z.boolean(),
   lastModifiedDate: z.string(),
 });
 export type DraftResponse = z.infer<typeof draftResponse>;

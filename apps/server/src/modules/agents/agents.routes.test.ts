@@ -127,10 +127,13 @@ describe("drafts and releases", () => {
     expect((await s.release(owner, id)).statusCode).toBe(400);
     await s.debugOk(owner, id);
     expect((await s.release(owner, id, "首发")).json().data).toEqual({ versionNo: 1 });
-    expect((await s.draft(owner, id)).agentStatus).toBe("C90_Released");
+    expect(await s.draft(owner, id)).toMatchObject({ agentStatus: "C90_Released", changedSinceRelease: false });
     await s.save(owner, id, { persona: "第二版" });
+    // The studio says the draft differs from what is released, until the next release.
+    expect((await s.draft(owner, id)).changedSinceRelease).toBe(true);
     await s.debugOk(owner, id);
     expect((await s.release(owner, id, "二版")).json().data).toEqual({ versionNo: 2 });
+    expect((await s.draft(owner, id)).changedSinceRelease).toBe(false);
     const versions = (await s.call(owner, "GET", `/aiagent_api/agent/versions/${id}`)).json().data;
     expect(versions.map((v: { versionNo: number; notes: string }) => [v.versionNo, v.notes])).toEqual([
       [2, "二版"],

@@ -258,6 +258,8 @@ export class AgentsService implements AgentsForRuntime {
       revision: row.draftRevision,
       debugSucceeded: row.debugSucceededRevision === row.draftRevision,
       latestVersion: row.latestVersionNo,
+      // A save opens an editing round (editCounted) that only a release closes.
+      changedSinceRelease: row.latestVersionNo !== null && row.editCounted,
       lastModifiedDate: row.lastModifiedAt.toISOString(),
     };
   }

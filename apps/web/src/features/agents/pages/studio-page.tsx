@@ -247,6 +247,11 @@ export function StudioPage() {
           ) : (
             <Tag color="gold">{t("agents.studio.status.unreleased")}</Tag>
           )}
+          {released && d?.changedSinceRelease && (
+            <Tag color="blue" data-testid="studio-unreleased-changes">
+              {t("agents.studio.unreleasedChanges")}
+            </Tag>
+          )}
           {unsaved && <Tag color="orange">{t("agents.studio.unsaved")}</Tag>}
           <div style={{ flex: 1 }} />
           <Button icon={<MessageOutlined />} onClick={() => setConversationsOpen(true)} disabled={!d} data-testid="studio-conversations">
