@@ -152,6 +152,10 @@ test("a knowledge base: create, upload with the wizard, watch it process, retrie
   await page.keyboard.press("Escape");
   await page.goto("/home?types=2");
   await expect(row(page, BASE)).toContainText("file upload");
+  // The name opens the base too (a double-click is not the only way).
+  await row(page, BASE).getByTestId("knowledge-open").click();
+  await expect(page).toHaveURL(/\/knowledge-list\?id=/);
+  await page.goBack();
   await page.getByTestId("create-knowledge").click();
   await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
   await expect(page.getByText("please enter a name").last()).toBeVisible();

@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Input, Popconfirm, Space, Table, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useLocation, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { stepBackPage } from "../../agents/paging";
 import { getToken } from "../../../lib/storage";
 import { deleteKnowledge } from "../api/delete-knowledge";
@@ -75,7 +75,16 @@ export function MyKnowledge() {
         })}
         columns={[
           { title: t("knowledge.list.index"), key: "index", width: 80, render: (_, __, i) => (page - 1) * limit + i + 1 },
-          { title: t("knowledge.list.name"), dataIndex: "name", render: (v: string) => <Typography.Text strong>{v}</Typography.Text> },
+          {
+            title: t("knowledge.list.name"),
+            dataIndex: "name",
+            // Double-click opens a row (the spec); the name is a link too, for those who do not know that.
+            render: (v: string, b) => (
+              <Link to={`/knowledge-list?id=${encodeURIComponent(b.id)}`} data-testid="knowledge-open">
+                <Typography.Text strong>{v}</Typography.Text>
+              </Link>
+            ),
+          },
           { title: t("knowledge.list.source"), key: "source", width: 140, render: () => t("knowledge.list.fileUpload") },
           {
             title: t("knowledge.list.editTime"),
