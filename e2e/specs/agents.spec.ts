@@ -83,6 +83,12 @@ test("browse and filter the marketplace", async ({ page }) => {
   await expect(cards(page).first()).toContainText("HR招聘助手");
   await expect(cards(page).first()).toContainText("免费");
   await expect(page.getByTestId("market-total")).toHaveText("共 1 个智能体");
+  // Back from an agent finds the search as it was.
+  await cards(page).first().getByTestId("agent-name").click();
+  await expect(page).toHaveURL(/\/agent-detail\?id=/);
+  await page.goBack();
+  await expect(page.getByPlaceholder("搜索智能体")).toHaveValue("HR");
+  await expect(cards(page)).toHaveCount(1);
   await page.getByPlaceholder("搜索智能体").fill("没有这个智能体");
   await page.getByPlaceholder("搜索智能体").press("Enter");
   await expect(page.locator(".ant-empty-description")).toHaveText("暂无数据");

@@ -1,7 +1,8 @@
 import { AGENT_PAGE_SIZE, MARKET_MAX_PAGES } from "@agentfair/contracts";
 import { Button, Col, Empty, Input, Pagination, Row, Spin, Typography } from "antd";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
 import { useLaunchPage } from "../api/launch-page";
 import { useUseCounts } from "../api/use-counts";
 import { MarketCard } from "../components/market-card";
@@ -11,12 +12,40 @@ import { useCopyAgent } from "../components/use-copy-agent";
 /** The agents the pages reach: the server serves ten pages of any list. */
 const REACH = MARKET_MAX_PAGES * AGENT_PAGE_SIZE;
 
+type MarketView = { name: string; filter: TagFilter; page: number };
+
+const viewOf = (p: URLSearchParams): MarketView => ({
+  name: p.get("q") ?? "",
+  filter: {
+    source: p.get("source") === "labels" ? "labels" : "tags",
+    tag: p.get("tag") ?? undefined,
+    labelId: p.get("label") ?? undefined,
+  },
+  page: Math.max(1, Number(p.get("page")) || 1),
+});
+
+const paramsOf = ({ name, filter, page }: MarketView) =>
+  Object.fromEntries(
+    Object.entries({
+      q: name,
+      source: filter.source === "labels" ? "labels" : "",
+      tag: filter.tag ?? "",
+      label: filter.labelId ?? "",
+      page: page > 1 ? String(page) : "",
+    }).filter(([, v]) => v),
+  );
+
 /** /index: the marketplace (doc 1 §2): tag bar, name search, a 4-column grid of 99 a page. */
 export function MarketplacePage() {
   const { t, i18n } = useTranslation();
-  const [name, setName] = useState("");
-  const [filter, setFilter] = useState<TagFilter>({ source: "tags" });
-  const [page, setPage] = useState(1);
+  // The search, the tag and the page are kept in the address too: back from an agent finds them again.
+  const [params, setParams] = useSearchParams();
+  const [view, setView] = useState(() => viewOf(params));
+  const { name, filter, page } = view;
+  const show = (next: Partial<MarketView>) => setView((v) => ({ ...v, page: 1, ...next }));
+  useEffect(() => {
+    setParams(paramsOf(view), { replace: true });
+  }, [view, setParams]);
   const query = useLaunchPage({ name: name || undefined, tag: filter.tag as never, labelId: filter.labelId, page, size: AGENT_PAGE_SIZE });
   const list = query.data?.list ?? [];
   const total = query.data?.total ?? 0;
@@ -38,21 +67,13 @@ export function MarketplacePage() {
           allowClear
           placeholder={t("agents.market.search")}
           style={{ width: 320 }}
-          onSearch={(v) => {
-            setName(v.trim());
-            setPage(1);
-          }}
+          defaultValue={name}
+          onSearch={(v) => show({ name: v.trim() })}
           data-testid="market-search"
         />
       </div>
       <div style={{ marginBottom: 20 }}>
-        <TagBar
-          value={filter}
-          onChange={(v) => {
-            setFilter(v);
-            setPage(1);
-          }}
-        />
+        <TagBar value={filter} onChange={(v) => show({ filter: v })} />
       </div>
       {total > 0 && (
         <Typography.Text type="secondary" style={{ display: "block", marginBottom: 12 }} data-testid="market-total">
@@ -88,7 +109,7 @@ export function MarketplacePage() {
           pageSize={AGENT_PAGE_SIZE}
           total={Math.min(total, REACH)}
           showSizeChanger={false}
-          onChange={setPage}
+          onChange={(p) => show({ page: p })}
         />
       )}
     </div>
