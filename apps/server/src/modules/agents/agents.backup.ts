@@ -5,6 +5,7 @@ import { z } from "zod";
 import { type Caller, requireUser } from "../../platform/auth.ts";
 import { badRequest } from "../../platform/errors.ts";
 import { ok, readUploadedFile } from "../../platform/http.ts";
+import { inflateWithin } from "../../platform/zip.ts";
 import type { AgentsService } from "./agents.service.ts";
 
 /** Backup and restore of agents (doc 2 §1, §5): one zip with a manifest; paths are ours. */
@@ -56,7 +57,8 @@ export async function readBackup(data: Buffer): Promise<Manifest> {
   if (data.length < 4 || data.readUInt32LE(0) !== 0x04034b50) throw badRequest("agentImportZipRequired");
   let zip: JSZip;
   try {
-    zip = await JSZip.loadAsync(data, { checkCRC32: true });
+    // No CRC check: it inflates every entry in full while loading, before any limit is checked.
+    zip = await JSZip.loadAsync(data, { checkCRC32: false });
   } catch {
     throw badRequest("agentImportZipRequired");
   }
@@ -71,9 +73,11 @@ export async function readBackup(data: Buffer): Promise<Manifest> {
   }
   const file = zip.file(MANIFEST);
   if (!file) throw invalid("no manifest.json");
-  const text = await readLimited(file, MAX_ENTRY_BYTES).catch(() => {
-    throw invalid("manifest.json too large");
+  const bytes = await inflateWithin(file, MAX_ENTRY_BYTES).catch(() => {
+    throw invalid("manifest.json is damaged");
   });
+  if (!bytes) throw invalid("manifest.json too large");
+  const text = bytes.toString("utf8");
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -83,34 +87,6 @@ export async function readBackup(data: Buffer): Promise<Manifest> {
   const m = manifest.safeParse(parsed);
   if (!m.success) throw invalid("manifest.json does not match the schema");
   return m.data;
-}
-
-/** Inflates one entry, stopping as soon as it passes `max` bytes (a zip bomb stops there). */
-function readLimited(file: JSZip.JSZipObject, max: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const stream = file.nodeStream("nodebuffer");
-    stream.on("data", (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > max) {
-        done = true;
-        stream.pause();
-        reject(new Error("too large"));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    stream.on("error", (err) => {
-      done = true;
-      reject(err);
-    });
-    stream.on("end", () => {
-      if (!done) resolve(Buffer.concat(chunks).toString("utf8"));
-    });
-  });
 }
 
 export async function importAgent(agents: AgentsService, caller: Caller, data: Buffer) {

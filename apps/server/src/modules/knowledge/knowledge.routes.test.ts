@@ -1,8 +1,37 @@
+import { deflateRawSync } from "node:zlib";
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { knowledgeSteps } from "./knowledge.fixtures.ts";
+
+/** A zip of one entry, a.txt, that inflates to `size` bytes while its headers say 100 (a bomb that lies). */
+function lyingZip(size: number) {
+  const data = deflateRawSync(Buffer.alloc(size, 0x61));
+  const name = Buffer.from("a.txt");
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(100, 22);
+  local.writeUInt16LE(name.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(100, 24);
+  central.writeUInt16LE(name.length, 28);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + name.length, 12);
+  end.writeUInt32LE(local.length + name.length + data.length, 16);
+  return Buffer.concat([local, name, data, central, name, end]);
+}
 import { docsOf } from "./knowledge.runtime.ts";
 
 let t: TestApp;
@@ -183,6 +212,11 @@ describe("files: upload checks", () => {
       "en",
     );
     expect(bombRes.json().msg).toBe("the zip may unpack to at most 100MB");
+    // An entry whose headers declare 100 bytes but which inflates to 40 MB: stopped while inflating, at 15 MB.
+    const before = process.memoryUsage().rss;
+    const liar = await k.upload(alice, id, "liar.zip", lyingZip(40 * 1024 * 1024), "files", "en");
+    expect(liar.json().msg).toBe("the file may be at most 15MB");
+    expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
     const broken = await k.upload(alice, id, "broken.zip", Buffer.from("PK\x03\x04garbage"), "files", "en");
     expect(broken.json().msg).toBe("the zip file is damaged or cannot be read");
     // Nothing of the refused zips was stored.

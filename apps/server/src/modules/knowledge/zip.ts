@@ -1,5 +1,6 @@
 import JSZip from "jszip";
 import { badRequest } from "../../platform/errors.ts";
+import { inflateWithin } from "../../platform/zip.ts";
 import { decodeText } from "./ingest/index.ts";
 
 /** Limits of a bulk-import zip, checked on its central directory before anything is unpacked. */
@@ -60,13 +61,18 @@ export async function unpackZip(data: Buffer, accept: { extensions: readonly str
     if (declared > ZIP_LIMITS.totalBytes) throw badRequest("zipTooLarge", { size: `${ZIP_LIMITS.totalBytes / 1024 / 1024}MB` });
   }
   const out: ZipEntry[] = [];
-  let actual = 0;
+  let left = ZIP_LIMITS.totalBytes;
   for (const entry of entries) {
-    // A lying header is caught here: the real unpacked bytes count against the same limits.
-    const bytes = await entry.async("nodebuffer");
-    actual += bytes.length;
-    if (bytes.length > accept.maxFileBytes) throw badRequest("fileTooLarge", { size: accept.sizeLabel });
-    if (actual > ZIP_LIMITS.totalBytes) throw badRequest("zipTooLarge", { size: `${ZIP_LIMITS.totalBytes / 1024 / 1024}MB` });
+    // A lying header is caught here: inflating stops at the first byte past either limit.
+    const bytes = await inflateWithin(entry, Math.min(accept.maxFileBytes, left)).catch(() => {
+      throw badRequest("zipInvalid");
+    });
+    if (!bytes) {
+      throw left < accept.maxFileBytes
+        ? badRequest("zipTooLarge", { size: `${ZIP_LIMITS.totalBytes / 1024 / 1024}MB` })
+        : badRequest("fileTooLarge", { size: accept.sizeLabel });
+    }
+    left -= bytes.length;
     out.push({ name: entry.name.split("/").pop() ?? entry.name, data: bytes });
   }
   return out;
