@@ -28,10 +28,7 @@ export function cleanText(text: string, rules: NormalizedCleaning): string {
   // Order: e-mails before URLs (a URL pattern would eat "www.x.com" inside an address).
   if (rules.dropEmails) out = out.replace(EMAIL, "");
   if (rules.dropUrls) out = out.replace(URL, "");
-  for (const { regex, replacement } of rules.replace) {
-    regex.lastIndex = 0;
-    out = out.replace(regex, replacement);
-  }
+  for (const { pattern, replacement } of rules.replace) out = pattern.matcher(out).replaceAll(replacement);
   if (rules.collapseWhitespace) {
     out = out
       .replace(/[ \t\u00a0\u3000\f\v]+/g, " ")
