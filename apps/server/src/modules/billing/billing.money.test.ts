@@ -120,6 +120,22 @@ describe("billing: money under concurrency and forged notifications", () => {
     expect(days).toBeLessThan(32);
   });
 
+  it("attack: a flood of unsigned notifications is refused; the audit keeps at most 100 an hour of them", async () => {
+    const rejected = async () =>
+      (await t.platform.db.select().from(paymentNotifications)).filter((a) => a.outcome.startsWith("rejected")).length;
+    const before = await rejected();
+    for (let i = 0; i < 110; i++) {
+      const r = await t.app.inject({
+        method: "POST",
+        url: `${API}/order/notify/sandbox`,
+        headers: { "content-type": "application/json" },
+        payload: "{}",
+      });
+      expect(r.statusCode).toBe(400);
+    }
+    expect((await rejected()) - before).toBeLessThanOrEqual(100);
+  });
+
   it("forged, unsigned, tampered and wrong-amount notifications are rejected and change nothing", async () => {
     const u = await createUser(t, { memberLevel: "MONTHLY" });
     const o = (await caller(t, u.headers).post("/order/recharge/amount", { amount: 20 })).json().data;

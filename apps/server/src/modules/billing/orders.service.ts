@@ -348,7 +348,14 @@ export class OrdersService {
     try {
       payment = await provider.verifyNotification(headers, rawBody);
     } catch (err) {
-      await this.db.insert(paymentNotifications).values({ provider: channel, outcome: `rejected: ${(err as Error).message}` });
+      // Anyone can send one: the audit keeps the first 100 an hour of each channel, the log all of them.
+      const outcome = `rejected: ${(err as Error).message}`;
+      const kept = await this.platform.rateLimiter
+        .take(`payment-notify-rejected:${channel}`, 100, 3600)
+        .then(() => true)
+        .catch(() => false);
+      if (kept) await this.db.insert(paymentNotifications).values({ provider: channel, outcome });
+      else this.platform.log.warn({ channel, outcome }, "payment notification rejected");
       throw badRequest("paymentNotificationInvalid");
     }
     const outcome = await this.settle(channel, payment);
