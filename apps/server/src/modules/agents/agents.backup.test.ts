@@ -126,5 +126,14 @@ describe("backup and restore", () => {
     const wrong = new JSZip();
     wrong.file("manifest.json", good);
     expect((await importZip(alice, "a.zip", await wrong.generateAsync({ type: "nodebuffer" }))).msg).toContain("schema");
+
+    // Entries other than the manifest are never inflated (a CRC check while loading inflated them all,
+    // before any limit): one whose bytes do not match its CRC goes unnoticed.
+    const extra = new JSZip();
+    extra.file("manifest.json", good);
+    extra.file("junk.txt", "JUNK".repeat(1024), { compression: "STORE" });
+    const bytes = await extra.generateAsync({ type: "nodebuffer" });
+    bytes[bytes.indexOf("JUNKJUNK") + 1] ^= 0xff;
+    expect((await importZip(alice, "a.zip", bytes)).msg).toContain("schema");
   });
 });
