@@ -299,6 +299,7 @@ test("create in the studio, release after a debug run, compare versions, submit 
   await expect(page.getByText("已保存").first()).toBeVisible();
   // Saved since v1: the studio says what is released is not the draft any more.
   await expect(page.getByTestId("studio-unreleased-changes")).toHaveText("有未发布的修改");
+  await snap(page, "agents-studio-unreleased-changes");
   await debugRun(request, "member", agentId!);
   await page.reload();
   await clickRelease(page);
