@@ -41,7 +41,7 @@ function main(params) {
 export const DEMO_TRAIN_PLUGIN = pluginInput.parse({
   pluginName: "火车票查询",
   pluginDescription: "查询两个城市之间的高铁车次、时间和余票（离线演示数据）",
-  pluginIcon: "9",
+  pluginIcon: "50",
   pluginIconBackground: "#fff7e8",
   pluginType: "JAVASCRIPT",
   pluginCallableName: "train_tickets",

@@ -9,7 +9,7 @@ import { definitionOf, hashOf } from "./tools.service.ts";
 export const DEMO_TAX_PLUGIN = pluginInput.parse({
   pluginName: "个税计算器",
   pluginDescription: "按2019年起的综合所得税率表，计算月工资的个人所得税与税后收入（起征点5000元）",
-  pluginIcon: "12",
+  pluginIcon: "8",
   pluginIconBackground: "#e8fffb",
   pluginType: "JAVASCRIPT",
   pluginCallableName: "income_tax",
