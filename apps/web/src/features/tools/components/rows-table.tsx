@@ -85,6 +85,8 @@ export function RowsTable({
           },
           {
             width: 44,
+            // Kept in sight when the table scrolls sideways (the editor's column is narrower than the table).
+            fixed: "right",
             render: (_v, r) => (
               <Button
                 type="text"
