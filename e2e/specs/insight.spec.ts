@@ -229,3 +229,10 @@ test("report templates: hire ChatWord on /insight, ask, download its Word report
   await snap(page, "insight-templates-en");
   await page.evaluate(() => localStorage.setItem("lang", "zh"));
 });
+
+test("the administrator, who listed every report template, is told they are theirs", async ({ page }) => {
+  await loginAs(page, "admin");
+  await page.goto("/insight");
+  await expect(page.getByText("广场上的报告模板都是你发布的，它们在下方你的报告智能体中")).toBeVisible();
+  await snap(page, "insight-admin-templates");
+});

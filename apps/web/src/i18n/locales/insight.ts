@@ -23,6 +23,7 @@ export const insight = defineArea(
     templatesHint:
       "五类专项能力：ChatBI 问数、对话仪表盘、ChatWord、ChatPPT 与行业报告。立即雇佣即可提问，或复制到我的智能体；可用哪些取决于会员方案。",
     noTemplates: "广场上暂无报告模板",
+    onlyOwnTemplates: "广场上的报告模板都是你发布的，它们在下方你的报告智能体中",
     categories: {
       chatBi: "ChatBI",
       "chat dashboard": "对话仪表盘",
@@ -93,6 +94,7 @@ export const insight = defineArea(
     templatesHint:
       "Five special capabilities: ChatBI, chat dashboard, ChatWord, ChatPPT and industry report. Hire one to ask at once, or copy it into your agents; your membership plan decides which you may use.",
     noTemplates: "No report templates in the marketplace yet",
+    onlyOwnTemplates: "The report templates in the marketplace are all yours: they are among your report agents below",
     categories: {
       chatBi: "ChatBI",
       "chat dashboard": "Chat dashboard",

@@ -28,7 +28,8 @@ export function InsightPage() {
   const agents = (mine.data?.list ?? []).filter((a) => a.agentType === INSIGHT_AGENT_TYPE);
   // The special categories' templates: report agents listed in the marketplace by others.
   const market = useLaunchPage({});
-  const templates = (market.data?.list ?? []).filter((a) => a.agentType === INSIGHT_AGENT_TYPE && !a.mine);
+  const listed = (market.data?.list ?? []).filter((a) => a.agentType === INSIGHT_AGENT_TYPE);
+  const templates = listed.filter((a) => !a.mine);
   const copy = useCopyAgent();
   return (
     <div style={{ maxWidth: 1200, margin: "0 auto" }}>
@@ -38,7 +39,8 @@ export function InsightPage() {
         {market.isLoading ? (
           <Spin />
         ) : templates.length === 0 ? (
-          <Empty description={t("insight.noTemplates")} />
+          // Those who listed every template themselves (the demo's administrator) are told so, not "none".
+          <Empty description={t(listed.length ? "insight.onlyOwnTemplates" : "insight.noTemplates")} />
         ) : (
           <Row gutter={[16, 16]} data-testid="insight-templates" style={{ marginBottom: 24 }}>
             {templates.map((a) => (
