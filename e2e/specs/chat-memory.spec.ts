@@ -109,12 +109,12 @@ test("a reply goes on while the page reloads, and the reopened session follows i
   await input(page).fill(question);
   await input(page).press("Enter");
   await expect(lastBot(page)).toContainText("第5段");
+  // The open session is in the address: the reload reopens it, highlighted, and its reply streams on.
+  await expect(page).toHaveURL(/[?&]sessionId=/);
   await page.reload();
-  // The session as the list shows it (titled by its question); opened, its reply streams on.
-  await page
-    .getByTestId("session-list")
-    .locator(".ant-conversations-item", { hasText: question.slice(0, 15) })
-    .click();
+  await expect(
+    page.getByTestId("session-list").locator(".ant-conversations-item-active", { hasText: question.slice(0, 15) }),
+  ).toBeVisible();
   await expect(lastBot(page)).toContainText("第1段");
   await expect(page.locator(".ant-sender [class*='loading-button']")).toHaveCount(1);
   await snap(page, "chat-resumed");
@@ -123,6 +123,11 @@ test("a reply goes on while the page reloads, and the reopened session follows i
   // Whole and once: the saved reply is what was shown.
   const text = (await lastBot(page).textContent()) ?? "";
   expect(text.match(/第1段/g)).toHaveLength(1);
+  // An address naming a session that is not there opens a new chat instead.
+  await page.goto(`/agent-execute?id=${agentId}&sessionId=nope`);
+  await expect(page).not.toHaveURL(/sessionId=/);
+  await expect(page.getByTestId("msg-bot")).toHaveCount(0);
+  await expect(page.getByTestId("msg-user")).toHaveCount(0);
 });
 
 test("the studio's debug pane: its memory drawer, and a reply followed on after a reload", async ({ page, request }) => {

@@ -37,7 +37,9 @@ export function ExecuteHeader(props: {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const [link, setLink] = useState("");
+  // The link of the session it was made for: after moving to another session it is not shown.
+  const [shared, setShared] = useState({ sessionId: "", link: "" });
+  const link = shared.sessionId === props.sessionId ? shared.link : "";
   // Undefined until first opened: the drawer's code loads then.
   const [details, setDetails] = useState<boolean>();
   const { agent } = props;
@@ -46,7 +48,7 @@ export function ExecuteHeader(props: {
     if (!open || !props.sessionId) return;
     // The session's live link (the server reuses it); a refusal was already shown by the http client.
     const share = await getShareToken(props.sessionId).catch(() => null);
-    if (share) setLink(shareLinkOf(agent.id, props.sessionId, share.shareToken));
+    if (share) setShared({ sessionId: props.sessionId, link: shareLinkOf(agent.id, props.sessionId, share.shareToken) });
   };
   const copy = async () => {
     if (await copyText(link)) message.success(t("chat.copyLinkOk"));
@@ -94,7 +96,7 @@ export function ExecuteHeader(props: {
                   onCopy={copy}
                   onRevoke={async () => {
                     await revokeShare(props.sessionId!);
-                    setLink("");
+                    setShared({ sessionId: "", link: "" });
                     message.success(t("chat.revoked"));
                   }}
                 />

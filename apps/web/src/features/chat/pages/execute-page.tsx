@@ -2,7 +2,7 @@ import { CHARGE_IDLE_MS } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { ExclamationCircleFilled } from "@ant-design/icons";
 import { App, Button, Spin } from "antd";
-import { lazy, Suspense, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import { ChatPanel } from "../../../components/chat/chat-panel";
@@ -27,7 +27,11 @@ const SessionSidebar = lazy(() => import("../components/session-sidebar").then((
 
 const NO_MESSAGES: UiMessage[] = [];
 
-/** /agent-execute?id&share&shareToken&xat&source: chat with an agent, or a shared session read-only. */
+/**
+ * /agent-execute?id&share&shareToken&xat&source&sessionId: chat with an agent, or a shared session
+ * read-only. The open session is kept in the address, so a reload (or a copied address) reopens it and
+ * follows a reply that is still being written.
+ */
 export function ExecutePage() {
   const [params] = useSearchParams();
   const id = params.get("id") ?? "";
@@ -50,7 +54,9 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
   const [search, setSearch] = useState("");
   const sessions = useSessionList(agentId, search, info.isSuccess);
   // The one session state: what the chat area shows, what the sidebar highlights, where a send goes.
-  const [activeId, setActiveId] = useState<string | null>(null);
+  const [activeId, setActiveId] = useOpenSession();
+  const latestActive = useRef(activeId);
+  latestActive.current = activeId;
   // Sessions whose first reply is still creating them: the server writes the row a moment after
   // the stream starts, so they are neither fetched nor named in heartbeats until that reply ends.
   const [creating, setCreating] = useState<string[]>([]);
@@ -59,6 +65,12 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
   const session = stored.session;
   const history = activeId ? stored.history : NO_MESSAGES;
   useHeartbeat(agentId, storedId, info.isSuccess);
+  // An address naming a session this caller cannot open (deleted, another's: the http client has
+  // said why) or one of another agent: a new chat instead.
+  const foreign = stored.session.isError || (!!session.data && session.data.schema_id !== agentId);
+  useEffect(() => {
+    if (foreign) setActiveId(null);
+  }, [foreign, setActiveId]);
   /** When each session last had a send from this page (the server's charging flag idles out after 5 minutes). */
   const lastSend = useRef(new Map<string, number>());
 
@@ -162,7 +174,7 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
               lastSend.current.set(sid, Date.now());
               setCreating((list) => [...list, sid]);
               // Still on the new chat: the view follows its session (the user may have moved on).
-              setActiveId((current) => current ?? sid);
+              if (!latestActive.current) setActiveId(sid);
               // Shown in the list at once; the row is saved a moment later.
               const now = new Date().toISOString();
               queryClient.setQueryData<SessionPages>(sessionListKey(agentId, ""), (data) =>
@@ -196,4 +208,23 @@ function ExecuteChat({ agentId, backTo }: { agentId: string; backTo: string }) {
       </div>
     </div>
   );
+}
+
+/** The open session as the address's `sessionId`; changing it replaces the history entry (back leaves the chat). */
+function useOpenSession(): [string | null, (id: string | null) => void] {
+  const [params, setParams] = useSearchParams();
+  const set = useCallback(
+    (id: string | null) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (id) next.set("sessionId", id);
+          else next.delete("sessionId");
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return [params.get("sessionId") || null, set];
 }

@@ -661,7 +661,7 @@ function RunHistory({ task, onClose }: { task: Task; onClose: () => void }) {
             width: 90,
             render: (_, r) =>
               r.sessionId && task.targetType === "agent" ? (
-                <Link to={`/agent-execute?id=${task.targetId}`}>{t("tasks.openSession")}</Link>
+                <Link to={`/agent-execute?id=${task.targetId}&sessionId=${r.sessionId}`}>{t("tasks.openSession")}</Link>
               ) : null,
           },
         ]}
