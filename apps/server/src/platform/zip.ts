@@ -1,30 +1,48 @@
 import type JSZip from "jszip";
 
 /**
- * A zip entry's bytes, or null once it inflates past `max`: counted while inflating, since the sizes
- * a zip declares may lie (a bomb declares 100 bytes and inflates to gigabytes), and stopped there.
+ * Inflates a zip entry as a stream, handing each chunk to `take`, and stops at the first chunk it
+ * refuses: true when the entry ended, false when refused. Sizes a zip declares may lie (a bomb declares
+ * 100 bytes and inflates to gigabytes), so limits are counted here, on what really comes out.
  */
-export function inflateWithin(entry: JSZip.JSZipObject, max: number): Promise<Buffer | null> {
+export function inflateEach(entry: JSZip.JSZipObject, take: (chunk: Buffer) => boolean): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
     let done = false;
     const stream = entry.nodeStream("nodebuffer");
     stream.on("data", (chunk: Buffer) => {
-      if (done) return;
-      total += chunk.length;
-      if (total > max) {
-        done = true;
-        stream.pause();
-        resolve(null);
-      } else chunks.push(chunk);
+      if (done || take(chunk)) return;
+      done = true;
+      stream.pause();
+      resolve(false);
     });
     stream.on("error", (err) => {
       done = true;
       reject(err);
     });
     stream.on("end", () => {
-      if (!done) resolve(Buffer.concat(chunks));
+      if (!done) resolve(true);
     });
   });
+}
+
+/** A zip entry's bytes, or null once it inflates past `max`. */
+export async function inflateWithin(entry: JSZip.JSZipObject, max: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const whole = await inflateEach(entry, (chunk) => {
+    total += chunk.length;
+    chunks.push(chunk);
+    return total <= max;
+  });
+  return whole ? Buffer.concat(chunks) : null;
+}
+
+/** Whether a zip's entries unpack to at most `max` bytes in all; stops at the first byte past it. */
+export async function unpacksWithin(zip: JSZip, max: number): Promise<boolean> {
+  let total = 0;
+  for (const entry of Object.values(zip.files)) {
+    if (entry.dir) continue;
+    if (!(await inflateEach(entry, (chunk) => (total += chunk.length) <= max))) return false;
+  }
+  return true;
 }

@@ -1,3 +1,4 @@
+import { unpacksWithin } from "../platform/zip.ts";
 import type { Attachment } from "./prompt.ts";
 
 /**
@@ -49,37 +50,13 @@ export function sniffType(data: Uint8Array, name: string): string | null {
   return null;
 }
 
-/**
- * Whether every entry of a zip unpacks to at most `max` bytes in all, counted while inflating (the
- * sizes a zip declares may lie); stops at the first byte past the limit.
- */
-export async function unpacksWithin(data: Uint8Array, max: number): Promise<boolean> {
-  const JSZip = (await import("jszip")).default;
-  const zip = await JSZip.loadAsync(data);
-  let total = 0;
-  for (const entry of Object.values(zip.files)) {
-    if (entry.dir) continue;
-    const within = await new Promise<boolean>((resolve, reject) => {
-      const stream = entry.nodeStream("nodebuffer");
-      stream.on("data", (chunk: Buffer) => {
-        total += chunk.length;
-        if (total > max) {
-          stream.pause();
-          resolve(false);
-        }
-      });
-      stream.on("end", () => resolve(true));
-      stream.on("error", reject);
-    });
-    if (!within) return false;
-  }
-  return true;
-}
-
 export async function extractText(data: Uint8Array, name: string): Promise<string | null> {
   const ext = extensionOf(name);
   try {
-    if (["docx", "xlsx", "pptx"].includes(ext) && !(await unpacksWithin(data, ZIP_UNPACKED_MAX))) return null;
+    if (["docx", "xlsx", "pptx"].includes(ext)) {
+      const JSZip = (await import("jszip")).default;
+      if (!(await unpacksWithin(await JSZip.loadAsync(data), ZIP_UNPACKED_MAX))) return null;
+    }
     if (ext === "txt") return new TextDecoder("utf-8").decode(data).slice(0, TEXT_MAX);
     if (ext === "pdf") return (await pdfText(data)).slice(0, TEXT_MAX);
     if (ext === "docx") {

@@ -1,4 +1,5 @@
 import JSZip from "jszip";
+import { inflateEach } from "../../../../platform/zip.ts";
 import { IngestError } from "../types.ts";
 import { checkSignal } from "./limits.ts";
 
@@ -32,19 +33,10 @@ export async function openZip(
   let total = 0;
   for (const entry of entries) {
     checkSignal(signal);
-    await new Promise<void>((resolve, reject) => {
-      const stream = entry.nodeStream("nodebuffer");
-      stream
-        .on("data", (chunk: Buffer) => {
-          total += chunk.length;
-          if (total > limits.bytes) {
-            stream.pause();
-            reject(new IngestError("tooLarge", `the file unpacks to more than ${Math.round(limits.bytes / 1024 / 1024)} MB`));
-          }
-        })
-        .on("error", (e: Error) => reject(new IngestError("unreadable", `the file is damaged: ${e.message}`)))
-        .on("end", () => resolve());
+    const within = await inflateEach(entry, (chunk) => (total += chunk.length) <= limits.bytes).catch((e: Error) => {
+      throw new IngestError("unreadable", `the file is damaged: ${e.message}`);
     });
+    if (!within) throw new IngestError("tooLarge", `the file unpacks to more than ${Math.round(limits.bytes / 1024 / 1024)} MB`);
   }
   return { zip, data };
 }
