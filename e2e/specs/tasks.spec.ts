@@ -43,6 +43,12 @@ test("create a cron task, run it now and see its history and notice", async ({ p
   await page.getByTestId("task-notices").click();
   await expect(page.locator(".ant-drawer:visible").getByText(name).first()).toBeVisible();
   await page.locator(".ant-drawer:visible .ant-drawer-close").click();
+  // The run's session opens in the chat page: its prompt and the reply.
+  await row.getByTestId("task-history").click();
+  await page.locator(".ant-drawer:visible").getByRole("link", { name: "查看会话" }).click();
+  await expect(page.getByTestId("msg-user").first()).toContainText("说一句早安");
+  await expect(page.getByTestId("msg-bot").first()).not.toBeEmpty();
+  await page.goto("/tasks");
 
   await chooseLanguage(page, "English");
   await expect(page.getByText("Task schedule and task management")).toBeVisible();
