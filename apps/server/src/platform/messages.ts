@@ -91,6 +91,10 @@ export const messages = {
   paymentNotificationInvalid: { zh: "支付通知验证失败", en: "the payment notification could not be verified" },
   balanceInsufficient: { zh: "账户余额不足，请先充值", en: "insufficient balance, please top up first" },
   balanceInsufficientRefund: { zh: "用户余额不足，无法退款", en: "the user's balance is too low for this refund" },
+  membershipRefundLaterFirst: {
+    zh: "该订单的会员时长已计入之后的会员变更，请先退款之后的会员订单",
+    en: "this order's membership time was carried into a later change: refund the later membership order first",
+  },
   freeChatsExhausted: {
     zh: "今日免费对话次数（{count}次）已用完，请开通会员",
     en: "today's {count} free chats are used up, please open membership",

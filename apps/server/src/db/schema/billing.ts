@@ -1,4 +1,17 @@
-import { bigint, boolean, customType, index, integer, pgTable, primaryKey, real, text, timestamp, unique } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  unique,
+} from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./columns.ts";
 import { users } from "./users.ts";
 
@@ -71,9 +84,19 @@ export const orders = pgTable(
     payUrl: text("pay_url").notNull().default(""),
     idempotencyKey: text("idempotency_key"),
     transactionId: text("transaction_id"),
-    /** What settlement granted, so a freeze or refund can revoke it and a release restore it. */
+    /**
+     * What the grant changed, so a refund or freeze takes back exactly this order's grant (the
+     * membership is replayed from `prev*` without it) and a release gives it back: the membership
+     * before and after, each with the value of its time in cents per day (null: list price), and
+     * when it was granted. Orders settled before these were recorded have only `granted*`.
+     */
     grantedLevel: text("granted_level"),
     grantedEndAt: timestamp("granted_end_at", { withTimezone: true }),
+    grantedCentsPerDay: doublePrecision("granted_cents_per_day"),
+    grantedAt: timestamp("granted_at", { withTimezone: true }),
+    prevLevel: text("prev_level"),
+    prevEndAt: timestamp("prev_end_at", { withTimezone: true }),
+    prevCentsPerDay: doublePrecision("prev_cents_per_day"),
     /** Money back to the payer through the provider: REQUESTED, then DONE (retried by reconciliation). */
     refundState: text("refund_state"),
     paidAt: timestamp("paid_at", { withTimezone: true }),

@@ -7,6 +7,7 @@ import type { Caller } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
 import type { Platform } from "../../platform/platform.ts";
 import { type CatalogRepository, cents, changeBalance, lockUser, recordEvent, yuan } from "./billing.repository.ts";
+import { membershipOf } from "./grants.ts";
 import { applyGrant } from "./membership.ts";
 
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -122,23 +123,23 @@ export class Benefits {
         if (row.batch.expiresAt && row.batch.expiresAt < new Date()) throw badRequest("benefitCodeExpired");
         const user = await lockUser(tx, caller.userId);
         if (!user) throw notFound();
+        // One time for the grant and its record: refunds replay the grants at their times.
+        const at = new Date();
+        const monthly = (l: MemberLevel) => prices.get(l) ?? 0;
         let level: MemberLevel | null = null;
         let endDate: string | null = null;
         if (row.batch.grant === "LEVEL") {
           const target = row.batch.memberLevel as MemberLevel;
           // The locked row, not the request's caller: a parallel purchase may have changed it.
-          const active = user.memberEndAt && user.memberEndAt > new Date();
-          const current = active
-            ? { level: user.memberLevel as MemberLevel, endAt: user.memberEndAt }
-            : { level: "FREE" as MemberLevel, endAt: null };
-          const next = applyGrant(current, { level: target, days: row.batch.days ?? 0 }, (l) => prices.get(l) ?? 0);
+          const current = await membershipOf(tx, user, monthly, at);
+          const next = applyGrant(current, { level: target, days: row.batch.days ?? 0 }, monthly, at);
           if (next.level !== target && current.level !== "FREE") throw badRequest("benefitCodeLower");
           level = next.level;
           endDate = next.endAt?.toISOString() ?? null;
         }
         const [claimed] = await tx
           .update(benefitCodes)
-          .set({ redeemedBy: caller.userId, redeemedAt: new Date() })
+          .set({ redeemedBy: caller.userId, redeemedAt: at })
           .where(and(eq(benefitCodes.code, code), isNull(benefitCodes.redeemedAt)))
           .returning();
         if (!claimed) throw badRequest("benefitCodeUsed");

@@ -4,7 +4,7 @@ import { freeChatUsage, orders, paymentNotifications } from "../../db/schema/ind
 import type { Caller } from "../../platform/auth.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
-import { API, balanceOf, caller, ledgerOf, seedCatalog } from "./billing.fixtures.ts";
+import { API, balanceOf, caller, ledgerOf, paySandbox, seedCatalog } from "./billing.fixtures.ts";
 
 /** Money properties under concurrency: run on PGlite and, with TEST_DATABASE_URL, on PostgreSQL. */
 describe("billing: money under concurrency and forged notifications", () => {
@@ -178,5 +178,41 @@ describe("billing: money under concurrency and forged notifications", () => {
         })
       ).statusCode,
     ).toBe(404);
+  });
+
+  it("parallel refunds of a user's membership orders: each refunded once, exactly its grant taken back", async () => {
+    const adm = caller(t, admin.headers);
+    const buyYearThenUpgrade = async () => {
+      const u = await createUser(t);
+      const api = caller(t, u.headers);
+      const durations = (await api.post("/monthConfig/getList")).json().data as { id: string; monthNum: number }[];
+      const year = durations.find((d) => d.monthNum === 12)!;
+      const monthly = (await api.post(`/order/${plans.MONTHLY.id}/create`, { configId: year.id })).json().data;
+      await paySandbox(t, monthly.payUrl);
+      const flagship = (await api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, {})).json().data;
+      await paySandbox(t, flagship.payUrl);
+      return { u, monthly, flagship };
+    };
+    const refunds = (orderId: string, n: number) => Array.from({ length: n }, () => adm.post(`/admin/billing/orders/${orderId}/refund`));
+    const refundRows = async (userId: string) => (await ledgerOf(t, userId)).filter((l) => l.kind === "REFUND");
+
+    // The year, refunded 6 times at once: one refund, the upgrade keeps only its own month.
+    const a = await buyYearThenUpgrade();
+    const once = await Promise.all(refunds(a.monthly.orderId, 6));
+    expect(once.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    expect(once.filter((r) => r.statusCode === 400)).toHaveLength(5);
+    const left = await balanceOf(t, a.u.id);
+    expect(left.memberLevel).toBe("PER_FLAGSHIP_MONTHLY");
+    expect((left.memberEndAt!.getTime() - Date.now()) / 86_400_000).toBeLessThan(32);
+    expect(await refundRows(a.u.id)).toHaveLength(1);
+
+    // Both orders, each refunded 4 times at once: both refunded once, nothing left.
+    const b = await buyYearThenUpgrade();
+    const both = await Promise.all([...refunds(b.monthly.orderId, 4), ...refunds(b.flagship.orderId, 4)]);
+    expect(both.filter((r) => r.statusCode === 200)).toHaveLength(2);
+    expect(await balanceOf(t, b.u.id)).toMatchObject({ memberLevel: "FREE", memberEndAt: null });
+    const rows = await t.platform.db.select().from(orders).where(eq(orders.userId, b.u.id));
+    expect(rows.map((o) => o.status)).toEqual(["REFUNDED", "REFUNDED"]);
+    expect(await refundRows(b.u.id)).toHaveLength(2);
   });
 });

@@ -4,6 +4,7 @@ import { orders, users } from "../../db/schema/index.ts";
 import { createUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { balanceOf, caller, ledgerOf, paySandbox, seedCatalog } from "./billing.fixtures.ts";
+import { addMonths } from "./membership.ts";
 
 describe("billing: catalogue, orders, sandbox payment", () => {
   let t: TestApp;
@@ -127,7 +128,8 @@ describe("billing: catalogue, orders, sandbox payment", () => {
     await paySandbox(t, up.payUrl);
     const upgraded = await balanceOf(t, u.id);
     expect(upgraded.memberLevel).toBe("PER_FLAGSHIP_MONTHLY");
-    const expectedDays = 30 + (remainingDays * 29) / 99;
+    // Carried by what was paid: MONTHLY at ¥29 a month, the flagship at ¥79.2 (its plan discount).
+    const expectedDays = 30 + (remainingDays * 29) / 79.2;
     const gotDays = (upgraded.memberEndAt!.getTime() - Date.now()) / 86_400_000;
     expect(Math.abs(gotDays - expectedDays)).toBeLessThan(2);
 
@@ -328,6 +330,83 @@ describe("billing: catalogue, orders, sandbox payment", () => {
     expect((await balanceOf(t, f.id)).memberLevel).toBe("MONTHLY");
     await adm.post(`/admin/billing/orders/${fo.orderId}/refund`);
     expect((await balanceOf(t, f.id)).memberLevel).toBe("FREE");
+  });
+
+  /** A free user who bought MONTHLY × 12 (¥278.4), then PER_FLAGSHIP × 1 (¥79.2), the year carried into the upgrade. */
+  async function yearThenUpgrade() {
+    const u = await createUser(t);
+    const api = caller(t, u.headers);
+    const durations = (await api.post("/monthConfig/getList")).json().data as { id: string; monthNum: number }[];
+    const year = durations.find((d) => d.monthNum === 12)!;
+    const monthly = (await api.post(`/order/${plans.MONTHLY.id}/create`, { configId: year.id })).json().data;
+    expect(monthly.orderAmount).toBe(278.4);
+    await paySandbox(t, monthly.payUrl);
+    const afterMonthly = await balanceOf(t, u.id);
+    const flagship = (await api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, {})).json().data;
+    expect(flagship.orderAmount).toBe(79.2);
+    await paySandbox(t, flagship.payUrl);
+    const afterFlagship = await balanceOf(t, u.id);
+    expect(afterFlagship.memberLevel).toBe("PER_FLAGSHIP_MONTHLY");
+    return { u, api, monthly, flagship, afterMonthly, afterFlagship };
+  }
+  const daysLeft = (end: Date | null) => ((end?.getTime() ?? 0) - Date.now()) / 86_400_000;
+
+  it("an upgrade carries the old level's time over by what was paid for it, not list prices", async () => {
+    const u = await createUser(t);
+    const api = caller(t, u.headers);
+    const durations = (await api.post("/monthConfig/getList")).json().data as { id: string; monthNum: number }[];
+    const three = durations.find((d) => d.monthNum === 3)!;
+    const monthly = (await api.post(`/order/${plans.MONTHLY.id}/create`, { configId: three.id })).json().data;
+    expect(monthly.orderAmount).toBe(82.65);
+    await paySandbox(t, monthly.payUrl);
+    const flagship = (await api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, {})).json().data;
+    await paySandbox(t, flagship.payUrl);
+    // The three months, worth ¥82.65, buy 82.65 / 79.2 months of the flagship at the price paid
+    // for it; at list prices (3 × 29 / 99 months) the duration discount would be lost.
+    const month = (addMonths(new Date(), 1).getTime() - Date.now()) / 86_400_000;
+    const got = daysLeft((await balanceOf(t, u.id)).memberEndAt);
+    expect(Math.abs(got - month * (1 + 82.65 / 79.2))).toBeLessThan(0.5);
+  });
+
+  it("refunding an order whose time was carried into an upgrade takes back only that order's grant", async () => {
+    const adm = caller(t, (await loginAdmin(t)).headers);
+    const { u, monthly, flagship } = await yearThenUpgrade();
+    const refunded = await adm.post(`/admin/billing/orders/${monthly.orderId}/refund`);
+    expect(refunded.json().data.orderStatus).toBe("REFUNDED");
+    // What the upgrade alone gives: the flagship for the month bought, nothing carried.
+    const after = await balanceOf(t, u.id);
+    expect(after.memberLevel).toBe("PER_FLAGSHIP_MONTHLY");
+    expect(daysLeft(after.memberEndAt)).toBeGreaterThan(27);
+    expect(daysLeft(after.memberEndAt)).toBeLessThan(32);
+    // Refunding the upgrade too leaves nothing.
+    await adm.post(`/admin/billing/orders/${flagship.orderId}/refund`);
+    expect(await balanceOf(t, u.id)).toMatchObject({ memberLevel: "FREE", memberEndAt: null });
+  });
+
+  it("refunding the latest order restores the membership before it; freeze and release take back and give back exactly", async () => {
+    const adm = caller(t, (await loginAdmin(t)).headers);
+    const { u, api, monthly, flagship, afterMonthly, afterFlagship } = await yearThenUpgrade();
+    // Freezing the earlier order and releasing it again gives back the same membership.
+    await adm.post(`/admin/billing/orders/${monthly.orderId}/freeze`);
+    const frozen = await balanceOf(t, u.id);
+    expect(frozen.memberLevel).toBe("PER_FLAGSHIP_MONTHLY");
+    expect(daysLeft(frozen.memberEndAt)).toBeLessThan(32);
+    await adm.post(`/admin/billing/orders/${monthly.orderId}/release`);
+    expect((await balanceOf(t, u.id)).memberEndAt).toEqual(afterFlagship.memberEndAt);
+    // The latest order refunded: the year bought before it, as it was.
+    await adm.post(`/admin/billing/orders/${flagship.orderId}/refund`);
+    const after = await balanceOf(t, u.id);
+    expect(after).toMatchObject({ memberLevel: "MONTHLY", memberEndAt: afterMonthly.memberEndAt });
+    // A benefit code redeemed after the year stays when the year is refunded.
+    const batch = (
+      await adm.post("/admin/billing/benefit-batches", { name: "退款后保留", grant: "LEVEL", memberLevel: "MONTHLY", days: 10, count: 1 })
+    ).json().data;
+    expect((await api.post("/benefit/useCode", { benefitCode: batch.codes[0] })).statusCode).toBe(200);
+    expect(daysLeft((await balanceOf(t, u.id)).memberEndAt) - daysLeft(afterMonthly.memberEndAt)).toBeCloseTo(10, 1);
+    await adm.post(`/admin/billing/orders/${monthly.orderId}/refund`);
+    const codeOnly = await balanceOf(t, u.id);
+    expect(codeOnly.memberLevel).toBe("MONTHLY");
+    expect(daysLeft(codeOnly.memberEndAt)).toBeCloseTo(10, 1);
   });
 
   it("plans have an English name and description: plan calls and order titles answer in the caller's language", async () => {

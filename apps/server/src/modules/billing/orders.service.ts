@@ -18,7 +18,8 @@ import { AppError, badRequest, notFound } from "../../platform/errors.ts";
 import { translate } from "../../platform/messages.ts";
 import type { Platform } from "../../platform/platform.ts";
 import { type CatalogRepository, changeBalance, lockUser, type PlanRow, planText, recordEvent, yuan } from "./billing.repository.ts";
-import { applyGrant, purchaseKind } from "./membership.ts";
+import { grantColumns, lastGrantAt, membershipOf, rebuildFrom } from "./grants.ts";
+import { applyGrant, isActive, type Membership, purchaseKind } from "./membership.ts";
 import { type PaymentProvider, PaymentVerificationError, type VerifiedPayment } from "./payment/provider.ts";
 
 type OrderRow = typeof orders.$inferSelect;
@@ -399,13 +400,7 @@ export class OrdersService {
   private async grant(tx: Tx, order: OrderRow, monthlyCents: (l: MemberLevel) => number) {
     const user = await lockUser(tx, order.userId);
     if (!user) return;
-    const next = applyGrant(
-      { level: user.memberLevel as MemberLevel, endAt: user.memberEndAt },
-      { level: order.memberLevel as MemberLevel, months: order.monthNum ?? 1 },
-      monthlyCents,
-    );
-    await tx.update(users).set({ memberLevel: next.level, memberEndAt: next.endAt }).where(eq(users.id, user.id));
-    await tx.update(orders).set({ grantedLevel: next.level, grantedEndAt: next.endAt }).where(eq(orders.id, order.id));
+    await this.applyOrder(tx, user, order, monthlyCents);
     if (order.groupName && !order.groupId) {
       const [group] = await tx.insert(userGroups).values({ userId: user.id, groupName: order.groupName }).returning();
       await tx.update(orders).set({ groupId: group.id }).where(eq(orders.id, order.id));
@@ -414,16 +409,64 @@ export class OrdersService {
   }
 
   /**
+   * Applies a paid order's grant to the (locked) user's membership now, and records on the order
+   * what it changed: the membership before and after, and when (strictly after the user's last
+   * grant, so the history has one order).
+   */
+  private async applyOrder(
+    tx: Tx,
+    user: { id: string; memberLevel: string; memberEndAt: Date | null },
+    order: OrderRow,
+    monthlyCents: (l: MemberLevel) => number,
+  ) {
+    const last = await lastGrantAt(tx, user.id);
+    const now = new Date(Math.max(Date.now(), (last?.getTime() ?? 0) + 1));
+    const before = await membershipOf(tx, user, monthlyCents, now);
+    const next = applyGrant(
+      before,
+      { level: order.memberLevel as MemberLevel, months: order.monthNum ?? 1, amountCents: order.amountCents },
+      monthlyCents,
+      now,
+    );
+    await this.setMembership(tx, user.id, next);
+    await tx
+      .update(orders)
+      .set(grantColumns(before, next, now))
+      .where(eq(orders.id, order.id));
+  }
+
+  private async setMembership(tx: Tx, userId: string, m: Membership) {
+    const active = isActive(m, new Date());
+    await tx
+      .update(users)
+      .set({ memberLevel: active ? m.level : "FREE", memberEndAt: active ? m.endAt : null })
+      .where(eq(users.id, userId));
+  }
+
+  /**
    * Administrator transitions of a paid order. Refund and freeze take back what settlement gave
-   * (a top-up's amount, only while the balance covers it; a membership's level); release gives it back.
+   * (a top-up's amount, only while the balance covers it; exactly the membership the order
+   * granted); release gives it back. The user's row is locked first (as by every grant), then the
+   * order, so transitions of one user's orders run one after another.
    */
   async adminTransition(orderId: string, to: "REFUNDED" | "FROZEN" | "PAID") {
+    const [seen] = await this.db.select().from(orders).where(eq(orders.id, orderId));
+    if (!seen) throw notFound();
+    // A pending order may be settling (it holds its row, then waits for the user's): refused before locking.
+    if (seen.status === "PENDING") throw new AppError("orderTransitionIllegal", 400, { from: seen.status, to });
+    const prices = seen.kind === "RECHARGE" ? null : await this.catalog.monthlyPrices();
     const result = await this.db.transaction(async (tx) => {
+      const user = await lockUser(tx, seen.userId);
       const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
       if (!order) throw notFound();
       const from = order.status as OrderStatus;
       if (!canTransition(from, to) || from === "PENDING") throw new AppError("orderTransitionIllegal", 400, { from, to });
       const takeBack = from === "PAID";
+      const [updated] = await tx
+        .update(orders)
+        .set({ status: to, ...(to === "REFUNDED" ? { refundState: "REQUESTED" } : {}) })
+        .where(eq(orders.id, order.id))
+        .returning();
       if (order.kind === "RECHARGE") {
         if (takeBack) {
           const ok = await changeBalance(tx, order.userId, -order.amountCents, {
@@ -437,25 +480,25 @@ export class OrdersService {
         } else {
           await recordEvent(tx, order.userId, { kind: "REFUND", orderId: order.id, note: order.orderNo });
         }
-      } else {
-        const user = await lockUser(tx, order.userId);
-        if (user && takeBack && user.memberLevel === order.grantedLevel) {
-          await tx.update(users).set({ memberLevel: "FREE", memberEndAt: null }).where(eq(users.id, user.id));
-        }
-        if (user && to === "PAID" && order.grantedLevel && order.grantedEndAt && order.grantedEndAt > new Date()) {
-          await tx.update(users).set({ memberLevel: order.grantedLevel, memberEndAt: order.grantedEndAt }).where(eq(users.id, user.id));
-        }
-        await recordEvent(tx, order.userId, {
-          kind: to === "FROZEN" ? "FREEZE" : to === "PAID" ? "UNFREEZE" : "REFUND",
-          orderId: order.id,
-          note: order.orderNo,
-        });
+        return updated;
       }
-      const [updated] = await tx
-        .update(orders)
-        .set({ status: to, ...(to === "REFUNDED" ? { refundState: "REQUESTED" } : {}) })
-        .where(eq(orders.id, order.id))
-        .returning();
+      const monthly = (l: MemberLevel) => prices?.get(l) ?? 0;
+      if (user && (takeBack || to === "PAID")) {
+        if (order.grantedAt) {
+          // Replayed from the membership before this order, without it (or with it again).
+          await this.setMembership(tx, user.id, await rebuildFrom(tx, updated, monthly));
+        } else if (to === "PAID") {
+          // Settled before grants were recorded: released as a grant now.
+          await this.applyOrder(tx, user, updated, monthly);
+        } else {
+          await this.takeBackUnrecorded(tx, user, order);
+        }
+      }
+      await recordEvent(tx, order.userId, {
+        kind: to === "FROZEN" ? "FREEZE" : to === "PAID" ? "UNFREEZE" : "REFUND",
+        orderId: order.id,
+        note: order.orderNo,
+      });
       return updated;
     });
     if (result.kind !== "RECHARGE") await this.platform.invalidate("user", result.userId);
@@ -463,6 +506,19 @@ export class OrdersService {
     // a failed call stays REQUESTED and the reconciliation job tries again.
     if (to === "REFUNDED") await this.sendRefund(result);
     return orderWire(result);
+  }
+
+  /**
+   * An order settled before grants were recorded: its grant is taken back while it is the user's
+   * membership as it left it; when a later change was made on it (its time carried into a later
+   * order or code) that change must be refunded first; a lapsed grant has nothing to take back.
+   */
+  private async takeBackUnrecorded(tx: Tx, user: { id: string; memberLevel: string; memberEndAt: Date | null }, order: OrderRow) {
+    const now = new Date();
+    const current: Membership = { level: user.memberLevel as MemberLevel, endAt: user.memberEndAt };
+    const unchanged = current.level === order.grantedLevel && current.endAt?.getTime() === order.grantedEndAt?.getTime();
+    if (unchanged) return this.setMembership(tx, user.id, { level: "FREE", endAt: null });
+    if (order.grantedEndAt && order.grantedEndAt > now && isActive(current, now)) throw badRequest("membershipRefundLaterFirst");
   }
 
   private async sendRefund(order: OrderRow) {
