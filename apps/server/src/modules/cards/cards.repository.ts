@@ -1,5 +1,5 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
 import { cardBindings, cardTemplates } from "../../db/schema/index.ts";
 
 export type CardRow = typeof cardTemplates.$inferSelect;
@@ -25,12 +25,13 @@ export class CardsRepository {
       .limit(limit);
   }
 
-  async countOf(ownerId: string) {
-    return (await this.db.select({ id: cardTemplates.id }).from(cardTemplates).where(eq(cardTemplates.ownerId, ownerId))).length;
+  async countOf(ownerId: string, tx: Tx = this.db) {
+    const [{ n }] = await tx.select({ n: count() }).from(cardTemplates).where(eq(cardTemplates.ownerId, ownerId));
+    return n;
   }
 
-  async insert(row: typeof cardTemplates.$inferInsert) {
-    return (await this.db.insert(cardTemplates).values(row).returning())[0];
+  async insert(row: typeof cardTemplates.$inferInsert, tx: Tx = this.db) {
+    return (await tx.insert(cardTemplates).values(row).returning())[0];
   }
 
   async update(id: string, patch: Partial<typeof cardTemplates.$inferInsert>) {

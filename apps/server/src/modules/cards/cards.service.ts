@@ -11,6 +11,7 @@ import {
 import type { z } from "zod";
 import type { Caller } from "../../platform/auth.ts";
 import { badRequest, notFound } from "../../platform/errors.ts";
+import { insertWithinLimit } from "../../platform/count-limit.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { RuntimeTool, ToolContext, ToolDecorator } from "../../runtime/tool-registry.ts";
 import type { ToolsService } from "../tools/tools.service.ts";
@@ -104,14 +105,14 @@ export class CardsService {
 
   async create(caller: Caller, input: Input) {
     const config = this.validate(input);
-    if ((await this.repo.countOf(caller.userId)) >= CARD_TEMPLATES_MAX) throw badRequest("cardTooMany", { max: CARD_TEMPLATES_MAX });
-    const row = await this.repo.insert({
-      tenantId: caller.tenantId,
-      ownerId: caller.userId,
-      name: input.name,
-      group: input.group,
-      config,
-      sample: input.sample ?? null,
+    const row = await insertWithinLimit(this.platform.db, `card-templates:${caller.userId}`, CARD_TEMPLATES_MAX, {
+      count: (tx) => this.repo.countOf(caller.userId, tx),
+      refuse: (max) => badRequest("cardTooMany", { max }),
+      insert: (tx) =>
+        this.repo.insert(
+          { tenantId: caller.tenantId, ownerId: caller.userId, name: input.name, group: input.group, config, sample: input.sample ?? null },
+          tx,
+        ),
     });
     return this.toWire(row, []);
   }

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { mcpKeys, mcpOutbox, mcpSessions } from "../../db/schema/index.ts";
 
 export type McpKeyRow = typeof mcpKeys.$inferSelect;
@@ -8,13 +8,13 @@ export type McpSessionRow = typeof mcpSessions.$inferSelect;
 export class ChannelsRepository {
   constructor(private readonly db: Db) {}
 
-  async insertKey(values: typeof mcpKeys.$inferInsert) {
-    const [row] = await this.db.insert(mcpKeys).values(values).returning();
+  async insertKey(values: typeof mcpKeys.$inferInsert, tx: Tx = this.db) {
+    const [row] = await tx.insert(mcpKeys).values(values).returning();
     return row;
   }
 
-  async countLive(agentId: string) {
-    const [{ n }] = await this.db
+  async countLive(agentId: string, tx: Tx = this.db) {
+    const [{ n }] = await tx
       .select({ n: count() })
       .from(mcpKeys)
       .where(and(eq(mcpKeys.agentId, agentId), isNull(mcpKeys.revokedAt)));

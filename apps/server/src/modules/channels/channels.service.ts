@@ -17,6 +17,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type Caller, callerOfUser, requireAccess } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
+import { insertWithinLimit } from "../../platform/count-limit.ts";
 import { translate } from "../../platform/messages.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { AgentsForRuntime } from "../agents/runtime-agent.ts";
@@ -88,19 +89,26 @@ export class ChannelsService {
 
   async createKey(caller: Caller, agentId: string, body: z.output<typeof createMcpKeyRequest>): Promise<CreatedMcpKey> {
     const agent = await this.ownReleasedAgent(caller, agentId);
-    if ((await this.repo.countLive(agent.agentId)) >= MCP_KEYS_PER_AGENT) throw badRequest("mcpKeyLimit", { count: MCP_KEYS_PER_AGENT });
     const key = `${MCP_KEY_PREFIX}${randomBytes(24).toString("base64url")}`;
-    const row = await this.repo.insertKey({
-      agentId: agent.agentId,
-      ownerId: agent.ownerId,
-      tenantId: agent.tenantId,
-      name: body.name,
-      keyHash: this.hash(key),
-      prefix: key.slice(0, MCP_KEY_PREFIX.length + 6),
-      searchKnowledge: body.searchKnowledge,
-      requestsPerMinute: body.requestsPerMinute,
-      inputTokensPerMinute: body.inputTokensPerMinute,
-      outputTokensPerMinute: body.outputTokensPerMinute,
+    const row = await insertWithinLimit(this.platform.db, `mcp-keys:${agent.agentId}`, MCP_KEYS_PER_AGENT, {
+      count: (tx) => this.repo.countLive(agent.agentId, tx),
+      refuse: (max) => badRequest("mcpKeyLimit", { count: max }),
+      insert: (tx) =>
+        this.repo.insertKey(
+          {
+            agentId: agent.agentId,
+            ownerId: agent.ownerId,
+            tenantId: agent.tenantId,
+            name: body.name,
+            keyHash: this.hash(key),
+            prefix: key.slice(0, MCP_KEY_PREFIX.length + 6),
+            searchKnowledge: body.searchKnowledge,
+            requestsPerMinute: body.requestsPerMinute,
+            inputTokensPerMinute: body.inputTokensPerMinute,
+            outputTokensPerMinute: body.outputTokensPerMinute,
+          },
+          tx,
+        ),
     });
     return { ...toItem(row), key };
   }

@@ -20,12 +20,13 @@ import {
   reportViewOf,
 } from "@agentfair/contracts";
 import { generateText } from "ai";
-import { and, count, desc, eq, gte, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
 import { insightReports } from "../../db/schema/index.ts";
 import type { InsightPlanStep, InsightSource } from "../../db/schema/insight.ts";
 import type { Caller } from "../../platform/auth.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
+import { insertWithinLimit } from "../../platform/count-limit.ts";
 import { translate } from "../../platform/messages.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { Billing } from "../billing/billing.seam.ts";
@@ -199,34 +200,36 @@ export class InsightService {
         : [];
     // The day's reports are the count: the asker's reports queue on a transaction lock, so parallel
     // questions are counted one after another and no more than the limit get through.
-    const row = await this.db.transaction(async (tx) => {
-      if (limit != null) {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`insight-day:${ctx.caller.userId}`}))`);
+    const row = await insertWithinLimit(this.db, `insight-day:${ctx.caller.userId}`, limit ?? null, {
+      count: async (tx) => {
         const [{ n }] = await tx
           .select({ n: count() })
           .from(insightReports)
           .where(and(eq(insightReports.ownerId, ctx.caller.userId), gte(insightReports.createdAt, shanghaiMidnight())));
-        if (n >= limit) throw new AppError("insightDailyLimit", 429, { count: limit });
-      }
-      const [inserted] = await tx
-        .insert(insightReports)
-        .values({
-          tenantId: ctx.caller.tenantId,
-          ownerId: ctx.caller.userId,
-          agentId: ctx.agent.agentId,
-          agentName: ctx.agent.agentName,
-          sessionId: ctx.sessionId,
-          messageId: ctx.messageId,
-          modelId: ctx.agent.model.modelId,
-          question: ctx.query.slice(0, INSIGHT_QUESTION_MAX),
-          lang: ctx.lang,
-          title: ctx.query.slice(0, 60),
-          steps,
-          category,
-          sources,
-        })
-        .returning();
-      return inserted;
+        return n;
+      },
+      refuse: (max) => new AppError("insightDailyLimit", 429, { count: max }),
+      insert: async (tx) => {
+        const [inserted] = await tx
+          .insert(insightReports)
+          .values({
+            tenantId: ctx.caller.tenantId,
+            ownerId: ctx.caller.userId,
+            agentId: ctx.agent.agentId,
+            agentName: ctx.agent.agentName,
+            sessionId: ctx.sessionId,
+            messageId: ctx.messageId,
+            modelId: ctx.agent.model.modelId,
+            question: ctx.query.slice(0, INSIGHT_QUESTION_MAX),
+            lang: ctx.lang,
+            title: ctx.query.slice(0, 60),
+            steps,
+            category,
+            sources,
+          })
+          .returning();
+        return inserted;
+      },
     });
     await this.platform.jobs.send(BUILD_JOB, { reportId: row.id });
     return { reportId: row.id, insightStep: steps, content: translate("insightStarted", ctx.lang) };

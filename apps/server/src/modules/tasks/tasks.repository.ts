@@ -1,5 +1,5 @@
 import { and, count, desc, eq, ilike, inArray, isNull, lte, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { scheduledTasks, taskNotices, taskRuns } from "../../db/schema/index.ts";
 
 export type TaskRow = typeof scheduledTasks.$inferSelect;
@@ -33,13 +33,13 @@ export class TasksRepository {
     return { list, total: n };
   }
 
-  async countOf(ownerId: string) {
-    const [{ n }] = await this.db.select({ n: count() }).from(scheduledTasks).where(eq(scheduledTasks.ownerId, ownerId));
+  async countOf(ownerId: string, tx: Tx = this.db) {
+    const [{ n }] = await tx.select({ n: count() }).from(scheduledTasks).where(eq(scheduledTasks.ownerId, ownerId));
     return n;
   }
 
-  async insert(row: typeof scheduledTasks.$inferInsert) {
-    const [created] = await this.db.insert(scheduledTasks).values(row).returning();
+  async insert(row: typeof scheduledTasks.$inferInsert, tx: Tx = this.db) {
+    const [created] = await tx.insert(scheduledTasks).values(row).returning();
     return created;
   }
 

@@ -19,6 +19,7 @@ import { users } from "../../db/schema/index.ts";
 import { type Caller, callerOfUser } from "../../platform/auth.ts";
 import { LinkedAbortController } from "../../platform/abort.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
+import { insertWithinLimit } from "../../platform/count-limit.ts";
 import { translate } from "../../platform/messages.ts";
 import type { Platform } from "../../platform/platform.ts";
 import { openSecret, sealSecret } from "../../platform/secret.ts";
@@ -199,15 +200,22 @@ export class TasksService {
 
   async create(caller: Caller, input: Input): Promise<Task> {
     const values = await this.check(caller, input);
-    if ((await this.repo.countOf(caller.userId)) >= TASK_MAX_PER_USER) throw badRequest("taskTooMany", { max: TASK_MAX_PER_USER });
     const key = values.triggerType === "api" ? this.newApiKey() : null;
-    const row = await this.repo.insert({
-      ...values,
-      ...key?.columns,
-      ownerId: caller.userId,
-      tenantId: caller.tenantId,
-      enabled: true,
-      nextRunAt: this.nextOf(values),
+    const row = await insertWithinLimit(this.platform.db, `tasks:${caller.userId}`, TASK_MAX_PER_USER, {
+      count: (tx) => this.repo.countOf(caller.userId, tx),
+      refuse: (max) => badRequest("taskTooMany", { max }),
+      insert: (tx) =>
+        this.repo.insert(
+          {
+            ...values,
+            ...key?.columns,
+            ownerId: caller.userId,
+            tenantId: caller.tenantId,
+            enabled: true,
+            nextRunAt: this.nextOf(values),
+          },
+          tx,
+        ),
     });
     const [wired] = await this.wire(caller, [row]);
     return key ? { ...wired, apiKey: key.apiKey } : wired;
