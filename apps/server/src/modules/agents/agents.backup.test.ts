@@ -1,5 +1,7 @@
+import { eq } from "drizzle-orm";
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agents, planTemplates, users } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
@@ -135,5 +137,63 @@ describe("backup and restore", () => {
     const bytes = await extra.generateAsync({ type: "nodebuffer" });
     bytes[bytes.indexOf("JUNKJUNK") + 1] ^= 0xff;
     expect((await importZip(alice, "a.zip", bytes)).msg).toContain("schema");
+  });
+});
+
+describe("an import is a studio edit", () => {
+  const editsUsed = async (user: TestUser) =>
+    (await t.app.inject({ url: "/agent_api/api/agentDeductFeeConfig/getUseEditNum", headers: user.headers })).json().data.useNum as number;
+  const debug = (user: TestUser, id: string) =>
+    t.app.inject({
+      method: "POST",
+      url: "/agent/agent_runtime/chat",
+      payload: { token: user.token, schema_id: id, release: false, query: "调试" },
+    });
+  /** Alice's backup with another persona, as one edits manifest.json by hand. */
+  async function editedBackup(persona: string) {
+    const zip = await JSZip.loadAsync((await api(alice, "GET", `/agent/${released}/export`)).rawPayload);
+    const m = JSON.parse(await zip.file("manifest.json")!.async("string"));
+    m.agent.persona = persona;
+    zip.file("manifest.json", JSON.stringify(m));
+    return zip.generateAsync({ type: "nodebuffer" });
+  }
+
+  it("an edited backup imported, debugged and released counts one edit (it did not count at all)", async () => {
+    const before = await editsUsed(alice);
+    const imported = await importZip(alice, "backup.zip", await editedBackup("改过的人设"));
+    expect(imported.code).toBe(200);
+    const id = imported.data.agentId;
+    expect(await editsUsed(alice)).toBe(before + 1);
+    // The import opened the editing round: a save before the release is in it, not a second edit.
+    const draft = (await api(alice, "GET", `/agent/draft/${id}`)).json().data;
+    expect(draft.draft.persona).toBe("改过的人设");
+    expect((await api(alice, "PUT", `/agent/draft/${id}`, { ...draft.draft, persona: "再改一次" })).statusCode).toBe(200);
+    await debug(alice, id);
+    expect((await api(alice, "POST", `/agent/release/${id}`, { notes: "" })).statusCode).toBe(200);
+    expect(await editsUsed(alice)).toBe(before + 1);
+  });
+
+  it("is charged like a save past the allowance, and a refused charge leaves no agent behind", async () => {
+    // A level whose edits are all charged: 0.50 each.
+    await t.platform.db
+      .insert(planTemplates)
+      .values({ category: "PERSONAL", memberLevel: "MONTHLY", name: "月度会员", monthlyCents: 1000, editCount: 0, feeCents: 50 });
+    const dave = await createUser(t, { memberLevel: "MONTHLY", balanceCents: 20 });
+    const owned = async () => (await t.platform.db.select().from(agents).where(eq(agents.ownerId, dave.id))).length;
+    const balance = async () => (await t.platform.db.select().from(users).where(eq(users.id, dave.id)))[0].balanceCents;
+    const data = await editedBackup("付费导入");
+
+    const refused = await importZip(dave, "backup.zip", data);
+    expect(refused).toMatchObject({ status: 400, msg: "账户余额不足，请先充值" });
+    expect(await owned()).toBe(0);
+    expect(await editsUsed(dave)).toBe(0);
+    expect(await balance()).toBe(20);
+
+    await t.platform.db.update(users).set({ balanceCents: 120 }).where(eq(users.id, dave.id));
+    const paid = await importZip(dave, "backup.zip", data);
+    expect(paid.code).toBe(200);
+    expect(await owned()).toBe(1);
+    expect(await editsUsed(dave)).toBe(1);
+    expect(await balance()).toBe(70);
   });
 });

@@ -16,6 +16,7 @@ import {
   utf8Bytes,
   type VersionDetail,
 } from "@agentfair/contracts";
+import { randomUUID } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { Db, Tx } from "../../db/client.ts";
 import type { ListingCard } from "../../db/schema/agents.ts";
@@ -681,14 +682,29 @@ export class AgentsService implements AgentsForRuntime {
     return { snapshot: snap, versionNo };
   }
 
-  /** A restored backup: a new unreleased agent of the importer, its draft checked like a saved one. */
+  /**
+   * A restored backup: a new unreleased agent of the importer, its draft checked like a saved one.
+   * The import brings a whole draft (an edited backup can change anything), so it is one studio
+   * edit like a save: billing charges it (or counts it in the free allowance) under the new agent's
+   * id _before_ anything is written, so a refused charge imports nothing, and the agent starts in
+   * that counted editing round (saves until its release are not charged again).
+   */
   async createFromBackup(caller: Caller, draft: AgentDraft): Promise<{ agentId: string }> {
     requireMembership(caller);
     await this.validateDraft(draft);
     await this.checkDesign(caller, draft.designId);
     await this.limiter.take(`agent-create:${caller.userId}`, AGENT_CREATES_PER_HOUR, 3600);
     const { identity, config } = splitDraft(draft);
-    const row = await this.repo.insert(this.db, { tenantId: caller.tenantId, ownerId: caller.userId, ...identity, config });
+    const agentId = randomUUID();
+    await this.billing.chargeAgentEdit(caller, { agentId, agentName: identity.agentName });
+    const row = await this.repo.insert(this.db, {
+      id: agentId,
+      tenantId: caller.tenantId,
+      ownerId: caller.userId,
+      ...identity,
+      config,
+      editCounted: true,
+    });
     return { agentId: row.id };
   }
 
