@@ -42,7 +42,11 @@ export async function unpacksWithin(zip: JSZip, max: number): Promise<boolean> {
   let total = 0;
   for (const entry of Object.values(zip.files)) {
     if (entry.dir) continue;
-    if (!(await inflateEach(entry, (chunk) => (total += chunk.length) <= max))) return false;
+    const within = await inflateEach(entry, (chunk) => {
+      total += chunk.length;
+      return total <= max;
+    });
+    if (!within) return false;
   }
   return true;
 }

@@ -33,7 +33,10 @@ export async function openZip(
   let total = 0;
   for (const entry of entries) {
     checkSignal(signal);
-    const within = await inflateEach(entry, (chunk) => (total += chunk.length) <= limits.bytes).catch((e: Error) => {
+    const within = await inflateEach(entry, (chunk) => {
+      total += chunk.length;
+      return total <= limits.bytes;
+    }).catch((e: Error) => {
       throw new IngestError("unreadable", `the file is damaged: ${e.message}`);
     });
     if (!within) throw new IngestError("tooLarge", `the file unpacks to more than ${Math.round(limits.bytes / 1024 / 1024)} MB`);
