@@ -260,6 +260,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     models: () => chat.models,
     knowledge: () => knowledge,
     agents: () => agents,
+    billing: () => billing,
     checkpointUrl: database.driver === "postgres" ? config.DATABASE_URL || undefined : undefined,
   });
   app.addHook("onClose", () => workflows.close());

@@ -99,6 +99,10 @@ export const messages = {
     zh: "今日免费对话次数（{count}次）已用完，请开通会员",
     en: "today's {count} free chats are used up, please open membership",
   },
+  dailyChatsExhausted: {
+    zh: "今日对话次数（{count}次）已用完，请明天再来或升级会员",
+    en: "today's {count} chats of your plan are used up: come back tomorrow or upgrade",
+  },
   benefitCodeEmpty: { zh: "请输入邀请码！", en: "please enter the invitation code!" },
   benefitCodeInvalid: { zh: "权益码无效", en: "invalid benefit code" },
   benefitCodeUsed: { zh: "权益码已被使用", en: "this benefit code has already been used" },

@@ -41,6 +41,7 @@ function recordingBilling(refuse: boolean) {
       return null;
     },
     async refundChat() {},
+    async claimModelCall() {},
     async insightPerDay() {
       return null;
     },

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatChargeFlags, freeChatUsage, users } from "../../db/schema/index.ts";
+import { chatChargeFlags, freeChatUsage, planTemplates, users } from "../../db/schema/index.ts";
 import type { Caller } from "../../platform/auth.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
@@ -112,15 +112,29 @@ describe("billing: fees, quotas, chat checks, benefit codes, wallet log, expiry"
     expect(uses[0]).toMatchObject({ agentName: "付费助手", amountCents: -200 });
   });
 
-  it("free users get 20 chats a day on free agents; members, tenant users and the exempt are not counted", async () => {
+  it("free users get 20 chats a day on free agents, members their plan's countPerDay; a tenant's own models and the exempt are not counted", async () => {
     const agent = { agentId: "free-agent", agentName: "免费助手", priceCents: 0, ownerId: "o" };
     const f = await callerOf(await createUser(t));
     for (let i = 0; i < 20; i++) await t.services.billing.checkChat(f, agent, "s");
     await expect(t.services.billing.checkChat(f, agent, "s")).rejects.toMatchObject({ key: "freeChatsExhausted" });
-    const m = await callerOf(await createUser(t, { memberLevel: "MONTHLY" }));
-    for (let i = 0; i < 25; i++) await t.services.billing.checkChat(m, agent, "s");
+    // A member's day is the plan's countPerDay (the plan card's 每日对话), with a message of its own.
+    const plan = (await t.platform.db.select().from(planTemplates).where(eq(planTemplates.memberLevel, "MONTHLY")))[0];
+    await t.platform.db.update(planTemplates).set({ countPerDay: 3 }).where(eq(planTemplates.id, plan.id));
+    try {
+      const m = await callerOf(await createUser(t, { memberLevel: "MONTHLY" }));
+      for (let i = 0; i < 3; i++) await t.services.billing.checkChat(m, agent, "s");
+      await expect(t.services.billing.checkChat(m, agent, "s")).rejects.toMatchObject({ key: "dailyChatsExhausted", params: { count: 3 } });
+    } finally {
+      await t.platform.db.update(planTemplates).set({ countPerDay: plan.countPerDay }).where(eq(planTemplates.id, plan.id));
+    }
+    // A tenant's user on the tenant's own model: the tenant pays, nothing is counted; on the
+    // platform's models the user's level counts as anyone's (joining a tenant brings no free chats).
     const tenantUser = await callerOf(await createUser(t, { domain: "acme-q" }));
-    for (let i = 0; i < 25; i++) await t.services.billing.checkChat(tenantUser, agent, "s");
+    for (let i = 0; i < 25; i++) await t.services.billing.checkChat(tenantUser, agent, "s", { tenantId: tenantUser.tenantId });
+    for (let i = 0; i < 20; i++) await t.services.billing.checkChat(tenantUser, agent, "s");
+    await expect(t.services.billing.checkChat(tenantUser, agent, "s")).rejects.toMatchObject({ key: "freeChatsExhausted" });
+    const white = await callerOf(await createUser(t, { isWhite: true }));
+    for (let i = 0; i < 25; i++) await t.services.billing.checkChat(white, agent, "s");
   });
 
   it("the free-chat day is the Asia/Shanghai day", () => {

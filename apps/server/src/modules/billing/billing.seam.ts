@@ -1,9 +1,9 @@
 import type { Caller } from "../../platform/auth.ts";
 
-/** What checkChat took for one reply: the per-use price, or one of the day's free chats. */
+/** What checkChat took for one reply, and from whom: the per-use price, or one of the day's chats. */
 export type ChatCharge =
-  | { kind: "use"; agentId: string; agentName: string; sessionId: string; cents: number }
-  | { kind: "free"; day: string };
+  | { kind: "use"; userId: string; agentId: string; agentName: string; sessionId: string; cents: number }
+  | { kind: "free"; userId: string; day: string };
 
 /**
  * The seam through which agents and chat ask billing for money and quotas. The billing module
@@ -19,19 +19,27 @@ export interface Billing {
   /** Whether the membership rule refuses the caller this agent's chat ('会员权益功能，请先开通会员!'); no side effects. */
   chatNeedsMembership(caller: Caller, agent: { priceCents: number }): boolean;
   /**
-   * Before a chat reply: the membership rule for priced agents ('会员权益功能，请先开通会员!'),
-   * the daily free-chat quota, and the per-use charge (the charging flag resets after 5 minutes idle).
+   * Before a chat reply, of the caller who pays for it: the membership rule for priced agents
+   * ('会员权益功能，请先开通会员!'), the per-use charge (the charging flag resets after 5 minutes idle),
+   * and on free agents one of the day's chats of the caller's level (none on a model of the caller's
+   * own tenant, which pays for it).
    */
   checkChat(
     caller: Caller,
     agent: { agentId: string; agentName: string; priceCents: number; ownerId: string },
     sessionId: string,
+    model: { tenantId: string | null },
   ): Promise<ChatCharge | null>;
   /**
    * Gives back what checkChat took for a reply that could not be saved: the price is credited
-   * (a REFUND ledger row) and the session's next send is charged again; a free chat is counted back.
+   * (a REFUND ledger row) and the session's next send is charged again; a day's chat is counted back.
    */
-  refundChat(caller: Caller, charge: ChatCharge): Promise<void>;
+  refundChat(charge: ChatCharge): Promise<void>;
+  /**
+   * Before a model call that is not a chat reply (a workflow's model and agent nodes): one of the
+   * day's chats of the caller's level, as a reply on a free agent takes.
+   */
+  claimModelCall(caller: Caller, model: { tenantId: string | null }): Promise<void>;
   /**
    * How many reports the caller may ask report agents for per day (the member template's
    * insightPerDay); null: no limit (exempt callers, or no template configured for the level).

@@ -146,11 +146,19 @@ export class BillingService implements Billing, FeeTemplateSource {
   chatNeedsMembership(caller: Caller, agent: { priceCents: number }) {
     return this.quotas.chatNeedsMembership(caller, agent);
   }
-  checkChat(caller: Caller, agent: { agentId: string; agentName: string; priceCents: number; ownerId: string }, sessionId: string) {
-    return this.quotas.checkChat(caller, agent, sessionId);
+  checkChat(
+    caller: Caller,
+    agent: { agentId: string; agentName: string; priceCents: number; ownerId: string },
+    sessionId: string,
+    model?: { tenantId: string | null },
+  ) {
+    return this.quotas.checkChat(caller, agent, sessionId, model);
   }
-  refundChat(caller: Caller, charge: ChatCharge) {
-    return this.quotas.refundChat(caller, charge);
+  refundChat(charge: ChatCharge) {
+    return this.quotas.refundChat(charge);
+  }
+  async claimModelCall(caller: Caller, model: { tenantId: string | null }) {
+    await this.quotas.claimDailyChat(caller, model);
   }
 
   // ---- catalogue ---------------------------------------------------------------------------

@@ -14,6 +14,9 @@ export function shanghaiDay(at = new Date()) {
 }
 export const shanghaiMonth = (at = new Date()) => shanghaiDay(at).slice(0, 7);
 
+/** A model of the platform, not of a tenant: what a chat is counted on unless told otherwise. */
+const PLATFORM_MODEL = { tenantId: null };
+
 /** Whether the caller is exempt from membership checks (admin, white flag, the exempt user). */
 export function exempt(caller: Caller) {
   return caller.isAdmin || caller.isWhite || caller.isExempt;
@@ -97,15 +100,15 @@ export class Quotas {
   /**
    * Before a chat reply. Priced agents: a paid level is needed (unless exempt), and the agent's
    * price is debited once per usage stretch — the charging flag of (user, session, agent) is
-   * claimed by an atomic upsert only when it is older than 5 minutes idle. Free agents: users of
-   * the FREE level get 20 chats a day (Asia/Shanghai), counted by an atomic conditional upsert.
+   * claimed by an atomic upsert only when it is older than 5 minutes idle. Free agents: one of the
+   * day's chats of the caller's level (claimDailyChat) on the model that answers.
    */
   async checkChat(
     caller: Caller,
     agent: { agentId: string; agentName: string; priceCents: number; ownerId: string },
     sessionId: string,
+    model: { tenantId: string | null } = PLATFORM_MODEL,
   ): Promise<ChatCharge | null> {
-    const isExempt = exempt(caller);
     if (agent.priceCents > 0) {
       if (this.chatNeedsMembership(caller, agent)) throw new AppError("memberFeatureRequired", 400);
       if (agent.ownerId === caller.userId) return null;
@@ -140,11 +143,31 @@ export class Quotas {
         });
         // Throwing rolls the flag back too: nothing is charged, the next send tries again.
         if (ok === null) throw badRequest("balanceInsufficient");
-        return { kind: "use", agentId: agent.agentId, agentName: agent.agentName, sessionId, cents: agent.priceCents };
+        return {
+          kind: "use",
+          userId: caller.userId,
+          agentId: agent.agentId,
+          agentName: agent.agentName,
+          sessionId,
+          cents: agent.priceCents,
+        };
       });
     }
-    const limited = caller.memberLevel === "FREE" && !isExempt && caller.tenantIsDefault;
-    if (!limited) return null;
+    const claimed = await this.claimDailyChat(caller, model);
+    return claimed && { kind: "free", day: claimed.day, userId: caller.userId };
+  }
+
+  /**
+   * One of the day's chats (Asia/Shanghai) of the caller's level: FREE 20 (the spec's free chats), other
+   * levels their template's `countPerDay`, counted by an atomic conditional upsert. A chat reply on a free
+   * agent takes one, and so does each model call of a workflow node. Not counted: exempt callers, levels
+   * without a template, and a model of the caller's own tenant (the tenant pays for it). null: not counted.
+   */
+  async claimDailyChat(caller: Caller, model: { tenantId: string | null }): Promise<{ day: string } | null> {
+    if (exempt(caller) || (!caller.tenantIsDefault && model.tenantId === caller.tenantId)) return null;
+    const free = caller.memberLevel === "FREE";
+    const limit = free ? FREE_CHATS_PER_DAY : ((await this.catalog.planForLevel(caller.memberLevel))?.countPerDay ?? 0);
+    if (limit <= 0) return null;
     const day = shanghaiDay();
     const rows = await this.db
       .insert(freeChatUsage)
@@ -152,24 +175,27 @@ export class Quotas {
       .onConflictDoUpdate({
         target: [freeChatUsage.userId, freeChatUsage.day],
         set: { count: sql`${freeChatUsage.count} + 1` },
-        setWhere: sql`${freeChatUsage.count} < ${FREE_CHATS_PER_DAY}`,
+        setWhere: sql`${freeChatUsage.count} < ${limit}`,
       })
       .returning({ count: freeChatUsage.count });
-    if (rows.length === 0) throw new AppError("freeChatsExhausted", 400, { count: FREE_CHATS_PER_DAY });
-    return { kind: "free", day };
+    if (rows.length === 0) throw new AppError(free ? "freeChatsExhausted" : "dailyChatsExhausted", 400, { count: limit });
+    return { day };
   }
 
-  /** Gives back one reply's charge. The price and the flag move in one transaction, so they agree. */
-  async refundChat(caller: Caller, charge: ChatCharge) {
+  /**
+   * Gives back one reply's charge to whoever paid it. The price and the flag move in one transaction,
+   * so they agree.
+   */
+  async refundChat(charge: ChatCharge) {
     if (charge.kind === "free") {
       await this.db
         .update(freeChatUsage)
         .set({ count: sql`${freeChatUsage.count} - 1` })
-        .where(and(eq(freeChatUsage.userId, caller.userId), eq(freeChatUsage.day, charge.day), gt(freeChatUsage.count, 0)));
+        .where(and(eq(freeChatUsage.userId, charge.userId), eq(freeChatUsage.day, charge.day), gt(freeChatUsage.count, 0)));
       return;
     }
     await this.db.transaction(async (tx) => {
-      await changeBalance(tx, caller.userId, charge.cents, {
+      await changeBalance(tx, charge.userId, charge.cents, {
         kind: "REFUND",
         agentId: charge.agentId,
         agentName: charge.agentName,
@@ -179,7 +205,7 @@ export class Quotas {
         .delete(chatChargeFlags)
         .where(
           and(
-            eq(chatChargeFlags.userId, caller.userId),
+            eq(chatChargeFlags.userId, charge.userId),
             eq(chatChargeFlags.sessionId, charge.sessionId),
             eq(chatChargeFlags.agentId, charge.agentId),
           ),

@@ -269,8 +269,11 @@ export class ChatService {
 
   // ---- the reply -------------------------------------------------------------------------------
 
-  /** Everything that can be refused with a plain error before the stream starts. */
-  async prepare(caller: Caller, req: z.output<typeof chatRequest>, signal: AbortSignal): Promise<Prepared> {
+  /**
+   * Everything that can be refused with a plain error before the stream starts. `payer` is who pays
+   * (quota and price) when it is not the asker: a chat robot's owner for the robot's guests.
+   */
+  async prepare(caller: Caller, req: z.output<typeof chatRequest>, signal: AbortSignal, payer: Caller = caller): Promise<Prepared> {
     const files = req.files ?? [];
     if (!req.query.trim() && !files.length && !req.reload) throw badRequest("chatQueryEmpty");
     const agent = await this.agents().runtimeAgent(caller, req.schema_id, { release: req.release });
@@ -317,9 +320,10 @@ export class ChatService {
         (await this.deps
           .billing()
           ?.checkChat(
-            caller,
+            payer,
             { agentId: agent.agentId, agentName: agent.agentName, priceCents: agent.priceCents, ownerId: agent.ownerId },
             session.id,
+            model.row,
           )
           .catch(async (err) => {
             if (claimedId) await this.repo.deleteSession(session.id);
@@ -685,7 +689,7 @@ export class ChatService {
         // The asker cannot read this reply again: they are told, and it costs nothing.
         if (bot.status !== "failed") fail("notSaved");
         bot.status = "failed";
-        if (p.charge) await this.refund(caller, p.charge);
+        if (p.charge) await this.refund(p.charge);
       }
       emit({ type: "stop", status: bot.status, usage: bot.usage });
       if (bot.status === "done")
@@ -701,15 +705,15 @@ export class ChatService {
   }
 
   /** Gives back an unsaved reply's charge; the database that lost the reply may be back a moment later. */
-  private async refund(caller: Caller, charge: ChatCharge) {
+  private async refund(charge: ChatCharge) {
     const billing = this.deps.billing();
     if (!billing) return;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await billing.refundChat(caller, charge);
+        return await billing.refundChat(charge);
       } catch (err) {
         if (attempt >= REFUND_RETRIES_MS.length) {
-          this.platform.log.error({ err, userId: caller.userId, charge }, "refunding an unsaved reply failed");
+          this.platform.log.error({ err, charge }, "refunding an unsaved reply failed");
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, REFUND_RETRIES_MS[attempt]));

@@ -1,16 +1,7 @@
 import { and, asc, desc, eq, gt, isNull, notExists, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.ts";
-import {
-  agents,
-  ROBOT_GUEST_PASSWORD_HASH,
-  robotBindCodes,
-  robotMessages,
-  robotUsers,
-  robots,
-  tenants,
-  users,
-} from "../../db/schema/index.ts";
+import { agents, ROBOT_GUEST_PASSWORD_HASH, robotBindCodes, robotMessages, robotUsers, robots, users } from "../../db/schema/index.ts";
 
 export type RobotRow = typeof robots.$inferSelect;
 export type NewRobotRow = typeof robots.$inferInsert;
@@ -164,17 +155,6 @@ export class RobotsRepository {
 
   async setConversation(id: string, sessionId: string, sessionUserId: string) {
     await this.db.update(robotUsers).set({ sessionId, sessionUserId }).where(eq(robotUsers.id, id));
-  }
-
-  /** What a caller needs of a user: the user with its tenant. */
-  async userWithTenant(userId: string) {
-    return (
-      await this.db
-        .select({ user: users, tenant: tenants })
-        .from(users)
-        .innerJoin(tenants, eq(tenants.id, users.tenantId))
-        .where(eq(users.id, userId))
-    )[0];
   }
 
   async insertBindCode(row: typeof robotBindCodes.$inferInsert) {

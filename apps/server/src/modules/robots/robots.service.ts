@@ -8,13 +8,12 @@ import {
   ROBOT_FIELDS,
   ROBOT_TEXT_MAX,
   type RobotInput,
-  type MemberLevel,
   chatRequest,
   robotCallbackPath,
   robotInput,
 } from "@agentfair/contracts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
-import { type Caller, specialUser } from "../../platform/auth.ts";
+import { type Caller, callerOfUser } from "../../platform/auth.ts";
 import { translate } from "../../platform/messages.ts";
 import { createSafeFetch } from "../../platform/net.ts";
 import type { Platform } from "../../platform/platform.ts";
@@ -388,31 +387,15 @@ export class RobotsService {
 
   /** A caller for a user the robot acts for (read from the database, never from the callback). */
   private async callerOf(userId: string): Promise<Caller | null> {
-    const found = await this.repo.userWithTenant(userId);
-    if (!found) return null;
-    const { user, tenant } = found;
-    const expired = user.memberEndAt && user.memberEndAt < new Date();
-    return {
-      userId: user.id,
-      username: user.username,
-      tenantId: tenant.id,
-      tenantDomain: tenant.domain,
-      tenantIsDefault: tenant.isDefault,
-      ...specialUser(this.platform.config, user.username, tenant.isDefault),
-      isTenantAdmin: !tenant.isDefault && user.tenantRole === "admin",
-      isWhite: user.isWhite,
-      memberLevel: (expired ? "FREE" : user.memberLevel) as MemberLevel,
-      memberEndAt: expired ? null : user.memberEndAt,
-      sessionPairId: "robot",
-    };
+    const caller = await callerOfUser(this.platform.db, this.platform.config, userId);
+    return caller && { ...caller, sessionPairId: "robot" };
   }
 
   /** The robot user's mapping: a per-robot guest account, created on their first message. */
   private async robotUser(robot: RobotRow, externalUserId: string, nickname: string) {
     const found = await this.repo.robotUser(robot.id, externalUserId);
     if (found) return found;
-    const digest = createHash("sha256").update(`${robot.id}:${externalUserId}`).digest("hex");
-    await this.repo.createGuest(robot, externalUserId, `robot_${digest.slice(0, 20)}`, nickname || externalUserId);
+    await this.repo.createGuest(robot, externalUserId, guestName(robot.id, externalUserId), nickname || externalUserId);
     return (await this.repo.robotUser(robot.id, externalUserId))!;
   }
 
@@ -489,18 +472,23 @@ export class RobotsService {
     const guest = await this.callerOf(mapping.userId);
     const owner = await this.callerOf(robot.ownerId);
     if (!guest || !owner) return translate("robotReplyFailed", "zh");
+    // A guest (someone who has not bound an account) chats on the robot owner's quota and balance: a
+    // made-up sender id must not bring a new day's free chats.
+    const payer = guest.username === guestName(robot.id, externalUserId) ? owner : guest;
     const attempt = async (caller: Caller) => {
       const sessionId = mapping.sessionUserId === caller.userId ? mapping.sessionId : null;
       const req = chatRequest.parse({ query: question, schema_id: robot.agentId, release: true, session_id: sessionId });
-      return { caller, prepared: await chat.prepare(caller, req, signal) };
+      return { caller, prepared: await chat.prepare(caller, req, signal, caller === guest ? payer : caller) };
     };
     let run: Awaited<ReturnType<typeof attempt>>;
     try {
-      run = await attempt(guest);
+      run = await attempt(guest).catch((err) => {
+        // The owner's own agent that is not shared with the tenant: the owner's account answers (and pays).
+        if (err instanceof AppError && err.status === 404) return attempt(owner);
+        throw err;
+      });
     } catch (err) {
-      // The owner's own agent that is not shared with the tenant: the owner's account answers (and pays).
-      if (!(err instanceof AppError) || err.status !== 404) throw err;
-      run = await attempt(owner);
+      return refusal(err);
     }
     // The web chat's limits hold here too, for whoever answers: requests per minute and concurrent
     // streams, with the robot user standing in for the client address (a platform's callbacks share one).
@@ -508,9 +496,7 @@ export class RobotsService {
     try {
       place = await chat.admit(run.caller, `robot:${robot.id}:${externalUserId}`);
     } catch (err) {
-      // Over a limit: the robot user is told so, as the web chat tells its user.
-      if (err instanceof AppError && err.status === 429) return translate(err.key, "zh", err.params);
-      throw err;
+      return refusal(err);
     }
     let reply: Awaited<ReturnType<ChatForRobots["answer"]>>;
     try {
@@ -634,4 +620,18 @@ export class RobotsService {
       }
     }
   }
+}
+
+/** The username of a robot's guest account for one sender: no one registers it (it is not a name a person can pick twice). */
+function guestName(robotId: string, externalUserId: string) {
+  return `robot_${createHash("sha256").update(`${robotId}:${externalUserId}`).digest("hex").slice(0, 20)}`;
+}
+
+/**
+ * What the robot user is told when the chat refuses them (over a limit, the day's chats used up, a
+ * membership or balance needed), as the web chat tells its user; anything else fails the job.
+ */
+function refusal(err: unknown): string {
+  if (err instanceof AppError && err.status >= 400 && err.status < 500 && err.status !== 404) return translate(err.key, "zh", err.params);
+  throw err;
 }

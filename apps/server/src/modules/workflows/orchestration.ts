@@ -12,12 +12,12 @@ const QUESTION_NAMES = ["query", "question", "input", "message", "text"];
 /**
  * Multi-agent self-scheduling: the lead agent gets one `ask_agent_<n>` tool per bound agent and decides
  * itself whom to hand a question to. Only the lead's owner's own agents count (anyone else's is skipped,
- * whatever the draft says); each call is billed on the model like the workflow agent node.
+ * whatever the draft says); each call is billed on the model, and counted, like the workflow agent node.
  */
 export function agentHandoffKind(workflows: WorkflowsService): ToolKind {
   return {
     kind: "handoff",
-    async toolsFor({ agent }) {
+    async toolsFor({ agent, caller }) {
       const o = agent.orchestration;
       if (o?.mode !== "multi" || o.multiMode !== "scheduling" || !o.agents.length) return [];
       const tools: RuntimeTool[] = [];
@@ -36,7 +36,8 @@ export function agentHandoffKind(workflows: WorkflowsService): ToolKind {
           },
           async execute(args, { signal }) {
             const query = String((args as { query?: unknown } | null)?.query ?? "").slice(0, 20_000);
-            const r = await workflows.askOwnAgent(agent, target, query, signal);
+            // On the lead's owner's models, counted as the asker's chat.
+            const r = await workflows.askOwnAgent({ tenantId: agent.tenantId, startedBy: caller.userId }, target, query, signal);
             return { agent: target.agentName, answer: r.text };
           },
         });

@@ -17,15 +17,17 @@ import {
 } from "@agentfair/contracts";
 import { generateText, streamText } from "ai";
 import type { z } from "zod";
-import type { Caller } from "../../platform/auth.ts";
-import { badRequest, notFound } from "../../platform/errors.ts";
+import { type Caller, callerOfUser } from "../../platform/auth.ts";
+import { AppError, badRequest, notFound } from "../../platform/errors.ts";
+import { translate } from "../../platform/messages.ts";
 import { createSafeFetch } from "../../platform/net.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { Sandboxes } from "../../platform/sandbox/index.ts";
 import type { AgentsForRuntime, RuntimeAgent } from "../agents/runtime-agent.ts";
+import type { Billing } from "../billing/billing.seam.ts";
 import type { KnowledgeService } from "../knowledge/knowledge.service.ts";
 import type { ModelsService } from "../models/models.service.ts";
-import { chatModelOf } from "../models/provider.ts";
+import { chatModelOf, type ResolvedModel } from "../models/provider.ts";
 import type { PluginRow } from "../tools/tools.repository.ts";
 import type { WorkflowPlugins } from "../tools/workflow-plugins.ts";
 import { checkpointDatabase } from "./checkpoint-db.ts";
@@ -38,6 +40,8 @@ import { type NodeRunRow, type RunRow, type WorkflowRow, WorkflowsRepository } f
 export const RUN_JOB = "workflows.run";
 /** Nesting of sub-workflows. */
 const MAX_DEPTH = 5;
+/** Runs one user may start a minute (by hand, by their tasks, over the API); a run inside a chat reply is the chat's. */
+export const WORKFLOW_RUNS_PER_MINUTE = 60;
 const TERMINAL = new Set(["SUCCEEDED", "FAILED", "PAUSED"]);
 
 export interface WorkflowsDeps {
@@ -46,6 +50,8 @@ export interface WorkflowsDeps {
   models?: () => ModelsService | undefined;
   knowledge?: () => KnowledgeService | undefined;
   agents?: () => Pick<AgentsForRuntime, "runtimeAgent"> | undefined;
+  /** Each model call of a node is one of the day's chats of whoever started the run. */
+  billing?: () => Pick<Billing, "claimModelCall"> | undefined;
   limits?: Partial<EngineLimits>;
   /** PostgreSQL: node checkpoints go through an asynchronous-commit pool on this database. */
   checkpointUrl?: string;
@@ -65,6 +71,9 @@ export const INITIAL_GRAPH: WorkflowGraph = {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const ms = (a: Date | null, b: Date | null) => (a && b ? b.getTime() - a.getTime() : null);
 const sameGraph = (a: WorkflowGraph, b: WorkflowGraph | null) => !!b && JSON.stringify(a) === JSON.stringify(b);
+
+/** Where a node's model call runs (the owner's tenant's models) and who asked for it (counted as their chat). */
+type RunPayer = Pick<RunRow, "tenantId" | "startedBy">;
 
 /** Workflows: versioned graphs (also WORKFLOW tools), their runs, and the durable engine that executes them. */
 export class WorkflowsService {
@@ -245,6 +254,7 @@ export class WorkflowsService {
 
   async start(caller: Caller, id: string, req: z.infer<typeof runRequest>): Promise<string> {
     const { wf } = await this.owned(caller, id);
+    await this.platform.rateLimiter.take(`workflow-run:${caller.userId}`, WORKFLOW_RUNS_PER_MINUTE, 60);
     const run = await this.createRun({ tenantId: caller.tenantId, ownerId: caller.userId }, caller.userId, wf, req.version, req.inputs, 0);
     this.dispatch(run.id);
     return run.id;
@@ -503,10 +513,11 @@ export class WorkflowsService {
 
   // ---- what nodes call -----------------------------------------------------------------------------------
 
-  private async llm(run: Pick<RunRow, "tenantId">, req: Parameters<NonNullable<NodeDeps["llm"]>>[1]) {
+  private async llm(run: RunPayer, req: Parameters<NonNullable<NodeDeps["llm"]>>[1]) {
     const models = this.deps.models?.();
     const model = models ? await models.usable(run.tenantId, "LLM", req.modelId || null) : null;
     if (!model) throw new Error("no usable language model: an administrator adds one at /models");
+    await this.claimModelCall(run.startedBy, model);
     const call = {
       model: chatModelOf(model),
       system: req.system || undefined,
@@ -538,6 +549,22 @@ export class WorkflowsService {
     const tokens = (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
     await models?.record(model, { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 }).catch(() => {});
     return { text, tokens };
+  }
+
+  /**
+   * A node's model call is one of the day's chats of whoever started the run (a loop of model nodes is
+   * as many chats): refused past the day's count with billing's message, which the run's error shows.
+   */
+  private async claimModelCall(userId: string, model: ResolvedModel) {
+    const billing = this.deps.billing?.();
+    if (!billing) return;
+    const payer = await callerOfUser(this.platform.db, this.platform.config, userId);
+    if (!payer) throw new Error("the user who started this run no longer exists");
+    try {
+      await billing.claimModelCall(payer, model.row);
+    } catch (err) {
+      throw err instanceof AppError ? new Error(translate(err.key, "zh", err.params)) : err;
+    }
   }
 
   private async retrieve(run: RunRow, ids: string[], query: string, topK: number) {
@@ -578,9 +605,9 @@ export class WorkflowsService {
     return agent && agent.ownerId === owner.ownerId && agent.tenantId === owner.tenantId ? agent : null;
   }
 
-  /** Asks an agent (its persona on its model), billed on the model like any model call of a workflow node. */
-  async askOwnAgent(owner: { tenantId: string }, agent: RuntimeAgent, query: string, signal: AbortSignal, onText?: (text: string) => void) {
-    return this.llm(owner, {
+  /** Asks an agent (its persona on its model), counted and billed on the model like any model call of a workflow node. */
+  async askOwnAgent(run: RunPayer, agent: RuntimeAgent, query: string, signal: AbortSignal, onText?: (text: string) => void) {
+    return this.llm(run, {
       modelId: agent.model.modelId ?? "",
       system: agent.persona,
       prompt: query,
