@@ -29,6 +29,21 @@ interface FormValues {
 const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
 /**
+ * The server refuses an expression the model wrote that does not parse as "生成失败：<expression> — <parser
+ * error>" (generate failed: …): people get what to do instead of the parser's words.
+ */
+export function readableAiError(msg: string, t: (key: string) => string): string {
+  return /^(生成失败：|generate failed: )[\s\S]* — [\s\S]+$/.test(msg) ? t("rules.aiInvalid") : msg;
+}
+
+/** The project inputs (input1..N) an SQL field's query reads as :input1. */
+export function sqlInputKeys(params: RuleParam[]): string[] {
+  const keys = new Set<string>();
+  for (const p of params) if (p?.type === "sql") for (const m of (p.sql ?? "").matchAll(/:(input\d+)\b/g)) keys.add(m[1] as string);
+  return [...keys].sort();
+}
+
+/**
  * The rules editor dialog (doc 2 §2, width 840): add or edit; save, save as (clears id and key,
  * appends a copy suffix), test, AI expression from the remark, AI SQL for an SQL field.
  */
@@ -62,6 +77,25 @@ export function RuleDialog({
   const remark = (Form.useWatch("remark", form) ?? "") as string;
   const aiRemark = (Form.useWatch("aiRemark", form) ?? "") as string;
   const stale = aiRemark.trim() !== "" && remark.trim() !== aiRemark.trim();
+  // What a test reads, said under 测试参数: basic fields typed here, SQL fields queried with the
+  // project inputs (input1..N) they name, which are the fields at the top, repeated here.
+  const formValues = (Form.useWatch((v: FormValues) => v, { form, preserve: true }) ?? {}) as Record<string, unknown>;
+  const basicParams = params.filter((p) => p?.name && p.type !== "sql");
+  const sqlParams = params.filter((p) => p?.name && p.type === "sql");
+  const inputKeys = sqlInputKeys(params);
+  const testInputs = inputKeys.map((key) => ({ key, label: fieldConfig.find((f) => f.key === key)?.label ?? key }));
+  const sqlNames = sqlParams.map((p) => p.name).join(t("rules.listSeparator"));
+  const testHint =
+    [
+      basicParams.length > 0 ? t("rules.testHintBasic") : "",
+      sqlParams.length > 0
+        ? testInputs.length > 0
+          ? t("rules.testHintSql", { sql: sqlNames, inputs: inputKeys.map((k) => `:${k}`).join(t("rules.listSeparator")) })
+          : t("rules.testHintSqlNoInputs", { sql: sqlNames })
+        : "",
+    ]
+      .filter(Boolean)
+      .join(t("rules.sentenceSeparator")) || t("rules.testHintNone");
 
   const initial: FormValues = rule
     ? { ...rule, dirId: rule.dirId, useData: rule.useData === 0 ? 0 : 1, params: rule.params }
@@ -80,12 +114,13 @@ export function RuleDialog({
         category: "",
       };
 
+  // The calls are silent (api/*.ts): this is the one message of a failure.
   const run = async (what: string, fn: () => Promise<void>) => {
     setBusy(what);
     try {
       await fn();
     } catch (e) {
-      if (e instanceof HttpError && e.message) message.error(e.message);
+      if (e instanceof HttpError && e.message) message.error(what === "ai" ? readableAiError(e.message, t) : e.message);
     } finally {
       setBusy(null);
     }
@@ -197,7 +232,7 @@ export function RuleDialog({
                 { pattern: /^[A-Za-z][A-Za-z0-9_]{0,63}$/, message: "a-z A-Z 0-9 _" },
               ]}
             >
-              <Input maxLength={64} placeholder="member_level" data-testid="rule-key" />
+              <Input maxLength={64} placeholder={t("rules.ruleKeyPlaceholder")} data-testid="rule-key" />
             </Form.Item>
           </Col>
         </Row>
@@ -366,19 +401,31 @@ export function RuleDialog({
 
         <Divider style={{ margin: "12px 0" }} />
         <Typography.Text strong>{t("rules.testValues")}</Typography.Text>
-        <Row gutter={8} style={{ marginTop: 6 }}>
-          {params
-            .filter((p) => p?.name && p.type !== "sql")
-            .map((p) => (
-              <Col span={8} key={p.name}>
-                <Input
-                  addonBefore={p.name}
-                  value={testValues[p.name] ?? ""}
-                  onChange={(e) => setTestValues((v) => ({ ...v, [p.name]: e.target.value }))}
-                  data-testid={`test-value-${p.name}`}
-                />
-              </Col>
-            ))}
+        <Typography.Paragraph type="secondary" style={{ fontSize: 12, margin: "4px 0 0" }} data-testid="rule-test-hint">
+          {testHint}
+        </Typography.Paragraph>
+        <Row gutter={[8, 8]} style={{ marginTop: 6 }}>
+          {basicParams.map((p) => (
+            <Col span={8} key={p.name}>
+              <Input
+                addonBefore={p.name}
+                value={testValues[p.name] ?? ""}
+                onChange={(e) => setTestValues((v) => ({ ...v, [p.name]: e.target.value }))}
+                data-testid={`test-value-${p.name}`}
+              />
+            </Col>
+          ))}
+          {testInputs.map((f) => (
+            <Col span={8} key={f.key}>
+              <Input
+                addonBefore={`${f.label} (:${f.key})`}
+                value={typeof formValues[f.key] === "string" ? (formValues[f.key] as string) : ""}
+                onChange={(e) => form.setFieldValue(f.key, e.target.value)}
+                maxLength={500}
+                data-testid={`test-input-${f.key}`}
+              />
+            </Col>
+          ))}
         </Row>
         {result && (
           <div style={{ marginTop: 8 }} data-testid="rule-test-result">
