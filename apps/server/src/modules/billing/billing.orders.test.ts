@@ -221,10 +221,16 @@ describe("billing: catalogue, orders, sandbox payment", () => {
     const fresh = (await api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, { configId: one.id })).json().data;
     expect(fresh.orderId).not.toBe(first);
     await paySandbox(t, fresh.payUrl);
+    // The choices abandoned in the buy dialog are closed once one is bought: none can be paid later.
+    for (const abandoned of [longer, renew]) {
+      expect((await api.get(`/order/${abandoned.orderId}/status`)).json().data.orderStatus).toBe("CANCELLED");
+      expect((await paySandbox(t, abandoned.payUrl)).statusCode).toBe(400);
+    }
     const afterPaid = (await api.post(`/order/${plans.PER_FLAGSHIP_MONTHLY.id}/create`, { configId: one.id })).json().data;
     expect(afterPaid.orderId).not.toBe(fresh.orderId);
+    // Open: the new purchase and the two top-ups (top-ups are not closed by a purchase).
     const pending = (await api.post("/order/orderList", { orderStatus: "PENDING" })).json().data;
-    expect(pending.total).toBe(5);
+    expect(pending.total).toBe(3);
   });
 
   it("an open order past half its life is not offered again: a new one is made, the old one expires", async () => {

@@ -9,7 +9,7 @@ import {
   type Language,
   type PayChannel,
 } from "@agentfair/contracts";
-import { and, count, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, lt, ne, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../../db/client.ts";
 import { orders, paymentNotifications, planTemplates, userGroups, users } from "../../db/schema/index.ts";
@@ -393,8 +393,28 @@ export class OrdersService {
       }
       return "settled" as const;
     });
-    if (outcome === "settled" && order.kind !== "RECHARGE") await this.platform.invalidate("user", order.userId);
+    if (outcome === "settled" && order.kind !== "RECHARGE") {
+      await this.platform.invalidate("user", order.userId);
+      await this.closeOtherPurchases(order.userId, order.id);
+    }
     return outcome;
+  }
+
+  /**
+   * Once a membership is bought, the other plans and durations its buyer chose in the buy dialog
+   * (each an open order, reused while the dialog is open) are abandoned: they are closed (at the
+   * provider first, see cancelRow), so none can be paid later by mistake. One the provider reports
+   * paid meanwhile settles instead.
+   */
+  private async closeOtherPurchases(userId: string, paid: string) {
+    const others = await this.db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.userId, userId), eq(orders.kind, "MEMBERSHIP"), eq(orders.status, "PENDING"), ne(orders.id, paid)));
+    for (const row of others)
+      await this.cancelRow(row).catch((err) => {
+        if (!(err instanceof AppError)) this.platform.log.warn({ err, orderNo: row.orderNo }, "closing an abandoned purchase failed");
+      });
   }
 
   private async grant(tx: Tx, order: OrderRow, monthlyCents: (l: MemberLevel) => number) {
