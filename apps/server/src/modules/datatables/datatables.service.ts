@@ -251,6 +251,7 @@ export class DatatablesService {
 
   async rows(caller: Caller, id: string, pageNumber: number, pageSize: number) {
     const row = await this.owned(caller, id);
+    this.replica?.warm();
     const result = await this.db.execute(
       sql.raw(
         `SELECT ${this.selectList(row.fields)} FROM ${physical(row)} ORDER BY "_id" DESC LIMIT ${Math.trunc(pageSize)} OFFSET ${Math.trunc((pageNumber - 1) * pageSize)}`,

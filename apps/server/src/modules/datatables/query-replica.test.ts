@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Caller } from "../../platform/auth.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { DatatablesService } from "./datatables.service.ts";
@@ -79,5 +80,19 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)("data-table SQL on PGlite", { t
       await big.close();
     }
     expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
+  });
+
+  it("opening a table's rows starts the worker, so the first query does not wait for it", async () => {
+    const fresh = new DatatablesService(t.platform, { queryTimeoutMs: 5000 });
+    try {
+      const replica = (fresh as unknown as { replica: { started?: { ready: Promise<void> } } }).replica;
+      expect(replica.started).toBeUndefined();
+      await fresh.rows({ userId: owner.id, tenantId: owner.tenantId, isAdmin: false } as Caller, tableId, 1, 10);
+      expect(replica.started).toBeDefined();
+      await replica.started?.ready;
+      expect((await fresh.query(reader(), "select count(*) as n from stock")).rows).toEqual([[1]]);
+    } finally {
+      await fresh.close();
+    }
   });
 });

@@ -48,6 +48,20 @@ export class QueryReplica {
     return next;
   }
 
+  /**
+   * Starts the worker ahead of a query (someone opened the data tables, where they may type SQL), so
+   * the first query does not wait seconds for PGlite to start; it stops after `idleMs` as usual.
+   */
+  warm() {
+    if (this.started) return;
+    this.started = this.start();
+    // A worker that fails to start is started again by the next query.
+    this.started.ready.catch(() => {});
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => void this.close(), this.options.idleMs);
+    this.idle.unref();
+  }
+
   async close() {
     clearTimeout(this.idle);
     const started = this.started;
