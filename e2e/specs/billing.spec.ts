@@ -12,11 +12,12 @@ test.describe.configure({ mode: "serial" });
 const API = "/agent_api/api";
 
 /** The payer: opens the scan URL in a separate context and confirms on the sandbox pay page. */
-async function payAsPhone(browser: Browser, payUrl: string, shot?: string) {
+async function payAsPhone(browser: Browser, payUrl: string, shot?: string, subject?: string) {
   const phone = await browser.newContext({ locale: "zh-CN", viewport: { width: 420, height: 800 } });
   const p = await phone.newPage();
   await p.goto(payUrl);
   await expect(p.getByText("模拟支付")).toBeVisible();
+  if (subject) await expect(p.getByText(subject, { exact: true })).toBeVisible();
   if (shot) await snap(p, shot);
   await p.getByTestId("sandbox-confirm").click();
   await expect(p.getByText("支付成功，可返回原页面")).toBeVisible();
@@ -74,7 +75,8 @@ test("a free user buys a plan with the sandbox provider and sees the success mes
   await snap(page, "billing-buy-dialog");
   const payUrl = (await link.getAttribute("href")) ?? "";
   expect(payUrl).toContain("/pay/sandbox?orderNo=");
-  await payAsPhone(browser, payUrl, "billing-sandbox-pay");
+  // The months read as months (the server's title is "基础版 × 3").
+  await payAsPhone(browser, payUrl, "billing-sandbox-pay", "基础版 · 3个月");
   await expect(page.getByText("微信支付成功！")).toBeVisible({ timeout: 8000 });
   // The page reloads after 2 s and shows the new level; MONTHLY: enjoyed / renew / upgrade.
   await expect(page.getByTestId("member-level")).toContainText("基础版", { timeout: 10_000 });
@@ -300,9 +302,11 @@ test("in English every money screen speaks English: plan names, '20% off', plura
   await chooseLanguage(page, "English");
   await expect(page.getByTestId("plan-PER_FLAGSHIP_MONTHLY")).toContainText("Personal flagship");
   await expect(page.getByTestId("plan-PER_FLAGSHIP_MONTHLY")).toContainText("20% off");
-  await expect(page.getByTestId("plan-MONTHLY")).toContainText("invite 1 member");
+  await expect(page.getByTestId("plan-MONTHLY")).toContainText("Invite 1 member");
   await expect(page.getByTestId("plan-MONTHLY")).not.toContainText("1 members");
-  await expect(page.getByTestId("plan-PER_FLAGSHIP_MONTHLY")).toContainText("chat dashboard, chatWord, chatPPT, industry report");
+  await expect(page.getByTestId("plan-PER_FLAGSHIP_MONTHLY")).toContainText(
+    "Data Q&A, Chat dashboards, Word documents, PPT slides, Industry reports",
+  );
   expect(await visibleText()).not.toMatch(chinese);
   await snap(page, "billing-en-recharge");
   await page.getByTestId("plan-button-PER_FLAGSHIP_MONTHLY").click();
@@ -317,16 +321,16 @@ test("in English every money screen speaks English: plan names, '20% off', plura
   await page.getByTestId("recharge-tile-100").click();
   await snap(page, "billing-en-recharge-choice", 400);
   await page.getByTestId("recharge-pay").click();
-  const qr = page.getByRole("dialog", { name: "scan to top up" });
+  const qr = page.getByRole("dialog", { name: "Scan to top up" });
   await expect(qr.getByTestId("pay-url")).toBeVisible();
   await snap(page, "billing-en-recharge-qr", 400);
   await qr.locator(".ant-modal-close").click();
   await page.goto("/user-order");
   await expect(page.getByRole("cell", { name: "account top-up ¥100" }).first()).toBeVisible();
-  await expect(page.getByRole("cell", { name: "Personal flagship × 1" }).first()).toBeVisible();
+  await expect(page.getByRole("cell", { name: "Personal flagship · 1 month" }).first()).toBeVisible();
   expect(await visibleText()).not.toMatch(chinese);
   await snap(page, "billing-en-user-order");
-  await page.getByRole("tab", { name: "consumption details" }).click();
+  await page.getByRole("tab", { name: "Consumption details" }).click();
   await expect(page.getByTestId("usage-pie").locator("canvas")).toBeVisible();
   await snap(page, "billing-en-user-order-usage", 800);
   await page.goto("/login");

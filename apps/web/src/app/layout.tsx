@@ -1,6 +1,6 @@
 import { LogoutOutlined, UserOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
-import { Avatar, Button, ConfigProvider, Dropdown, Layout as AntLayout, Menu, Space } from "antd";
+import { Avatar, Button, ConfigProvider, Dropdown, Layout as AntLayout, Menu, Space, Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import { logout } from "../features/auth/api/logout";
@@ -20,6 +20,8 @@ export function Layout() {
   const user = useUserInfo();
   const tenant = useTenantInfo(tenantDomain());
   const nav = navItems(user.data);
+  // The role beside the name: an administrator is not "staff" whatever the nickname says.
+  const role = user.data?.isAdmin ? t("common.roles.admin") : user.data?.isTenantAdmin ? t("common.roles.tenantAdmin") : null;
   const link = (n: NavItem) => ({ key: n.path, label: <Link to={n.path}>{t(n.label)}</Link> });
   const items = nav.map((n) => (n.children ? { key: n.path, label: t(n.label), children: n.children.map(link) } : link(n)));
   const selected = navLinks(nav)
@@ -74,6 +76,11 @@ export function Layout() {
                 <Space style={{ cursor: "pointer" }} data-testid="user-menu">
                   <Avatar size="small" icon={<UserOutlined />} />
                   {user.data.nickname || user.data.username}
+                  {role && role !== user.data.nickname && (
+                    <Tag color="blue" style={{ marginInlineEnd: 0 }} data-testid="user-role">
+                      {role}
+                    </Tag>
+                  )}
                 </Space>
               </Dropdown>
             ) : (

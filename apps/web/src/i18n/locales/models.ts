@@ -45,6 +45,7 @@ export const models = defineArea(
     saved: "保存成功",
     removed: "删除成功",
     empty: "还没有模型。添加一个模型后，智能体即可对话。",
+    tenantEmpty: "本租户还没有自己的模型，目前使用平台的模型对话。添加模型后，本租户优先使用自己的默认模型。",
     required: "请输入{{field}}",
     urlInvalid: "Please enter the correct URL address.",
     unlimited: "不限",
@@ -95,6 +96,8 @@ export const models = defineArea(
     saved: "Saved",
     removed: "Deleted",
     empty: "No models yet. Add one and agents can chat.",
+    tenantEmpty:
+      "This tenant has no models of its own yet: chats use the platform's models. Once you add one, the tenant's default model is used first.",
     required: "Please enter {{field}}",
     urlInvalid: "Please enter the correct URL address.",
     unlimited: "Unlimited",

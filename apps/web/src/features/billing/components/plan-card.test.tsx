@@ -57,10 +57,17 @@ describe("PlanCard", () => {
     const card = screen.getByTestId("plan-MONTHLY");
     expect(card.textContent).toContain("20% off");
     expect(card.textContent).not.toContain("fold");
-    expect(card.textContent).toContain("invite 1 member");
+    expect(card.textContent).toContain("Invite 1 member");
     expect(card.textContent).not.toContain("1 members");
     expect(card.textContent).toContain("10 plugins");
-    expect(card.textContent).toContain("capabilities: chatBi, chat dashboard, industry report");
+    expect(card.textContent).toContain("Capabilities: Data Q&A, Chat dashboards, Industry reports");
+    // Buttons and headings in sentence case; the spec's quoted texts as they are.
+    expect(i18n.t("billing.buttons.upgrade")).toBe("Upgrade");
+    expect(i18n.t("billing.memberLevel")).toBe("Member level");
+    expect(i18n.t("billing.buttons.enjoyed")).toBe("enjoyed");
+    expect(i18n.t("billing.consumptionDetails")).toBe("consumption details");
+    expect(i18n.t("billing.buyTitle")).toBe("open or upgrade membership");
+    expect(i18n.t("billing.benefitEmpty")).toBe("please enter the invitation code!");
     expect(i18n.t("billing.months", { count: 1 })).toBe("1 month");
     expect(i18n.t("billing.months", { count: 3 })).toBe("3 months");
     expect(card.textContent).not.toMatch(/[\u4e00-\u9fff]/);
@@ -72,7 +79,8 @@ describe("PlanCard", () => {
     const card = screen.getByTestId("plan-MONTHLY");
     expect(card.textContent).toContain("8折");
     expect(card.textContent).toContain("可邀请成员 1 人");
-    expect(card.textContent).toContain("可用能力：chatBi、对话仪表盘、行业报告");
+    expect(card.textContent).toContain("可用能力：智能问数、对话仪表盘、行业报告");
+    expect(card.textContent).not.toContain("chatBi");
     expect(i18n.t("billing.months", { count: 1 })).toBe("1个月");
   });
 });

@@ -29,6 +29,7 @@ import { adminApi, type BenefitBatch } from "../api/admin";
 import { CrudTab } from "../components/crud-tab";
 import { OrderStatusTag } from "../components/order-status-tag";
 import { validated } from "../../../lib/form";
+import { orderTitleText } from "../order-title";
 
 /** Administrator screens: plans, durations, top-up options, benefit-code batches, orders, transfers. */
 export function AdminBillingPage() {
@@ -438,7 +439,7 @@ function Orders() {
         columns={[
           { title: t("billing.order.orderNo"), dataIndex: "orderNo" },
           { title: t("billing.order.user"), dataIndex: "username" },
-          { title: t("billing.order.title"), dataIndex: "title" },
+          { title: t("billing.order.title"), dataIndex: "title", render: (v: string, o: Order) => orderTitleText(v, t, o.monthNum) },
           { title: t("billing.order.amount"), dataIndex: "totalAmount", render: (a: number) => `¥${a.toFixed(2)}` },
           {
             title: t("billing.order.status"),

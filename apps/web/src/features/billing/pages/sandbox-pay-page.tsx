@@ -3,6 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
+import { orderTitleText } from "../order-title";
 import { decideSandboxPay, fetchSandboxPay, type SandboxPayInfo } from "../api/sandbox-pay";
 
 /** The sandbox provider's pay page (the QR's target): the payer confirms or declines. Public. */
@@ -53,7 +54,7 @@ export function SandboxPayPage() {
             <Typography.Text type="secondary">{t("billing.sandbox.subtitle")}</Typography.Text>
             <Descriptions column={1} bordered size="small">
               <Descriptions.Item label={t("billing.sandbox.orderNo")}>{current.orderNo}</Descriptions.Item>
-              <Descriptions.Item label={t("billing.sandbox.subject")}>{current.subject}</Descriptions.Item>
+              <Descriptions.Item label={t("billing.sandbox.subject")}>{orderTitleText(current.subject, t)}</Descriptions.Item>
               <Descriptions.Item label={t("billing.sandbox.amount")}>
                 <Typography.Text strong style={{ color: "#f5222d", fontSize: 18 }}>
                   ¥{current.orderAmount.toFixed(2)}

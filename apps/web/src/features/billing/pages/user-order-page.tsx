@@ -14,6 +14,7 @@ import { TopUpQrDialog } from "../components/top-up-qr-dialog";
 import { UsageCharts } from "../components/usage-charts";
 import { usePayWatch } from "../components/use-pay-watch";
 import { WalletLogTable } from "../components/wallet-log-table";
+import { orderTitleText } from "../order-title";
 
 const USER_ORDER_TABS = ["orders", "usage", "wallet"];
 
@@ -70,7 +71,7 @@ function Orders() {
         }}
         columns={[
           { title: t("billing.order.orderNo"), dataIndex: "orderNo" },
-          { title: t("billing.order.title"), dataIndex: "title" },
+          { title: t("billing.order.title"), dataIndex: "title", render: (v: string, o: Order) => orderTitleText(v, t, o.monthNum) },
           { title: t("billing.order.amount"), dataIndex: "totalAmount", render: (a: number) => `¥${a.toFixed(2)}` },
           {
             title: t("billing.order.status"),

@@ -59,4 +59,11 @@ describe("Model management", { timeout: 30_000 }, () => {
     expect(await screen.findByText("允许内网地址")).toBeTruthy();
     expect(screen.getByText(/Ollama http:\/\/127\.0\.0\.1:11434\/v1.*需开启下方「允许内网地址」/)).toBeTruthy();
   });
+
+  it("tells a tenant administrator with no models of its own that the platform's models are in use", async () => {
+    me = { ...me, isTenantAdmin: true };
+    show();
+    expect(await screen.findByText(/本租户还没有自己的模型，目前使用平台的模型对话/)).toBeTruthy();
+    expect(screen.queryByText(/添加一个模型后，智能体即可对话/)).toBeNull();
+  });
 });

@@ -72,7 +72,7 @@ function ModelsAdmin({ platform }: { platform: boolean }) {
       }
       loading={models.isLoading}
       rows={models.data}
-      empty={t("models.empty")}
+      empty={t(platform ? "models.empty" : "models.tenantEmpty")}
       // Every cell on one line: the table is as wide as its content and scrolls when the window is not.
       nowrap
       columns={[
