@@ -212,12 +212,4 @@ export class Quotas {
         );
     });
   }
-
-  async freeChatsUsed(userId: string) {
-    const [row] = await this.db
-      .select({ count: freeChatUsage.count })
-      .from(freeChatUsage)
-      .where(and(eq(freeChatUsage.userId, userId), eq(freeChatUsage.day, shanghaiDay())));
-    return row?.count ?? 0;
-  }
 }
