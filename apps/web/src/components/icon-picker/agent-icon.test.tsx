@@ -12,8 +12,17 @@ describe("AgentIcon", () => {
     const builtin = render(<AgentIcon icon="12" background="#165dff" />);
     await waitFor(() => expect(builtin.container.querySelector("svg")).not.toBeNull());
     expect(builtin.container.querySelector("img")).toBeNull();
-    const emoji = render(<AgentIcon icon="robot" background="#fff7e8" />);
-    expect(emoji.container.textContent).toBe("🤖");
+    const emoji = render(<AgentIcon icon="rocket" background="#fff7e8" />);
+    expect(emoji.container.textContent).toBe("🚀");
+  });
+
+  it("draws the default icon (robot, or none) as antd's robot icon, not an emoji a machine may lack", () => {
+    for (const icon of ["robot", ""]) {
+      const r = render(<AgentIcon icon={icon} background="#e8f3ff" />);
+      expect(r.container.querySelector("[data-icon=default] .anticon-robot svg")).not.toBeNull();
+      expect(r.container.textContent).not.toContain("🤖");
+      r.unmount();
+    }
   });
 
   it("loads each built-in icon on its own, in the gallery's order", async () => {

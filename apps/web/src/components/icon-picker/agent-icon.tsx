@@ -1,10 +1,14 @@
+import { RobotOutlined } from "@ant-design/icons";
 import { BUILTIN_ICON_COUNT, fileDataPath } from "@agentfair/contracts";
 import { type ComponentType, lazy, Suspense } from "react";
 import { BUILTIN_ICON_LOADERS } from "./builtin-icon-loaders";
 
-/** A few emoji names the data may carry; any other text is shown as it is (it may be an emoji itself). */
+/**
+ * A few emoji names the data may carry; any other text is shown as it is (it may be an emoji itself).
+ * "robot", the default (and no icon at all), is drawn as antd's robot icon: the 🤖 emoji is an empty
+ * box on a machine without an emoji font.
+ */
 const EMOJI: Record<string, string> = {
-  robot: "🤖",
   smile: "😊",
   star: "⭐",
   rocket: "🚀",
@@ -13,6 +17,9 @@ const EMOJI: Record<string, string> = {
   chart: "📈",
   bulb: "💡",
 };
+
+/** The icon of a value without one (the picker stores it when nothing was chosen). */
+export const DEFAULT_ICON_NAME = "robot";
 
 type IconProps = { style?: React.CSSProperties };
 const loaded = new Map<number, ComponentType<IconProps>>();
@@ -70,9 +77,16 @@ export function AgentIcon({ icon, background, size = 48, label }: { icon: string
       </span>
     );
   }
+  if (icon === "" || icon === DEFAULT_ICON_NAME) {
+    return (
+      <span style={box} data-testid="agent-icon" data-icon="default" {...a11y}>
+        <RobotOutlined style={{ fontSize: size * 0.5, color: glyphColor(background) }} />
+      </span>
+    );
+  }
   return (
     <span style={{ ...box, fontSize: size * 0.5 }} data-testid="agent-icon" {...a11y}>
-      {EMOJI[icon] ?? (icon || "🤖")}
+      {EMOJI[icon] ?? icon}
     </span>
   );
 }

@@ -4,14 +4,14 @@ import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Empty, Modal, Pagination, Space, Tabs, Typography, Upload } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { AgentIcon } from "./agent-icon";
+import { AgentIcon, DEFAULT_ICON_NAME } from "./agent-icon";
 import { iconsKey, uploadIcon, useIcons } from "./api";
 import { BUILTIN_ICONS } from "./builtin-icons";
 
 export type IconValue = { icon: string; background: string };
 
-/** The icon of a value without one: AgentIcon draws "" as 🤖, so the picker's preview shows it. */
-const DEFAULT_ICON = "robot";
+/** The icon of a value without one: AgentIcon draws "" as this (antd's robot icon), so the picker's preview shows it. */
+const DEFAULT_ICON = DEFAULT_ICON_NAME;
 
 /**
  * The icon picker (doc 2 §2): a background from 16 presets, then a built-in icon from the
