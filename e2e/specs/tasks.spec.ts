@@ -52,6 +52,10 @@ test("create a cron task, run it now and see its history and notice", async ({ p
 
   await chooseLanguage(page, "English");
   await expect(page.getByText("Task schedule and task management")).toBeVisible();
+  // The long English subtitle runs under the search box and the buttons, not squeezed beside them.
+  const subtitle = await page.getByTestId("tasks-subtitle").boundingBox();
+  const actions = await page.getByTestId("tasks-actions").boundingBox();
+  expect(subtitle && actions && subtitle.y >= actions.y + actions.height).toBe(true);
   await snap(page, "tasks-list-en");
   await page.getByTestId("task-create").click();
   await page.locator(".ant-modal:visible").getByTestId("task-save").click();

@@ -50,7 +50,6 @@ import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { PageTitle } from "../../../components/page-title";
 import { validated } from "../../../lib/form";
 import {
   deleteTask,
@@ -120,10 +119,17 @@ export function TasksPage() {
 
   return (
     <div style={{ maxWidth: 1200, margin: "0 auto", padding: 16 }}>
-      <Card
-        title={<PageTitle title={t("tasks.title")} subtitle={t("tasks.subtitle")} />}
-        extra={
-          <Space>
+      <Card>
+        {/* The title and the actions on one row, the subtitle under both at full width: a long
+            (English) subtitle beside the actions, in the card's header, wrapped hard against the search box. */}
+        <div
+          style={{ display: "flex", flexWrap: "wrap", alignItems: "center", justifyContent: "space-between", gap: "8px 24px" }}
+          data-testid="tasks-header"
+        >
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {t("tasks.title")}
+          </Typography.Title>
+          <Space wrap data-testid="tasks-actions">
             <Input.Search allowClear placeholder={t("tasks.name")} onSearch={setSearch} style={{ width: 200 }} />
             <Badge count={notices.data?.unread ?? 0} size="small">
               <Button
@@ -141,8 +147,10 @@ export function TasksPage() {
               {t("tasks.create")}
             </Button>
           </Space>
-        }
-      >
+        </div>
+        <Typography.Paragraph type="secondary" style={{ fontSize: 13, margin: "4px 0 16px" }} data-testid="tasks-subtitle">
+          {t("tasks.subtitle")}
+        </Typography.Paragraph>
         <Table<Task>
           rowKey="id"
           size="middle"
