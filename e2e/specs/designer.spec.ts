@@ -91,13 +91,22 @@ test("build a form, render it from a result and send its values into the chat", 
   await form.locator(".ant-select").click();
   await page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: "选项2" }).click();
 
-  // The last button sends its text and the key:value pairs into the chat, then is disabled.
+  // No agent is chosen for the user: the button only shows the message it would send, and stays enabled.
   const chat = page.getByTestId("design-preview-chat");
-  await expect(chat.locator("textarea")).toBeVisible();
+  const sent = `帮我使用这些参数生成报告：name:访客${suffix},city:2,day:2026-12-01`;
   const button = form.getByTestId("designer-button");
   await button.click();
+  await expect(chat.getByTestId("design-preview-would-send")).toHaveText(sent);
+  await expect(chat.getByTestId("msg-user")).toHaveCount(0);
+  await expect(button).toBeEnabled();
+  await snap(page, "designer-render-dry-run-zh");
+  // Once an agent is chosen the last button sends its text and the key:value pairs into the chat, then is disabled.
+  await page.getByTestId("design-preview-agent").click();
+  await page.locator(".ant-select-dropdown:visible .ant-select-item-option").first().click();
+  await expect(chat.locator("textarea")).toBeVisible();
+  await button.click();
   await expect(button).toBeDisabled();
-  await expect(chat.getByTestId("msg-user").getByText(`帮我使用这些参数生成报告：name:访客${suffix},city:2,day:2026-12-01`)).toBeVisible();
+  await expect(chat.getByTestId("msg-user").getByText(sent)).toBeVisible();
   await snap(page, "designer-render-zh");
 
   await chooseLanguage(page, "English");

@@ -38,6 +38,9 @@ export const designer = defineArea(
       badJson: "JSON 格式不正确，仍使用上一次的结果数据",
       agent: "选择接收消息的智能体",
       noAgent: "还没有自己的智能体，先去工作室创建一个",
+      pickAgent:
+        "还没有选择智能体：按下表单里的按钮时，这里只显示它将发送的消息，不会真的发送。在上方选择一个智能体后，按钮才会把消息发给它。",
+      wouldSend: "按钮将发送的消息：",
       loading: "加载中",
     },
     widgets: { ...WIDGET_NAMES, col: "列" },
@@ -185,6 +188,9 @@ export const designer = defineArea(
       badJson: "The JSON is not valid; the last valid result is still used",
       agent: "Choose the agent that receives the message",
       noAgent: "You have no agents yet: create one in the studio first",
+      pickAgent:
+        "No agent chosen: pressing a button in the form only shows here the message it would send, nothing is sent. Choose an agent above and the buttons send to it.",
+      wouldSend: "The button would send:",
       loading: "Loading",
     },
     widgets: {

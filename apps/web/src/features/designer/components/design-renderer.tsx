@@ -17,9 +17,23 @@ export interface DesignRendererProps {
   bus?: ChatBus;
   /** §5: the form id the date linking compares with; the route's query id by default. */
   formId?: string | null;
+  /** A dry run (the designer's preview with no agent chosen): buttons say what they would send and stay enabled. */
+  dryRun?: boolean;
 }
 
-function RenderedDesign({ widgets, result, bus, formId }: { widgets: Widget[]; result: unknown; bus?: ChatBus; formId: string | null }) {
+function RenderedDesign({
+  widgets,
+  result,
+  bus,
+  formId,
+  dryRun,
+}: {
+  widgets: Widget[];
+  result: unknown;
+  bus?: ChatBus;
+  formId: string | null;
+  dryRun?: boolean;
+}) {
   const [values, setValuesState] = useState(() => initialValues(widgets, result));
   const [clicked, setClicked] = useState<Set<string>>(() => new Set());
   const ctx = useMemo<DesignContextValue>(
@@ -31,13 +45,15 @@ function RenderedDesign({ widgets, result, bus, formId }: { widgets: Widget[]; r
       values,
       setValues: (changes) => setValuesState((v) => ({ ...v, ...changes })),
       clicked,
-      markClicked: (id) => setClicked((s) => new Set(s).add(id)),
+      markClicked: (id) => {
+        if (!dryRun) setClicked((s) => new Set(s).add(id));
+      },
       bus,
       selectedId: null,
       select: () => undefined,
       act: () => undefined,
     }),
-    [widgets, result, formId, values, clicked, bus],
+    [widgets, result, formId, values, clicked, bus, dryRun],
   );
   return (
     <DesignContext.Provider value={ctx}>
@@ -60,6 +76,7 @@ export function DesignRenderer(props: DesignRendererProps) {
       result={props.result}
       bus={props.bus}
       formId={props.formId === undefined ? routeFormId() : props.formId}
+      dryRun={props.dryRun}
     />
   );
 }

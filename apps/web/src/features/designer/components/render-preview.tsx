@@ -1,5 +1,5 @@
 import { Alert, Empty, Input, Select, Typography } from "antd";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChatPanel } from "../../../components/chat/chat-panel";
 import { type ChatBusEvents, createBus } from "../../../components/chat/event-bus";
@@ -18,7 +18,9 @@ const parse = (text: string): { ok: true; value: unknown } | { ok: false } => {
 
 /**
  * Render mode in the designer: a sample result feeds the form, and its buttons send into a chat
- * with one of the caller's agents (the same bus a chat reply's design uses).
+ * with one of the caller's agents (the same bus a chat reply's design uses). No agent is chosen
+ * for the user: until one is, a button only shows the message it would send (send-chat-button's
+ * text) and nothing is sent.
  */
 export function RenderPreview(props: { widgets: Widget[]; sample: string; onSample: (s: string) => void; formId: string | null }) {
   const { t } = useTranslation();
@@ -27,7 +29,16 @@ export function RenderPreview(props: { widgets: Widget[]; sample: string; onSamp
   const [agentId, setAgentId] = useState<string | null>(null);
   const [sessionId, setSessionId] = useState<string | null>(null);
   const list = agents.data?.list ?? [];
-  const agent = list.find((a) => a.id === agentId) ?? list[0];
+  const agent = list.find((a) => a.id === agentId);
+  // Without an agent the buttons' messages land here instead of in a chat.
+  const [wouldSend, setWouldSend] = useState<string | null>(null);
+  useEffect(() => {
+    if (agent) return;
+    const off = bus.on("send-chat-button", (e) => setWouldSend(e.text));
+    return () => {
+      off();
+    };
+  }, [bus, agent]);
   const parsed = parse(props.sample);
   const [result, setResult] = useState<unknown>(parsed.ok ? parsed.value : {});
 
@@ -48,7 +59,7 @@ export function RenderPreview(props: { widgets: Widget[]; sample: string; onSamp
           data-testid="design-sample"
         />
         {!parsed.ok && <Alert type="warning" showIcon title={t("designer.preview.badJson")} style={{ marginBottom: 12 }} />}
-        <DesignRenderer design={props.widgets} result={result} bus={bus} formId={props.formId} />
+        <DesignRenderer design={props.widgets} result={result} bus={bus} formId={props.formId} dryRun={!agent} />
       </div>
       <div>
         <Select
@@ -59,6 +70,7 @@ export function RenderPreview(props: { widgets: Widget[]; sample: string; onSamp
           onChange={(id) => {
             setAgentId(id);
             setSessionId(null);
+            setWouldSend(null);
           }}
           aria-label={t("designer.preview.agent")}
           data-testid="design-preview-agent"
@@ -74,6 +86,21 @@ export function RenderPreview(props: { widgets: Widget[]; sample: string; onSamp
               onSession={(sid) => setSessionId(sid)}
               bus={bus}
             />
+          ) : list.length > 0 ? (
+            <div style={{ padding: 16 }} data-testid="design-preview-dry-run">
+              <Typography.Paragraph type="secondary">{t("designer.preview.pickAgent")}</Typography.Paragraph>
+              {wouldSend !== null && (
+                <>
+                  <Typography.Text strong>{t("designer.preview.wouldSend")}</Typography.Text>
+                  <Typography.Paragraph
+                    style={{ background: "#f5f5f5", borderRadius: 6, padding: "8px 12px", marginTop: 6, whiteSpace: "pre-wrap" }}
+                    data-testid="design-preview-would-send"
+                  >
+                    {wouldSend}
+                  </Typography.Paragraph>
+                </>
+              )}
+            </div>
           ) : (
             <Empty
               style={{ margin: "auto" }}
