@@ -102,6 +102,15 @@ test("build a workflow on the canvas, test-run it node by node, release it and b
 
   // Nodes from the palette (clicked or dragged), spread by the auto-layout, then connected by their handles.
   for (const type of ["code", "condition", "template"]) await page.getByTestId(`palette-${type}`).click();
+  // Each click finds a free spot: no node covers another (nor the start and end nodes).
+  const boxes = await Promise.all(
+    ["start", "end", "code1", "condition1", "template1"].map((id) => page.getByTestId(`wf-node-${id}`).boundingBox()),
+  );
+  for (const [i, a] of boxes.entries())
+    for (const b of boxes.slice(i + 1)) {
+      if (!a || !b) throw new Error("a node is not drawn");
+      expect(a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y).toBe(true);
+    }
   // The last one dragged from the palette onto the canvas.
   await page.getByTestId("palette-template").dragTo(page.getByTestId("wf-canvas"), { targetPosition: { x: 120, y: 120 } });
   await expect(page.getByTestId("wf-node-template2")).toBeVisible();
@@ -114,6 +123,8 @@ test("build a workflow on the canvas, test-run it node by node, release it and b
   await connect(page, "template2", "end");
   await expect(page.locator(".react-flow__edge")).toHaveCount(6);
   await page.getByTestId("wf-layout").click();
+  // Empty required settings are issues: the condition has no variable, both templates are empty.
+  await expect(page.getByTestId("wf-issues")).toHaveText(/校验问题 3/);
 
   // Code: a parameter from the start node (variable picker), the code, its returned fields.
   await selectNode(page, "code1");
@@ -149,6 +160,12 @@ test("build a workflow on the canvas, test-run it node by node, release it and b
   await page.getByTestId("wf-save").click();
   await expect(page.getByText("草稿已保存").first()).toBeVisible();
   await expect(page.getByTestId("wf-dirty")).toHaveText("已保存");
+  // Undo back to the saved graph is saved again.
+  await page.getByTestId("palette-answer").click();
+  await expect(page.getByTestId("wf-dirty")).toHaveText("有未保存的修改");
+  await page.getByTestId("wf-undo").click();
+  await expect(page.getByTestId("wf-node-answer1")).toHaveCount(0);
+  await expect(page.getByTestId("wf-dirty")).toHaveText("已保存");
   await snap(page, "workflows-editor-zh");
 
   // Test run: nodes light up; the branch not taken is skipped.
@@ -164,13 +181,24 @@ test("build a workflow on the canvas, test-run it node by node, release it and b
   await expect(page.getByTestId("run-outputs")).toContainText("大：16");
   await page.getByTestId("trace-code1").click();
   await expect(page.getByTestId("trace-output-code1")).toContainText('"doubled": 16');
+  // The trace names nodes as the canvas does: untitled ones by their type's name, not their id.
+  await expect(page.getByTestId("trace-condition1")).toContainText("条件分支");
+  await expect(page.getByTestId("trace-condition1")).not.toContainText("condition1");
   await snap(page, "workflows-run-zh");
+  // A second run takes the other branch.
+  await page.getByTestId("run-input-n").fill("2");
+  await page.getByTestId("run-start").click();
+  await expect(page.getByTestId("wf-node-template2")).toHaveAttribute("data-status", "SUCCEEDED", { timeout: 30_000 });
+  await expect(page.getByTestId("wf-node-template1")).toHaveAttribute("data-status", "SKIPPED");
 
-  // History: the run and its trace.
+  // History: the runs and their traces; the canvas shows the path of the run being viewed.
   await page.getByTestId("wf-side").getByText("运行记录").click();
-  await expect(page.getByTestId("history-item")).toHaveCount(1);
-  await page.getByTestId("history-item").getByRole("button").click();
-  await expect(page.getByTestId("history-detail")).toContainText("template1");
+  await expect(page.getByTestId("history-item")).toHaveCount(2);
+  await page.getByTestId("history-item").nth(1).getByRole("button").click();
+  await expect(page.getByTestId("history-detail")).toContainText("模板转换");
+  await expect(page.getByTestId("history-detail")).not.toContainText("template1");
+  await expect(page.getByTestId("wf-node-template1")).toHaveAttribute("data-status", "SUCCEEDED");
+  await expect(page.getByTestId("wf-node-template2")).toHaveAttribute("data-status", "SKIPPED");
   await snap(page, "workflows-history-zh");
 
   // Release.

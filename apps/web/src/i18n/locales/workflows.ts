@@ -255,6 +255,8 @@ export const workflows = defineArea(
       badReference: "引用了非上游节点的变量：{{ref}}",
       undeclaredOutput: "引用了代码节点未声明的输出：{{ref}}",
       notInLoop: "该节点不能放在循环内",
+      required: "请填写「$t(workflows.props.{{field}})」",
+      conditionVariable: "请为每个条件选择变量",
     },
   },
   {
@@ -511,6 +513,8 @@ export const workflows = defineArea(
       badReference: "References a variable of a node that is not upstream: {{ref}}",
       undeclaredOutput: "References an output the code node does not declare: {{ref}}",
       notInLoop: "This node cannot be inside a loop",
+      required: "Fill in “$t(workflows.props.{{field}})”",
+      conditionVariable: "Choose a variable for every condition",
     },
   },
 );

@@ -2,19 +2,26 @@ import { WORKFLOW_RUN_PAGE_SIZE } from "@agentfair/contracts";
 import { ArrowLeftOutlined } from "@ant-design/icons";
 import { Button, Empty, List, Space, Spin, Typography } from "antd";
 import dayjs from "dayjs";
-import { useState } from "react";
+import type { WorkflowRun } from "@agentfair/contracts";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRuns } from "../api/runs";
 import { useRun } from "../api/use-run";
 import { duration, Json, NodeTrace, StatusTag } from "./node-trace";
 
 /** Run history of the workflow: newest first; a run opens to its inputs, outputs and node trace. */
-export function HistoryPanel({ workflowId }: { workflowId: string }) {
+export function HistoryPanel({ workflowId, onView }: { workflowId: string; onView?: (run: WorkflowRun | null) => void }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(0);
   const runs = useRuns(workflowId, page);
   const [open, setOpen] = useState<string | null>(null);
   const detail = useRun(open);
+  // The canvas highlights the run being viewed (not the latest test run); nothing once it is closed.
+  const viewed = open ? (detail.data ?? null) : null;
+  useEffect(() => {
+    onView?.(viewed);
+  }, [viewed, onView]);
+  useEffect(() => () => onView?.(null), [onView]);
 
   if (open) {
     const run = detail.data;

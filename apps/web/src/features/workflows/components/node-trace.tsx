@@ -2,6 +2,7 @@ import { Collapse, Space, Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import type { NodeRun, WorkflowRun } from "@agentfair/contracts";
 import { STATUS_COLOR } from "./node-meta";
+import { nodeTitle } from "./node-title";
 
 export function duration(ms: number | null | undefined, from?: string | null): string {
   const v = ms ?? (from ? Date.now() - Date.parse(from) : null);
@@ -42,11 +43,9 @@ export function Json({ value, testId }: { value: unknown; testId?: string }) {
 /** Each node of a run: state, duration, its input, output and error. */
 export function NodeTrace({ run }: { run: WorkflowRun }) {
   const { t } = useTranslation();
-  // The type's Chinese name (how the server titles a new draft's nodes) follows the language.
-  const titleOf = (n: NodeRun) =>
-    n.title && n.title !== n.id && n.title === t(`workflows.nodes.${n.type}`, { lng: "zh" })
-      ? t(`workflows.nodes.${n.type}`)
-      : n.title || n.id;
+  // As the canvas names it (node-title.ts): its own title, else its type's name; a run names an
+  // untitled node by its id.
+  const titleOf = (n: NodeRun) => nodeTitle(t, n.type, n.title && n.title !== n.id ? n.title : "");
   const row = (n: NodeRun) => ({
     key: `${n.scope}/${n.id}`,
     label: (

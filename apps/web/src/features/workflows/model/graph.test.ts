@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { emptyGraph, fromWire, type GraphState, graphReducer, START_UNDELETABLE, toWire, validateGraph, variablesFor } from "./graph";
+import i18n from "../../../i18n";
+import {
+  emptyGraph,
+  freePosition,
+  fromWire,
+  type GraphState,
+  graphReducer,
+  missingSettings,
+  START_UNDELETABLE,
+  toWire,
+  validateGraph,
+  variablesFor,
+} from "./graph";
 import { releasedOutputs } from "./nodes";
 import { ELSE_HANDLE } from "./types";
 
@@ -113,6 +125,8 @@ describe("loops and iterations (sub-flows)", () => {
     s = graphReducer(s, { type: "add", nodeType: "code", position: { x: 24, y: 64 }, parentId: "iteration1" });
     s = graphReducer(s, { type: "add", nodeType: "template", position: { x: 260, y: 64 }, parentId: "iteration1" });
     s = graphReducer(s, { type: "connect", source: "code1", target: "template1" });
+    s = graphReducer(s, { type: "update", id: "iteration1", data: { items: "{{start.query}}" } });
+    s = graphReducer(s, { type: "update", id: "template1", data: { template: "{{iteration1.item}}" } });
     return s;
   };
 
@@ -175,5 +189,63 @@ describe("sub-workflow outputs", () => {
     const refs = variablesFor("end", s.nodes, s.edges).map((v) => v.ref);
     expect(refs).toContain("{{subworkflow1.summary}}");
     expect(refs).toContain("{{subworkflow1.score}}");
+  });
+});
+
+describe("required settings", () => {
+  it("reports an empty condition variable and empty template, answer, HTTP and tool settings as issues", () => {
+    let s = start();
+    for (const nodeType of ["condition", "template", "answer", "http", "tool"] as const)
+      s = graphReducer(s, { type: "add", nodeType, position: { x: 0, y: 0 } });
+    s = graphReducer(s, { type: "connect", source: "start", target: "condition1" });
+    for (const id of ["template1", "answer1", "http1", "tool1"])
+      s = graphReducer(s, { type: "connect", source: "condition1", target: id, sourceHandle: "case_1" });
+    s = graphReducer(s, { type: "connect", source: "template1", target: "end" });
+    const keys = validateGraph(s.nodes, s.edges).map((i) => `${i.nodeId}:${i.key}:${i.values?.field ?? ""}`);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        "condition1:conditionVariable:",
+        "template1:required:template",
+        "answer1:required:answerText",
+        "http1:required:url",
+        "tool1:required:plugin",
+      ]),
+    );
+    // filled in, they are gone
+    s = graphReducer(s, {
+      type: "update",
+      id: "condition1",
+      data: { cases: [{ id: "case_1", logic: "and", conditions: [{ variable: "{{start.query}}", operator: "isNotEmpty", value: "" }] }] },
+    });
+    s = graphReducer(s, { type: "update", id: "template1", data: { template: "hi" } });
+    const after = validateGraph(s.nodes, s.edges).map((i) => `${i.nodeId}:${i.key}`);
+    expect(after).not.toContain("condition1:conditionVariable");
+    expect(after).not.toContain("template1:required");
+  });
+
+  it("names the missing setting by its form label, in the page's language", async () => {
+    expect(missingSettings({ type: "knowledge", data: { knowledgeIds: [], query: "" } })).toEqual(["knowledgeBases", "query"]);
+    expect(missingSettings({ type: "llm", data: { modelId: "", prompt: "写一首诗" } })).toEqual([]);
+    expect(i18n.t("workflows.validation.required", { field: "template" })).toBe("请填写「模板」");
+    await i18n.changeLanguage("en");
+    expect(i18n.t("workflows.validation.required", { field: "url" })).toBe("Fill in “URL”");
+    await i18n.changeLanguage("zh");
+  });
+});
+
+describe("placing a new node", () => {
+  it("moves a node off the start→end line and off other nodes, to the nearest free spot", () => {
+    const s = graphReducer(start(), { type: "connect", source: "start", target: "end" });
+    // start at (0,80), end at (480,80): the middle of the line between them is taken
+    const p = freePosition({ x: 140, y: 60 }, s.nodes, s.edges);
+    expect(p).not.toEqual({ x: 140, y: 60 });
+    const overlaps = (a: { x: number; y: number }, b: { x: number; y: number }) => Math.abs(a.x - b.x) < 200 && Math.abs(a.y - b.y) < 80;
+    for (const n of s.nodes) expect(overlaps(p, n.position)).toBe(false);
+    // two clicks in a row do not stack
+    const s2 = graphReducer(s, { type: "add", nodeType: "code", position: p });
+    const q = freePosition({ x: 140, y: 60 }, s2.nodes, s2.edges);
+    for (const n of s2.nodes) expect(overlaps(q, n.position)).toBe(false);
+    // a free spot is kept
+    expect(freePosition({ x: 200, y: 600 }, s.nodes, s.edges)).toEqual({ x: 200, y: 600 });
   });
 });

@@ -1,5 +1,15 @@
 import { defaultData, newNodeId, outputFields, scopeFields, sourceHandles } from "./nodes";
-import { LOOP_TYPES, type NodeData, type NodeType, type StartInput, TOP_ONLY, type WfEdge, type WfNode, type WireGraph } from "./types";
+import {
+  type ConditionCase,
+  LOOP_TYPES,
+  type NodeData,
+  type NodeType,
+  type StartInput,
+  TOP_ONLY,
+  type WfEdge,
+  type WfNode,
+  type WireGraph,
+} from "./types";
 
 interface Snapshot {
   nodes: WfNode[];
@@ -75,6 +85,91 @@ const depthOf = (node: WfNode, nodes: WfNode[]) => {
   }
   return d;
 };
+
+/** A node's drawn size: a loop's box, else what React Flow measured (a default before that). */
+export const sizeOf = (n: Pick<WfNode, "id" | "type" | "parentId" | "position" | "measured">, nodes: WfNode[]) =>
+  LOOP_TYPES.has(n.type)
+    ? groupSize(n.id, nodes)
+    : { width: n.measured?.width ?? NODE_SIZE.width, height: n.measured?.height ?? NODE_SIZE.height };
+
+/** Whether the segment a-b crosses the rectangle (Liang-Barsky clipping). */
+function segmentHitsBox(a: { x: number; y: number }, b: { x: number; y: number }, box: { x: number; y: number; w: number; h: number }) {
+  let t0 = 0;
+  let t1 = 1;
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const edges: [number, number][] = [
+    [-dx, a.x - box.x],
+    [dx, box.x + box.w - a.x],
+    [-dy, a.y - box.y],
+    [dy, box.y + box.h - a.y],
+  ];
+  for (const [p, q] of edges) {
+    if (p === 0) {
+      if (q < 0) return false;
+      continue;
+    }
+    const r = q / p;
+    if (p < 0) t0 = Math.max(t0, r);
+    else t1 = Math.min(t1, r);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+/**
+ * Where a new node goes: at `preferred` if the spot is free, else the nearest free spot below or
+ * beside it. Free means not over another node of the same scope (top level, or one loop's body) nor
+ * over an edge between two of them (drawn as the line from the source's right to the target's left).
+ */
+export function freePosition(
+  preferred: { x: number; y: number },
+  nodes: WfNode[],
+  edges: Pick<WfEdge, "source" | "target">[],
+  parentId?: string | null,
+): { x: number; y: number } {
+  const scope = parentId ?? undefined;
+  const siblings = nodes.filter((n) => n.parentId === scope);
+  const byId = new Map(siblings.map((n) => [n.id, n]));
+  const lines = edges.flatMap((e) => {
+    const a = byId.get(e.source);
+    const b = byId.get(e.target);
+    if (!a || !b) return [];
+    const sa = sizeOf(a, nodes);
+    const sb = sizeOf(b, nodes);
+    return [
+      [
+        { x: a.position.x + sa.width, y: a.position.y + sa.height / 2 },
+        { x: b.position.x, y: b.position.y + sb.height / 2 },
+      ] as const,
+    ];
+  });
+  const GAP = 24;
+  const free = (p: { x: number; y: number }) => {
+    const box = { x: p.x - GAP, y: p.y - GAP, w: NODE_SIZE.width + 2 * GAP, h: NODE_SIZE.height + 2 * GAP };
+    for (const n of siblings) {
+      const sz = sizeOf(n, nodes);
+      if (
+        n.position.x < box.x + box.w &&
+        n.position.x + sz.width > box.x &&
+        n.position.y < box.y + box.h &&
+        n.position.y + sz.height > box.y
+      )
+        return false;
+    }
+    return !lines.some(([a, b]) => segmentHitsBox(a, b, box));
+  };
+  const step = NODE_SIZE.height + GAP + 16;
+  // Down first (a column under the preferred spot), then up, then a column further right.
+  for (let col = 0; col < 6; col++)
+    for (let k = 0; k < 12; k++)
+      for (const sign of k === 0 ? [1] : [1, -1]) {
+        const p = { x: preferred.x + col * (NODE_SIZE.width + 2 * GAP), y: preferred.y + sign * k * step };
+        if (parentId && (p.x < 8 || p.y < GROUP_HEADER)) continue;
+        if (free(p)) return { x: Math.round(p.x), y: Math.round(p.y) };
+      }
+  return preferred;
+}
 
 /** The innermost loop or iteration box under a canvas point (where a dropped node goes), if any. */
 export function loopAt(point: { x: number; y: number }, nodes: WfNode[]): WfNode | null {
@@ -270,9 +365,73 @@ export interface GraphIssue {
   values?: Record<string, string>;
 }
 
+const blank = (v: unknown) => (typeof v === "string" ? v.trim() === "" : v === undefined || v === null);
+
+/**
+ * The settings a node cannot do without, by type, each as the property's label key (under
+ * workflows.props): what its form asks for before the node can run (a condition's variables are
+ * checked apart, per rule). Optional settings (a model: the default one; a system prompt) are not here.
+ */
+export function missingSettings(node: Pick<WfNode, "type" | "data">): string[] {
+  const d = node.data;
+  const missing: string[] = [];
+  const need = (ok: boolean, label: string) => {
+    if (!ok) missing.push(label);
+  };
+  switch (node.type) {
+    case "answer":
+      need(!blank(d.text), "answerText");
+      break;
+    case "template":
+      need(!blank(d.template), "template");
+      break;
+    case "llm":
+      need(!blank(d.prompt), "prompt");
+      break;
+    case "code":
+      need(!blank(d.code), "code");
+      break;
+    case "knowledge":
+      need(Array.isArray(d.knowledgeIds) && d.knowledgeIds.length > 0, "knowledgeBases");
+      need(!blank(d.query), "query");
+      break;
+    case "tool":
+      need(!blank(d.pluginId), "plugin");
+      break;
+    case "http":
+      need(!blank(d.url), "url");
+      break;
+    case "agent":
+      need(!blank(d.agentId), "agent");
+      need(!blank(d.query), "question");
+      break;
+    case "classifier":
+      need(!blank(d.query), "query");
+      need(!((d.classes as { name?: string }[] | undefined) ?? []).some((c) => blank(c.name)), "className");
+      break;
+    case "extractor":
+      need(!blank(d.query), "query");
+      break;
+    case "list":
+      need(!blank(d.input), "listInput");
+      break;
+    case "iteration":
+      need(!blank(d.items), "items");
+      break;
+    case "aggregate":
+      need(Array.isArray(d.variables) && d.variables.some((v) => !blank(v)), "aggregateVariables");
+      break;
+    case "subworkflow":
+      need(!blank(d.workflowId), "subworkflow");
+      break;
+  }
+  return missing;
+}
+
 /**
  * What the canvas can tell before the server does (the server validates again on save): one start
- * node, an end reachable from it, unique input names, references only to upstream nodes.
+ * node, an end reachable from it, unique input names, references only to upstream nodes, and each
+ * node's required settings filled (a condition's every rule names its variable).
  */
 export function validateGraph(nodes: WfNode[], edges: WfEdge[]): GraphIssue[] {
   const issues: GraphIssue[] = [];
@@ -300,6 +459,11 @@ export function validateGraph(nodes: WfNode[], edges: WfEdge[]): GraphIssue[] {
     if (names.some((n) => !n)) issues.push({ nodeId: start.id, key: "emptyVariable" });
   }
   for (const n of nodes) {
+    for (const field of missingSettings(n)) issues.push({ nodeId: n.id, key: "required", values: { field } });
+    if (n.type === "condition") {
+      const cases = (n.data.cases as ConditionCase[] | undefined) ?? [];
+      if (cases.some((c) => (c.conditions ?? []).some((r) => blank(r.variable)))) issues.push({ nodeId: n.id, key: "conditionVariable" });
+    }
     const visible = visibleFields(n.id, nodes, edges);
     for (const r of referencesIn(n.data)) {
       const fields = visible.get(r.nodeId);

@@ -43,11 +43,13 @@ import { RunPanel } from "../components/run-panel";
 import {
   absolutePosition,
   emptyGraph,
+  freePosition,
   fromWire,
   GROUP_HEADER,
   graphReducer,
   groupSize,
   loopAt,
+  sizeOf,
   toWire,
   validateGraph,
   variablesFor,
@@ -72,18 +74,23 @@ function Editor({ id }: { id: string }) {
   const query = useWorkflow(id);
   const wf = query.data;
   const [state, dispatch] = useReducer(graphReducer, undefined, emptyGraph);
-  const [savedRevision, setSavedRevision] = useState(0);
+  // What the server has (the wire graph as JSON): unsaved means the canvas's graph differs from it,
+  // so undoing back to the saved graph is saved again.
+  const [savedGraph, setSavedGraph] = useState<string | null>(null);
   const [side, setSide] = useState<Side>("props");
   const [busy, setBusy] = useState<"save" | "release" | null>(null);
   const [serverError, setServerError] = useState<{ message: string; nodeIds: string[] } | null>(null);
   const [run, setRun] = useState<WorkflowRun | null>(null);
+  // A run opened in 运行记录 → 详情: the canvas shows its path while it is open.
+  const [viewedRun, setViewedRun] = useState<WorkflowRun | null>(null);
+  const shownRun = side === "history" && viewedRun ? viewedRun : run;
   const [loaded, setLoaded] = useState(false);
 
   useEffect(() => {
     if (wf && !loaded) {
       const g = fromWire(wf.draft);
       dispatch({ type: "load", ...g });
-      setSavedRevision(0);
+      setSavedGraph(JSON.stringify(toWire(g.nodes, g.edges)));
       setLoaded(true);
     }
   }, [wf, loaded]);
@@ -92,7 +99,8 @@ function Editor({ id }: { id: string }) {
     if (state.refused) message.warning(t(state.refused));
   }, [state.refused, message, t]);
 
-  const dirty = state.revision !== savedRevision;
+  const currentGraph = useMemo(() => JSON.stringify(toWire(state.nodes, state.edges)), [state.nodes, state.edges]);
+  const dirty = savedGraph !== null && currentGraph !== savedGraph;
   const issues = useMemo(() => validateGraph(state.nodes, state.edges), [state.nodes, state.edges]);
   const marks = useMemo<CanvasMarks>(() => {
     const byNode: Record<string, string[]> = {};
@@ -103,11 +111,11 @@ function Editor({ id }: { id: string }) {
     for (const nid of serverError?.nodeIds ?? []) mark(nid, serverError?.message ?? "");
     const status: Record<string, string> = {};
     // A body node shows its latest pass.
-    for (const n of run?.nodes ?? []) status[n.id] = n.status;
+    for (const n of shownRun?.nodes ?? []) status[n.id] = n.status;
     const sizes: Record<string, { width: number; height: number }> = {};
     for (const n of state.nodes) if (LOOP_TYPES.has(n.type)) sizes[n.id] = groupSize(n.id, state.nodes);
     return { status, issues: byNode, sizes };
-  }, [issues, serverError, run, t, state.nodes]);
+  }, [issues, serverError, shownRun, t, state.nodes]);
   const selected = state.nodes.find((n) => n.selected) ?? null;
   const variables = useMemo(
     () => (selected ? variablesFor(selected.id, state.nodes, state.edges) : []),
@@ -137,15 +145,23 @@ function Editor({ id }: { id: string }) {
   const addCentered = (type: NodeType) => {
     // With a loop (or a node of its body) selected, the new node goes into that loop's body.
     const loop = selected && (LOOP_TYPES.has(selected.type) ? selected : state.nodes.find((n) => n.id === selected.parentId));
+    // A palette click puts the node right of the selected node (the one just added is selected),
+    // else in the middle of the view, and moves it to the nearest spot no node or edge covers.
+    const rightOf = (n: WfNode) => ({ x: n.position.x + sizeOf(n, state.nodes).width + 60, y: n.position.y });
     if (loop && !TOP_ONLY.has(type)) {
-      const count = state.nodes.filter((n) => n.parentId === loop.id).length;
-      addAt(type, { x: 24 + count * 220, y: GROUP_HEADER + 8 }, loop.id);
+      const anchor = selected?.parentId === loop.id ? selected : state.nodes.filter((n) => n.parentId === loop.id).at(-1);
+      const preferred = anchor ? rightOf(anchor) : { x: 24, y: GROUP_HEADER + 8 };
+      addAt(type, freePosition(preferred, state.nodes, state.edges, loop.id), loop.id);
       return;
     }
-    const box = document.querySelector(".react-flow")?.getBoundingClientRect();
-    const p = box ? flow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 2 }) : { x: 0, y: 0 };
-    // Each click lands a little lower, so new nodes do not hide each other.
-    addAt(type, { x: p.x - 100, y: p.y - 40 + (state.nodes.length % 5) * 24 });
+    let preferred: { x: number; y: number };
+    if (selected && !selected.parentId) preferred = rightOf(selected);
+    else {
+      const box = document.querySelector(".react-flow")?.getBoundingClientRect();
+      const p = box ? flow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 2 }) : { x: 0, y: 0 };
+      preferred = { x: p.x - 100, y: p.y - 40 };
+    }
+    addAt(type, freePosition(preferred, state.nodes, state.edges));
   };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -168,10 +184,10 @@ function Editor({ id }: { id: string }) {
 
   const save = async (quiet = false): Promise<boolean> => {
     setBusy("save");
-    const revision = state.revision;
+    const sent = toWire(state.nodes, state.edges);
     try {
-      await saveGraph(id, toWire(state.nodes, state.edges));
-      setSavedRevision(revision);
+      await saveGraph(id, sent);
+      setSavedGraph(JSON.stringify(sent));
       setServerError(null);
       await queryClient.invalidateQueries({ queryKey: workflowKey(id) });
       if (!quiet) message.success(t("workflows.editor.saved"));
@@ -339,7 +355,7 @@ function Editor({ id }: { id: string }) {
           <MarksContext.Provider value={marks}>
             <ReactFlow
               nodes={state.nodes as Node[]}
-              edges={state.edges.map((e) => ({ ...e, animated: run?.nodes.some((n) => n.id === e.target && n.status === "RUNNING") }))}
+              edges={state.edges.map((e) => ({ ...e, animated: shownRun?.nodes.some((n) => n.id === e.target && n.status === "RUNNING") }))}
               nodeTypes={nodeTypes}
               onNodesChange={onNodesChange}
               onEdgesChange={onEdgesChange}
@@ -377,7 +393,7 @@ function Editor({ id }: { id: string }) {
           <div style={{ display: side === "run" ? "block" : "none" }}>
             <RunPanel workflowId={id} inputs={startInputs} dirty={dirty} onRun={onRun} />
           </div>
-          {side === "history" && <HistoryPanel workflowId={id} />}
+          {side === "history" && <HistoryPanel workflowId={id} onView={setViewedRun} />}
         </div>
       </div>
     </div>
