@@ -10,18 +10,26 @@ import type { Db, Tx } from "../db/client.ts";
  * below the limit and insert.
  *
  * `set` names the set (e.g. `tasks:<userId>`); `limit` null means no limit, the insert alone.
- * `refuse(limit)` is thrown when the set is full, and then nothing is inserted.
+ * `adding` is how much the insert adds to the count (1 unless told: several rows at once, or a
+ * sum such as bytes); the insert goes through when count + adding stays within `limit`.
+ * `refuse(limit, counted)` is thrown when it would not, and then nothing is inserted.
  */
 export async function insertWithinLimit<T>(
   db: Db,
   set: string,
   limit: number | null,
-  steps: { count: (tx: Tx) => Promise<number>; refuse: (limit: number) => Error; insert: (tx: Tx) => Promise<T> },
+  steps: {
+    count: (tx: Tx) => Promise<number>;
+    refuse: (limit: number, counted: number) => Error;
+    insert: (tx: Tx) => Promise<T>;
+    adding?: number;
+  },
 ): Promise<T> {
   return db.transaction(async (tx) => {
     if (limit !== null) {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`count-limit:${set}`}))`);
-      if ((await steps.count(tx)) >= limit) throw steps.refuse(limit);
+      const counted = await steps.count(tx);
+      if (counted + (steps.adding ?? 1) > limit) throw steps.refuse(limit, counted);
     }
     return steps.insert(tx);
   });

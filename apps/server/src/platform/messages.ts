@@ -103,6 +103,23 @@ export const messages = {
     zh: "今日对话次数（{count}次）已用完，请明天再来或升级会员",
     en: "today's {count} chats of your plan are used up: come back tomorrow or upgrade",
   },
+  // plan limits (the member template's pluginsNum, knowledgeSpace, paidAgentCount)
+  pluginLimitReached: {
+    zh: "插件数量已达会员上限（{count}个），请升级会员",
+    en: "your plan allows {count} plugins and they are all in use: upgrade to add more",
+  },
+  knowledgeSpaceFull: {
+    zh: "知识库空间不足：会员上限{limit}，已使用{used}，本次需要{size}，请删除文件或升级会员",
+    en: "not enough knowledge space: your plan allows {limit}, {used} is used and this needs {size}; delete files or upgrade",
+  },
+  pricedAgentLimitReached: {
+    zh: "付费智能体数量已达会员上限（{count}个），请升级会员",
+    en: "your plan allows {count} priced agents and they are all in use: upgrade to price more",
+  },
+  pricedAgentsNotIncluded: {
+    zh: "当前会员等级不能设置付费智能体，请升级会员",
+    en: "your member level cannot price agents, please upgrade",
+  },
   benefitCodeEmpty: { zh: "请输入邀请码！", en: "please enter the invitation code!" },
   benefitCodeInvalid: { zh: "权益码无效", en: "invalid benefit code" },
   benefitCodeUsed: { zh: "权益码已被使用", en: "this benefit code has already been used" },

@@ -48,6 +48,9 @@ function recordingBilling(refuse: boolean) {
     async insightTypes() {
       return null;
     },
+    async planLimits() {
+      return { plugins: null, knowledgeBytes: null, pricedAgents: null };
+    },
     chatNeedsMembership: () => false,
   };
   return { billing, calls };

@@ -6,6 +6,17 @@ export type ChatCharge =
   | { kind: "free"; userId: string; day: string };
 
 /**
+ * What the caller's plan allows them to keep (the member template's pluginsNum, knowledgeSpace and
+ * paidAgentCount): plugins they own, bytes of knowledge they store, agents of theirs that carry a
+ * price. null: no limit (exempt callers, or no enabled template for the level).
+ */
+export interface PlanLimits {
+  plugins: number | null;
+  knowledgeBytes: number | null;
+  pricedAgents: number | null;
+}
+
+/**
  * The seam through which agents and chat ask billing for money and quotas. The billing module
  * implements it with transactions and ledger rows; callers never touch balances themselves.
  * Every method throws an AppError with the catalogue's message when the caller may not go on,
@@ -50,4 +61,6 @@ export interface Billing {
    * (its `types`); null: all of them (exempt callers, or no template configured for the level).
    */
   insightTypes(caller: Caller): Promise<string[] | null>;
+  /** The caller's plan limits on what they keep (see PlanLimits); no side effects. */
+  planLimits(caller: Caller): Promise<PlanLimits>;
 }

@@ -25,7 +25,7 @@ import type { Platform } from "../../platform/platform.ts";
 import type { FeeTemplateSource } from "../users/users.service.ts";
 import { Benefits } from "./benefits.ts";
 import { CatalogRepository, cents, type PlanRow, planText, yuan } from "./billing.repository.ts";
-import type { Billing, ChatCharge } from "./billing.seam.ts";
+import type { Billing, ChatCharge, PlanLimits } from "./billing.seam.ts";
 import { OrdersService } from "./orders.service.ts";
 import type { PaymentProvider } from "./payment/provider.ts";
 import { SandboxProvider } from "./payment/sandbox.ts";
@@ -141,6 +141,18 @@ export class BillingService implements Billing, FeeTemplateSource {
       .split(/[,，]/)
       .map((t) => t.trim())
       .filter(Boolean);
+  }
+
+  /**
+   * The member template's pluginsNum, knowledgeSpace (MB) and paidAgentCount, as the chat count is
+   * decided: exempt callers and levels without an enabled template have no limit; tenant users their level's.
+   */
+  async planLimits(caller: Caller): Promise<PlanLimits> {
+    const none = { plugins: null, knowledgeBytes: null, pricedAgents: null };
+    if (exempt(caller)) return none;
+    const plan = await this.catalog.planForLevel(caller.memberLevel);
+    if (!plan) return none;
+    return { plugins: plan.pluginsNum, knowledgeBytes: plan.knowledgeSpace * 1024 * 1024, pricedAgents: plan.paidAgentCount };
   }
 
   chatNeedsMembership(caller: Caller, agent: { priceCents: number }) {
