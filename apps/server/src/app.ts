@@ -251,7 +251,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     timeoutMs: config.PLUGIN_TIMEOUT_MS,
     stdio: parseStdioCommands(config.MCP_STDIO_COMMANDS),
   });
-  const tools = new ToolsService(platform, sandboxes, { models: () => chat.models, mcp });
+  const tools = new ToolsService(platform, sandboxes, { models: () => chat.models, mcp, billing: () => billing });
   chat.tools.register(pluginToolKind(tools));
   const wfPlugins = workflowPlugins(tools);
   const workflows = new WorkflowsService(platform, {

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, ilike, inArray, lte, or, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { plugins, users } from "../../db/schema/index.ts";
 
 export type PluginRow = typeof plugins.$inferSelect;
@@ -81,6 +81,19 @@ export class ToolsRepository {
   async insert(values: typeof plugins.$inferInsert) {
     const [row] = await this.db.insert(plugins).values(values).returning();
     return row;
+  }
+
+  async insertMany(tx: Tx, values: (typeof plugins.$inferInsert)[]) {
+    return tx.insert(plugins).values(values).returning();
+  }
+
+  /** The owner's own (not built-in) plugins of these types. */
+  async countOwn(tx: Tx, ownerId: string, types: readonly string[]) {
+    const [{ n }] = await tx
+      .select({ n: count() })
+      .from(plugins)
+      .where(and(eq(plugins.ownerId, ownerId), eq(plugins.standard, false), inArray(plugins.pluginType, [...types])));
+    return Number(n);
   }
 
   async update(id: string, values: Partial<typeof plugins.$inferInsert>) {

@@ -14,13 +14,15 @@ import {
 } from "@agentfair/contracts";
 import { generateText } from "ai";
 import type { z } from "zod";
-import type { PluginDefinition } from "../../db/schema/tools.ts";
+import type { plugins, PluginDefinition } from "../../db/schema/tools.ts";
 import type { Caller } from "../../platform/auth.ts";
+import { insertWithinLimit } from "../../platform/count-limit.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
 import { BlockedAddressError, createSafeFetch, isBlockedAddress } from "../../platform/net.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { Sandboxes } from "../../platform/sandbox/index.ts";
 import { openSecret, sealSecret } from "../../platform/secret.ts";
+import type { Billing } from "../billing/billing.seam.ts";
 import type { ModelsService } from "../models/models.service.ts";
 import { chatModelOf } from "../models/provider.ts";
 import { slugCallableName, uniqueCallableName } from "./callable-name.ts";
@@ -39,9 +41,17 @@ const IMPORTED_GROUP = "默认分组";
 /** Types a builder creates through the plugin form (workflows have their own issue; MCP tools come from a server). */
 const FORM_TYPES: PluginType[] = ["HTTP", "JAVASCRIPT", "PYTHON3", "MCP"];
 
+/**
+ * What the plan card calls 插件 and limits (the member template's pluginsNum): the tools list's
+ * 插件 filter, HTTP, JavaScript and Python plugins. Workflows and MCP tools are not counted.
+ */
+export const COUNTED_PLUGIN_TYPES: readonly PluginType[] = TYPE_FILTER[1];
+
 export interface ToolsDeps {
   models?: () => ModelsService | undefined;
   mcp?: McpClient;
+  /** The caller's plan limits (pluginsNum); without it no limit applies. */
+  billing?: () => Pick<Billing, "planLimits"> | undefined;
 }
 
 /** Tools: the plugins builders make, test, publish and bind to agents. One access check for all. */
@@ -169,19 +179,39 @@ export class ToolsService {
   // ---- create, update, delete ---------------------------------------------------------------------
 
   async create(caller: Caller, input: PluginInput): Promise<{ id: string }> {
+    const values = await this.valuesOf(caller, input);
+    const [row] = await this.insertCounted(caller, [values]);
+    return { id: row.id };
+  }
+
+  /** A checked plugin row of the caller's (the form's rules, a free callable name, the credential sealed). */
+  private async valuesOf(caller: Caller, input: PluginInput): Promise<typeof plugins.$inferInsert> {
     const type = this.validate(caller, input);
     if (await this.repo.callableNameTaken(caller.userId, input.pluginCallableName)) throw badRequest("callableNameTaken");
-    const row = await this.repo
-      .insert({
-        tenantId: caller.tenantId,
-        ownerId: caller.userId,
-        ...this.identityOf(input),
-        pluginType: type,
-        definition: definitionOf(input),
-        authSecretEnc: input.authSecret ? sealSecret(this.platform.secret, SECRET_PURPOSE, input.authSecret) : null,
-      })
-      .catch(nameTaken);
-    return { id: row.id };
+    return {
+      tenantId: caller.tenantId,
+      ownerId: caller.userId,
+      ...this.identityOf(input),
+      pluginType: type,
+      definition: definitionOf(input),
+      authSecretEnc: input.authSecret ? sealSecret(this.platform.secret, SECRET_PURPOSE, input.authSecret) : null,
+    };
+  }
+
+  /**
+   * Inserts the caller's new plugins together, or none: those the plan counts (COUNTED_PLUGIN_TYPES) must
+   * fit in its pluginsNum with the ones the caller owns, counted under the caller's lock so parallel
+   * creates cannot pass it together.
+   */
+  private async insertCounted(caller: Caller, rows: (typeof plugins.$inferInsert)[]) {
+    const adding = rows.filter((r) => COUNTED_PLUGIN_TYPES.includes(r.pluginType as PluginType)).length;
+    const limit = adding ? ((await this.deps.billing?.()?.planLimits(caller))?.plugins ?? null) : null;
+    return insertWithinLimit(this.platform.db, `plugins:${caller.userId}`, limit, {
+      adding,
+      count: (tx) => this.repo.countOwn(tx, caller.userId, COUNTED_PLUGIN_TYPES),
+      refuse: (max) => badRequest("pluginLimitReached", { count: max }),
+      insert: (tx) => this.repo.insertMany(tx, rows),
+    }).catch(nameTaken);
   }
 
   async update(caller: Caller, id: string, input: PluginInput): Promise<Plugin> {
@@ -213,9 +243,12 @@ export class ToolsService {
     await this.repo.remove(id);
   }
 
-  /** Creates several plugins at once (OpenAPI import, MCP server tools): callable names made unique. */
+  /**
+   * Creates several plugins at once (OpenAPI import, MCP server tools): callable names made unique.
+   * All or none: every one is checked first, and together they must fit in the plan's plugin limit.
+   */
   async createMany(caller: Caller, inputs: PluginInput[], opts: { release: boolean; tag: string; type?: PluginType }) {
-    const ids: string[] = [];
+    const rows: (typeof plugins.$inferInsert)[] = [];
     const taken = new Set<string>();
     for (const input of inputs) {
       const base = CALLABLE_NAME.test(input.pluginCallableName)
@@ -235,9 +268,10 @@ export class ToolsService {
         pluginIcon: input.pluginIcon || "1",
         pluginTags: opts.tag ? [opts.tag] : input.pluginTags.length ? input.pluginTags : [IMPORTED_GROUP],
       };
-      ids.push((await this.create(caller, filled)).id);
+      rows.push(await this.valuesOf(caller, filled));
     }
-    return ids;
+    if (!rows.length) return [];
+    return (await this.insertCounted(caller, rows)).map((r) => r.id);
   }
 
   private identityOf(input: PluginInput) {
