@@ -236,7 +236,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     const pool = database.pool?.();
     return pool ? Object.entries(pool).map(([state, n]) => [{ state }, n]) : [];
   });
-  knowledge = new KnowledgeService(platform, { files, models: chat.models });
+  knowledge = new KnowledgeService(platform, { files, models: chat.models, billing });
   await knowledge.init();
   chat.tools.register(knowledgeToolKind(knowledge));
   const sandboxes = new Sandboxes({

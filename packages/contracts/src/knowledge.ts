@@ -133,6 +133,10 @@ export const knowledgeContents = z.object({
 
 export const uploadResult = z.object({ fileId: z.string(), files: z.array(z.object({ fileId: z.string(), name: z.string() })) });
 
+/** The caller's knowledge space: bytes kept in their bases and their plan's limit (knowledgeSpace; null: no limit). */
+export const knowledgeSpaceUsage = z.object({ usedBytes: z.number().int(), limitBytes: z.number().int().nullable() });
+export type KnowledgeSpaceUsage = z.infer<typeof knowledgeSpaceUsage>;
+
 export const previewSegment = z.object({
   id: z.string(),
   position: z.number().int(),

@@ -140,9 +140,28 @@ export class KnowledgeRepository {
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 
-  async insertFile(values: typeof knowledgeFiles.$inferInsert) {
-    const [row] = await this.db.insert(knowledgeFiles).values(values).returning();
+  async insertFile(values: typeof knowledgeFiles.$inferInsert, tx: Tx = this.db) {
+    const [row] = await tx.insert(knowledgeFiles).values(values).returning();
     return row;
+  }
+
+  /**
+   * The bytes an owner keeps in all their bases, what the plan's knowledge space limits: the files as
+   * uploaded, and the text not taken from a file (Q&A pairs, CSV imports, segments added by hand).
+   */
+  async usedBytes(ownerId: string, tx: Tx = this.db): Promise<number> {
+    const owned = tx.select({ id: knowledgeBases.id }).from(knowledgeBases).where(eq(knowledgeBases.ownerId, ownerId));
+    const [files] = await tx
+      .select({ n: sql<string>`coalesce(sum(${knowledgeFiles.size}), 0)` })
+      .from(knowledgeFiles)
+      .where(inArray(knowledgeFiles.baseId, owned));
+    const [text] = await tx
+      .select({
+        n: sql<string>`coalesce(sum(octet_length(${knowledgeSegments.content}) + coalesce(octet_length(${knowledgeSegments.question}), 0)), 0)`,
+      })
+      .from(knowledgeSegments)
+      .where(and(inArray(knowledgeSegments.baseId, owned), isNull(knowledgeSegments.fileId)));
+    return Number(files?.n ?? 0) + Number(text?.n ?? 0);
   }
 
   async updateFile(id: string, values: Partial<typeof knowledgeFiles.$inferInsert>, onlyParseNo?: number) {
@@ -190,9 +209,9 @@ export class KnowledgeRepository {
   // ---- segments -------------------------------------------------------------------------------
 
   /** Idempotent: a segment whose id (file, parse, ingest version, position) is stored already is skipped. */
-  async insertSegments(rows: SegmentInsert[]) {
+  async insertSegments(rows: SegmentInsert[], tx: Tx = this.db) {
     for (let i = 0; i < rows.length; i += 500) {
-      await this.db
+      await tx
         .insert(knowledgeSegments)
         .values(rows.slice(i, i + 500))
         .onConflictDoNothing({ target: knowledgeSegments.id });

@@ -11,6 +11,7 @@ import {
   knowledgeFolder,
   knowledgePage,
   knowledgePageQuery,
+  knowledgeSpaceUsage,
   knowledgeUpdateRequest,
   previewResult,
   qaPairRequest,
@@ -71,6 +72,18 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{ knowledge: KnowledgeServic
       },
     },
     async (req) => ok0(req, await knowledge.page(req.caller, req.query)),
+  );
+
+  app.get(
+    `${base}/space`,
+    {
+      schema: {
+        tags,
+        summary: "The caller's knowledge space: bytes kept in their bases (files and Q&A text) and their plan's limit (null: none)",
+        response: { 200: envelope(knowledgeSpaceUsage) },
+      },
+    },
+    async (req) => ok0(req, await knowledge.space(req.caller)),
   );
 
   app.post(

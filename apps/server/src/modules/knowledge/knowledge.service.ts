@@ -15,6 +15,9 @@ import { AppError, badRequest, notFound, tokenInvalid } from "../../platform/err
 import type { QueuedJob } from "../../platform/jobs.ts";
 import { type MessageKey, translate } from "../../platform/messages.ts";
 import type { Platform } from "../../platform/platform.ts";
+import type { Tx } from "../../db/client.ts";
+import { insertWithinLimit } from "../../platform/count-limit.ts";
+import type { Billing } from "../billing/billing.seam.ts";
 import type { FilesService } from "../files/files.service.ts";
 import { sniffImage } from "../files/files.service.ts";
 import type { ModelsService } from "../models/models.service.ts";
@@ -78,6 +81,12 @@ function contentMatches(ext: string, data: Buffer) {
   return !data.subarray(0, 1024).includes(0);
 }
 
+/** Bytes as the plan card counts knowledge space: MB, with a decimal or two. */
+const megabytes = (bytes: number) => `${Number((bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 1))} MB`;
+
+/** The bytes Q&A pairs keep (question and answer), as the knowledge space counts them. */
+const qaBytes = (pairs: string[][]) => pairs.reduce((n, [q, a]) => n + Buffer.byteLength(q) + Buffer.byteLength(a), 0);
+
 /** What retrieval for an agent needs of it. */
 export interface KnowledgeAgent {
   ownerId: string;
@@ -93,7 +102,7 @@ export class KnowledgeService {
 
   constructor(
     private readonly platform: Platform,
-    private readonly deps: { files: FilesService; models: ModelsService },
+    private readonly deps: { files: FilesService; models: ModelsService; billing?: Pick<Billing, "planLimits"> },
   ) {
     this.repo = new KnowledgeRepository(platform.db);
     platform.jobs.define<{ fileId: string; parseNo: number }>(
@@ -116,6 +125,44 @@ export class KnowledgeService {
         "knowledge: pgvector is not available on this PostgreSQL; embeddings are stored as real[] and vector search scans them exactly (keyword search is unaffected)",
       );
     else this.platform.log.info("knowledge: pgvector available, embeddings use HNSW indexes");
+  }
+
+  // ---- knowledge space ------------------------------------------------------------------------------
+
+  /** The writer's plan space in bytes (knowledgeSpace MB); null: no limit (exempt callers, no template). */
+  private async spaceLimit(caller: Caller) {
+    return (await this.deps.billing?.planLimits(caller))?.knowledgeBytes ?? null;
+  }
+
+  private spaceFull(limit: number, used: number, bytes: number) {
+    return badRequest("knowledgeSpaceFull", { limit: megabytes(limit), used: megabytes(used), size: megabytes(bytes) });
+  }
+
+  /** A refusal before anything is stored, when the owner's bases have no room for `bytes` more. */
+  private async checkSpace(ownerId: string, limit: number | null, bytes: number) {
+    if (limit === null) return;
+    const used = await this.repo.usedBytes(ownerId);
+    if (used + bytes > limit) throw this.spaceFull(limit, used, bytes);
+  }
+
+  /**
+   * Inserts rows that keep `bytes` more in the owner's bases, when they fit in the plan's space: the
+   * owner's total is counted under the owner's lock in the transaction that inserts, so parallel
+   * uploads cannot pass the limit together.
+   */
+  private keepWithinSpace<T>(ownerId: string, limit: number | null, bytes: number, insert: (tx: Tx) => Promise<T>) {
+    return insertWithinLimit(this.platform.db, `knowledge-bytes:${ownerId}`, limit, {
+      adding: bytes,
+      count: (tx) => this.repo.usedBytes(ownerId, tx),
+      refuse: (max, used) => this.spaceFull(max, used, bytes),
+      insert,
+    });
+  }
+
+  /** What a knowledge page shows of the space: bytes used by the caller's bases and the plan's limit (null: none). */
+  async space(caller: Caller | null) {
+    if (!caller) throw tokenInvalid();
+    return { usedBytes: await this.repo.usedBytes(caller.userId), limitBytes: await this.spaceLimit(caller) };
   }
 
   // ---- access -----------------------------------------------------------------------------------
@@ -329,23 +376,38 @@ export class KnowledgeService {
       if (doc.data.length === 0 || !contentMatches(docExt, doc.data)) throw badRequest("fileFormatNotSupported");
     }
     if (!documents.length) throw badRequest("fileRequired");
+    // The plan's knowledge space (of the base's owner's bases): refused before anything is stored, and
+    // checked again under the owner's lock with the rows, where a refusal deletes what was stored.
+    const limit = await this.spaceLimit(caller!);
+    const bytes = documents.reduce((n, d) => n + d.data.length, 0);
+    await this.checkSpace(base.ownerId, limit, bytes);
     await this.platform.rateLimiter.take(`knowledge-upload:${caller!.userId}`, KNOWLEDGE_UPLOADS_PER_HOUR, 3600);
-    const stored = [];
-    for (const doc of documents) {
-      const saved = await this.deps.files.saveFile(caller!, {
-        kind: "knowledge",
-        name: doc.name,
-        contentType: "application/octet-stream",
-        data: doc.data,
+    const saved: { id: string; name: string; size: number }[] = [];
+    let stored: { fileId: string; name: string }[];
+    try {
+      for (const doc of documents) {
+        const file = await this.deps.files.saveFile(caller!, {
+          kind: "knowledge",
+          name: doc.name,
+          contentType: "application/octet-stream",
+          data: doc.data,
+        });
+        saved.push({ id: file.id, name: file.name, size: doc.data.length });
+      }
+      stored = await this.keepWithinSpace(base.ownerId, limit, bytes, async (tx) => {
+        const rows = [];
+        for (const file of saved) {
+          const row = await this.repo.insertFile(
+            { baseId: base.id, folderId: folderId ?? null, storedFileId: file.id, name: file.name, size: file.size },
+            tx,
+          );
+          rows.push({ fileId: row.id, name: row.name });
+        }
+        return rows;
       });
-      const row = await this.repo.insertFile({
-        baseId: base.id,
-        folderId: folderId ?? null,
-        storedFileId: saved.id,
-        name: saved.name,
-        size: doc.data.length,
-      });
-      stored.push({ fileId: row.id, name: row.name });
+    } catch (err) {
+      for (const file of saved) await this.deps.files.deleteStored(file.id).catch(() => undefined);
+      throw err;
     }
     await this.repo.touchBase(base.id);
     return { fileId: stored[0].fileId, files: stored };
@@ -632,7 +694,11 @@ export class KnowledgeService {
       title: input.title?.trim() || undefined,
       tokens: Math.ceil(content.length / 2),
     });
-    await this.repo.insertSegments([{ ...row, edited: true }]);
+    // Text of no file counts in the knowledge space; a file's own segments are its bytes, counted already.
+    const limit = input.fileId ? null : await this.spaceLimit(caller!);
+    await this.keepWithinSpace(base.ownerId, limit, Buffer.byteLength(content), (tx) =>
+      this.repo.insertSegments([{ ...row, edited: true }], tx),
+    );
     await this.afterSegmentChange(base.id);
     return this.toSegment((await this.repo.segment(id))!);
   }
@@ -697,7 +763,9 @@ export class KnowledgeService {
     const answer = input.answer.trim();
     if (!question || !answer) throw badRequest("qaPairEmpty");
     const row = this.qaRow(base.id, await this.repo.nextPosition(base.id, null), question, answer);
-    await this.repo.insertSegments([row]);
+    await this.keepWithinSpace(base.ownerId, await this.spaceLimit(caller!), qaBytes([[question, answer]]), (tx) =>
+      this.repo.insertSegments([row], tx),
+    );
     await this.afterSegmentChange(base.id);
     return this.toSegment((await this.repo.segment(row.id))!);
   }
@@ -737,7 +805,10 @@ export class KnowledgeService {
     if (!pairs.length) throw badRequest("qaCsvEmpty");
     if (pairs.some(([q, a]) => !q || !a)) throw badRequest("qaPairEmpty");
     let position = await this.repo.nextPosition(base.id, null);
-    await this.repo.insertSegments(pairs.map(([q, a]) => this.qaRow(base.id, position++, q, a)));
+    const segments = pairs.map(([q, a]) => this.qaRow(base.id, position++, q, a));
+    await this.keepWithinSpace(base.ownerId, await this.spaceLimit(caller!), qaBytes(pairs), (tx) =>
+      this.repo.insertSegments(segments, tx),
+    );
     await this.afterSegmentChange(base.id);
     return { imported: pairs.length };
   }
