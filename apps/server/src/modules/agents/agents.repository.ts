@@ -142,6 +142,15 @@ export class AgentsRepository {
     return row;
   }
 
+  /** The owner's agents (not deleted) that carry a price, other than `exceptId`. */
+  async countPriced(tx: Tx, ownerId: string, exceptId: string) {
+    const [{ n }] = await tx
+      .select({ n: count() })
+      .from(agents)
+      .where(and(eq(agents.ownerId, ownerId), isNull(agents.deletedAt), sql`${agents.priceCents} > 0`, sql`${agents.id} <> ${exceptId}`));
+    return Number(n);
+  }
+
   async update(tx: Tx, id: string, values: Partial<typeof agents.$inferInsert>) {
     const [row] = await tx.update(agents).set(values).where(eq(agents.id, id)).returning();
     await this.changed(id, tx);

@@ -21,6 +21,7 @@ import { LRUCache } from "lru-cache";
 import type { Db, Tx } from "../../db/client.ts";
 import type { ListingCard } from "../../db/schema/agents.ts";
 import { type Caller, requireAccess, requireMembership } from "../../platform/auth.ts";
+import { insertWithinLimit } from "../../platform/count-limit.ts";
 import { badRequest, forbidden, notFound } from "../../platform/errors.ts";
 import { EVERYTHING } from "../../platform/invalidation.ts";
 import type { Platform } from "../../platform/platform.ts";
@@ -455,22 +456,30 @@ export class AgentsService implements AgentsForRuntime {
     const err = renameError(body.agentName);
     if (err) throw badRequest(err === "blank" ? "agentNameBlank" : "agentNameTooLong");
     const listedSnap = isListed(before) ? (await this.releasedSnapshot(caller, before)).snap : null;
-    const row = await this.db.transaction(async (tx) => {
-      const row = await this.repo.update(tx, id, {
-        agentName: body.agentName.trim(),
-        ...(body.agentDescription !== undefined && { agentDescription: body.agentDescription }),
-        ...(body.agentIcon !== undefined && { agentIcon: body.agentIcon }),
-        ...(body.agentIconBackground !== undefined && { agentIconBackground: body.agentIconBackground }),
-        ...(body.price !== undefined && { priceCents: cents(body.price) }),
-        lastModifiedAt: new Date(),
-      });
-      if (listedSnap && row.latestVersionNo) {
-        const pending = await this.repo.pendingApply(tx, id);
-        const copyable = pending?.card?.copyable ?? listingOf(row).copyable;
-        const card = listingCardOf(row, listedSnap, copyable);
-        if (!sameListingCard(card, listingOf(row)) || pending) await this.fileListingRequest(tx, caller, row, card, pending);
-      }
-      return row;
+    // Pricing an unpriced agent takes one of the plan's priced agents (paidAgentCount), counted with the
+    // owner's other priced agents under the owner's lock; already priced ones keep their price changes.
+    const pricing = body.price !== undefined && cents(body.price) > 0 && before.priceCents <= 0;
+    const limit = pricing ? (await this.billing.planLimits(caller)).pricedAgents : null;
+    const row = await insertWithinLimit(this.db, `priced-agents:${before.ownerId}`, limit, {
+      count: (tx) => this.repo.countPriced(tx, before.ownerId, id),
+      refuse: (max) => (max > 0 ? badRequest("pricedAgentLimitReached", { count: max }) : badRequest("pricedAgentsNotIncluded")),
+      insert: async (tx) => {
+        const row = await this.repo.update(tx, id, {
+          agentName: body.agentName.trim(),
+          ...(body.agentDescription !== undefined && { agentDescription: body.agentDescription }),
+          ...(body.agentIcon !== undefined && { agentIcon: body.agentIcon }),
+          ...(body.agentIconBackground !== undefined && { agentIconBackground: body.agentIconBackground }),
+          ...(body.price !== undefined && { priceCents: cents(body.price) }),
+          lastModifiedAt: new Date(),
+        });
+        if (listedSnap && row.latestVersionNo) {
+          const pending = await this.repo.pendingApply(tx, id);
+          const copyable = pending?.card?.copyable ?? listingOf(row).copyable;
+          const card = listingCardOf(row, listedSnap, copyable);
+          if (!sameListingCard(card, listingOf(row)) || pending) await this.fileListingRequest(tx, caller, row, card, pending);
+        }
+        return row;
+      },
     });
     const apply = (await this.repo.latestApplies([id])).get(id);
     return toCard(row, caller.userId, apply);
