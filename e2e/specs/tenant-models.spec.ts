@@ -63,6 +63,12 @@ test("the acme administrator adds, tests and removes a model of acme on /acme/mo
   await page.getByRole("link", { name: "模型管理" }).click();
   await expect(page).toHaveURL(/\/acme\/models$/);
   await expect(page.getByText(/配置本租户专用的模型服务/)).toBeVisible();
+  // The header labels the tenant's administrator as one (the demo nickname says 员工).
+  await expect(page.getByTestId("user-role")).toHaveText("租户管理员");
+  // With no models of its own the tenant chats on the platform's (a retry may find its first try's model).
+  if ((await page.getByRole("row", { name: /Acme 专属模型/ }).count()) === 0)
+    await expect(page.getByText("本租户还没有自己的模型，目前使用平台的模型对话。", { exact: false })).toBeVisible();
+  await snap(page, "models-tenant-empty");
 
   await page.getByRole("button", { name: "添加模型" }).click();
   const dialog = page.getByRole("dialog", { name: "添加模型" });
