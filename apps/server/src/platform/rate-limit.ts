@@ -20,6 +20,9 @@ export interface Lease {
  * There is no "check, then count": `take` counts the try first and refuses it when the window
  * then holds more than the limit, so parallel requests cannot all slip under the limit together.
  */
+/** When a lease taken or renewed now expires. */
+const expiryAfter = (ttlSeconds: number) => new Date(Date.now() + ttlSeconds * 1000);
+
 export class RateLimiter {
   constructor(private readonly db: Db) {}
 
@@ -93,33 +96,34 @@ export class RateLimiter {
    * for the one statement that takes it, so parallel requests neither overrun the limit nor shut each other out.
    */
   async lease(key: string, limit: number, ttlSeconds: number, refuse: () => AppError = () => tooMany(ttlSeconds)): Promise<Lease> {
-    const expiry = () => new Date(Date.now() + ttlSeconds * 1000);
     const id = randomUUID();
     // One statement (see migration 0031): the key's advisory lock, then counted and taken.
     const result = (await this.db.execute(
-      sql`select take_lease(${id}, ${key}, ${expiry().toISOString()}::timestamptz, ${new Date().toISOString()}::timestamptz, ${limit}) as held`,
+      sql`select take_lease(${id}, ${key}, ${expiryAfter(ttlSeconds).toISOString()}::timestamptz, ${new Date().toISOString()}::timestamptz, ${limit}) as held`,
     )) as unknown as { rows: { held: boolean }[] };
-    const held = result.rows[0]?.held ? { id } : null;
-    if (!held) throw refuse();
+    if (!result.rows[0]?.held) throw refuse();
+    const db = this.db;
     let released = false;
     const timer = setInterval(
       () => {
-        this.db
-          .update(rateLeases)
-          .set({ expiresAt: expiry() })
-          .where(eq(rateLeases.id, held.id))
+        db.update(rateLeases)
+          .set({ expiresAt: expiryAfter(ttlSeconds) })
+          .where(eq(rateLeases.id, id))
           .catch(() => undefined);
       },
       (ttlSeconds * 1000) / 3,
     );
     timer.unref();
-    const release = async () => {
-      if (released) return;
-      released = true;
-      clearInterval(timer);
-      await this.db.delete(rateLeases).where(eq(rateLeases.id, held.id));
+    // A method, not a named arrow: a lease is held for as long as its reply streams, and under tsx
+    // every named function made per call carries a property table of its own.
+    return {
+      async release() {
+        if (released) return;
+        released = true;
+        clearInterval(timer);
+        await db.delete(rateLeases).where(eq(rateLeases.id, id));
+      },
     };
-    return { release };
   }
 
   async purge(olderThan: Date) {

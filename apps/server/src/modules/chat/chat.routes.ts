@@ -46,25 +46,28 @@ function writeStreamHead(res: ServerResponse, headers: Record<string, string>) {
  * Writes a stream's event lines. Lines emitted in one go (a content delta and its progress, the
  * events of a reply read back) leave in one write: each write wakes the reader (nginx), which costs
  * more than the bytes. They leave at the end of the current job, before the next one runs.
+ * (A class: an open stream holds one small object, not closures and their scope.)
  */
-function lineWriter(res: ServerResponse) {
-  let pending = "";
-  const flush = () => {
-    const lines = pending;
-    pending = "";
+class LineWriter {
+  private pending = "";
+
+  constructor(private readonly res: ServerResponse) {}
+
+  write(event: ChatEvent) {
+    if (!this.pending) queueMicrotask(() => this.flush());
+    this.pending += `${JSON.stringify(event)}\n`;
+  }
+
+  flush() {
+    const lines = this.pending;
+    this.pending = "";
+    const res = this.res;
     if (!lines || res.destroyed || res.writableEnded) return;
     res.write(lines);
     // Node corks a chunked response until the next tick, which waits for every pending promise
     // job (the reply's own work, PGlite queries): the lines are sent now instead.
     res.socket?.uncork();
-  };
-  return {
-    write(event: ChatEvent) {
-      if (!pending) queueMicrotask(flush);
-      pending += `${JSON.stringify(event)}\n`;
-    },
-    flush,
-  };
+  }
 }
 
 /** The chat runtime: /agent/agent_runtime/... */
@@ -84,29 +87,24 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
       const res = reply.raw;
       const received = performance.now();
       let firstToken = true;
-      const controller = new AbortController();
-      // A client going away before the stream starts cancels the request (and a charge not yet made).
-      // Once it streams, the reply is its own: it goes on, readable again through /chat_stream from
-      // any process, until it ends, /stop_reply stops it, or nobody has read it for CHAT_UNREAD_STOP_MS.
-      const onClose = () => {
-        if (!res.writableFinished) controller.abort();
-      };
-      res.on("close", onClose);
+      // The asker's connection. Its going away before the stream starts cancels the request (and a
+      // charge not yet made). Once it streams, the reply is its own: it goes on, readable again through
+      // /chat_stream from any process, until it ends, /stop_reply stops it, or nobody has read it for
+      // CHAT_UNREAD_STOP_MS after the asker went (see ReplyStreams.open).
+      const asker = new AbortController();
+      res.on("close", () => asker.abort());
       const caller = await chat.callerFromToken(req.body.token, req.caller);
       if (!caller) throw tokenInvalid();
       const place = await chat.admit(caller, req.ip);
       try {
-        const prepared = await chat.prepare(caller, req.body, controller.signal);
+        const prepared = await chat.prepare(caller, req.body, asker.signal);
         const lang = requestLanguage(req.headers);
         // Lines go straight to the socket (no stream in between), so the first token leaves at once.
         reply.hijack();
-        if (controller.signal.aborted) return void res.destroy();
-        res.off("close", onClose);
-        const asker = new AbortController();
-        res.on("close", () => asker.abort());
+        if (asker.signal.aborted) return void res.destroy();
         const ended = chat.streamStarted();
         writeStreamHead(res, reply.getHeaders() as Record<string, string>);
-        const lines = lineWriter(res);
+        const lines = new LineWriter(res);
         try {
           await chat.runStreamed(prepared, lang, asker.signal, (event) => {
             if (firstToken && event.type === "content") {
@@ -151,7 +149,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ chat: ChatService; models: Mode
         reply.hijack();
         writeStreamHead(res, reply.getHeaders() as Record<string, string>);
       };
-      const lines = lineWriter(res);
+      const lines = new LineWriter(res);
       try {
         // The owner check comes first, so a foreign or unknown reply is a plain not-found.
         await chat.readReply(caller, req.query.uuid, req.query.after, lang, controller.signal, (event) => {

@@ -384,7 +384,9 @@ export class ChatService {
    * connection) ended, or the process shutting down ends it early. Never throws.
    */
   async runStreamed(p: Prepared, lang: Language, asker: AbortSignal, emit: (e: ChatEvent) => void) {
-    const controller = new AbortController();
+    // The reply's own controller, which also follows a shutdown: run() uses it as it is (an open
+    // reply holds one signal less; each holds about a kilobyte).
+    const controller = new LinkedAbortController([this.platform.stopping]);
     let writer: StreamWriter | undefined;
     const both = (e: ChatEvent) => {
       if (e.type === "session") writer = this.replies.open(e.uuid, e.session_id, p.caller.userId, controller, asker);
@@ -392,13 +394,14 @@ export class ChatService {
       emit(e);
     };
     try {
-      await this.run(p, lang, controller.signal, both);
+      await this.run(p, lang, controller.signal, both, controller);
     } catch (err) {
       // run() handles its own failures; this is the last line, so the stream still ends properly.
       this.platform.log.error({ err }, "chat reply crashed");
       both({ type: "error", msg: translate("internal", lang), code: 500, error_code: "internal" });
       both({ type: "stop", status: "failed", usage: { inputTokens: 0, outputTokens: 0 } });
     } finally {
+      controller.release();
       await writer?.close();
     }
   }
@@ -472,7 +475,8 @@ export class ChatService {
     return { list: await this.memory.list(caller.userId, agent, sessionId) };
   }
 
-  async run(p: Prepared, lang: Language, requestSignal: AbortSignal, emitEvent: (e: ChatEvent) => void) {
+  /** `own`: the reply's controller when its caller made one that follows the platform's shutdown (requestSignal is its signal). */
+  async run(p: Prepared, lang: Language, requestSignal: AbortSignal, emitEvent: (e: ChatEvent) => void, own?: LinkedAbortController) {
     const { caller, agent, session, history, model } = p;
     let query = p.query;
     let files = p.files;
@@ -534,7 +538,7 @@ export class ChatService {
       emit({ type: "error", msg: translate(ERROR_TEXT[error_code], lang), code, error_code });
     };
     // A shutting-down process ends its replies as it would a stopped one, then says why (below).
-    const linked = new LinkedAbortController([requestSignal, this.platform.stopping]);
+    const linked = own ?? new LinkedAbortController([requestSignal, this.platform.stopping]);
     const signal = linked.signal;
     try {
       // "Answer directly from the knowledge base": the best Q&A pair or passage above the agent's

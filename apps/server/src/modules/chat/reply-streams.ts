@@ -29,18 +29,66 @@ const READ = "chatRead" as const;
 /** A reader says it reads this often (and at least three times within the unread limit). */
 const READING_EVERY_MS = 30_000;
 
-/** A stream this process writes: what is not written yet, and how far it got. */
-interface Writing {
-  id: string;
-  sessionId: string;
-  userId: string;
-  events: ChatEvent[];
+/**
+ * A stream this process writes: what is not written yet, how far it got, and when it was last read.
+ * One object per open reply, with its methods on the class: nothing is made per reply but it (an
+ * open reply holds its memory for as long as it streams).
+ */
+class Writing implements StreamWriter {
+  events: ChatEvent[] = [];
   /** Events written or taken for writing so far. */
-  seq: number;
-  created: boolean;
+  seq = 0;
+  created = false;
   /** Its end is asked for, and then written. */
-  end: boolean;
-  endWritten: boolean;
+  end = false;
+  endWritten = false;
+  /** When someone (anywhere) last read the reply, or its asker's connection ended. */
+  private readAt = Date.now();
+  private unread: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly streams: ReplyStreams,
+    readonly id: string,
+    readonly sessionId: string,
+    readonly userId: string,
+    private readonly controller: AbortController,
+    private readonly asker: AbortSignal,
+  ) {
+    if (asker.aborted) this.handleEvent();
+    else asker.addEventListener("abort", this, { once: true });
+  }
+
+  /** Someone reads the reply. */
+  read() {
+    this.readAt = Date.now();
+  }
+
+  /** The asker's connection ended (its signal's abort event): the reply now runs while someone reads it. */
+  handleEvent() {
+    this.readAt = Date.now();
+    this.watch();
+  }
+
+  private watch() {
+    const left = this.readAt + this.streams.unreadFor - Date.now();
+    if (left > 0) {
+      this.unread = setTimeout(() => this.watch(), left);
+      this.unread.unref();
+      return;
+    }
+    this.streams.unreadStopped(this.id);
+    this.controller.abort();
+  }
+
+  push(event: ChatEvent) {
+    this.streams.pushed(this, event);
+  }
+
+  async close() {
+    clearTimeout(this.unread);
+    this.asker.removeEventListener("abort", this);
+    await this.streams.closed(this);
+  }
 }
 
 export interface StreamWriter {
@@ -61,7 +109,7 @@ export class ReplyStreams {
   /** Replies running on this process, by stream: what a stop aborts. */
   private readonly running = new Map<string, AbortController>();
   /** Replies running on this process, by stream: notes that someone (anywhere) reads it. */
-  private readonly reading = new Map<string, () => void>();
+  private readonly reading = new Map<string, Writing>();
   private readonly db: Db;
   /** Streams with something to write, and the writes in order (a stream's events land in order). */
   private readonly unwritten = new Set<Writing>();
@@ -86,8 +134,8 @@ export class ReplyStreams {
     });
     platform.invalidation.on(READ, (key) => {
       // Notices may have been missed: every reply counts as read now.
-      if (key === EVERYTHING) for (const read of this.reading.values()) read();
-      else this.reading.get(key)?.();
+      if (key === EVERYTHING) for (const writing of this.reading.values()) writing.read();
+      else this.reading.get(key)?.read();
     });
     platform.jobs.schedule("chat.purge-streams", "*/10 * * * *", () => this.purge());
   }
@@ -104,52 +152,42 @@ export class ReplyStreams {
    */
   open(id: string, sessionId: string, userId: string, controller: AbortController, asker: AbortSignal): StreamWriter {
     this.running.set(id, controller);
-    const unreadFor = this.platform.config.CHAT_UNREAD_STOP_MS;
-    let readAt = Date.now();
-    let unread: NodeJS.Timeout | undefined;
-    this.reading.set(id, () => {
-      readAt = Date.now();
-    });
-    const watch = () => {
-      const left = readAt + unreadFor - Date.now();
-      if (left > 0) {
-        unread = setTimeout(watch, left);
-        unread.unref();
-        return;
-      }
-      this.platform.log.info({ reply: id }, "a reply nobody read was stopped");
-      controller.abort();
-    };
-    const askerGone = () => {
-      readAt = Date.now();
-      watch();
-    };
-    if (asker.aborted) askerGone();
-    else asker.addEventListener("abort", askerGone, { once: true });
-    const writing: Writing = { id, sessionId, userId, events: [], seq: 0, created: false, end: false, endWritten: false };
-    return {
-      push: (event) => {
-        writing.events.push(event);
-        this.unwritten.add(writing);
-        // The stop is written with the stream's end: whoever reads it finds the reply ended too.
-        if (event.type === "stop") {
-          writing.end = true;
-          void this.writeNow();
-          return;
-        }
-        // The first event (the session) is written at once, so a reader that comes right after finds the stream.
-        this.writeIn(writing.seq || writing.events.length > 1 ? BATCH_MS : 0);
-      },
-      close: async () => {
-        clearTimeout(unread);
-        asker.removeEventListener("abort", askerGone);
-        this.reading.delete(id);
-        writing.end = true;
-        this.unwritten.add(writing);
-        await this.writeNow();
-        this.running.delete(id);
-      },
-    };
+    const writing = new Writing(this, id, sessionId, userId, controller, asker);
+    this.reading.set(id, writing);
+    return writing;
+  }
+
+  /** How long a reply whose asker has gone runs unread (CHAT_UNREAD_STOP_MS). */
+  get unreadFor() {
+    return this.platform.config.CHAT_UNREAD_STOP_MS;
+  }
+
+  /** For Writing: a reply nobody read was stopped. */
+  unreadStopped(id: string) {
+    this.platform.log.info({ reply: id }, "a reply nobody read was stopped");
+  }
+
+  /** For Writing: an event of one of this process's streams. */
+  pushed(writing: Writing, event: ChatEvent) {
+    writing.events.push(event);
+    this.unwritten.add(writing);
+    // The stop is written with the stream's end: whoever reads it finds the reply ended too.
+    if (event.type === "stop") {
+      writing.end = true;
+      void this.writeNow();
+      return;
+    }
+    // The first event (the session) is written at once, so a reader that comes right after finds the stream.
+    this.writeIn(writing.seq || writing.events.length > 1 ? BATCH_MS : 0);
+  }
+
+  /** For Writing: writes what is left and marks the stream ended. */
+  async closed(writing: Writing) {
+    this.reading.delete(writing.id);
+    writing.end = true;
+    this.unwritten.add(writing);
+    await this.writeNow();
+    this.running.delete(writing.id);
   }
 
   /** Writes what is unwritten within `ms` (sooner if already planned). */

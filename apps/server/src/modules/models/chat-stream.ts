@@ -8,7 +8,6 @@ import {
   type LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import type { IncomingMessage } from "node:http";
-import { finished } from "node:stream";
 import type { SafeRequest } from "../../platform/net.ts";
 
 export interface ChatEndpoint {
@@ -201,17 +200,27 @@ class CompletionParts implements AsyncIterableIterator<LanguageModelV3StreamPart
   private readonly calls = new Map<number, { id: string; name: string; input: string }>();
 
   constructor(private readonly res: IncomingMessage) {
-    const wake = () => {
-      const w = this.wake;
-      this.wake = null;
-      w?.();
-    };
-    res.on("readable", wake);
-    finished(res, (err) => {
-      if (err) this.failure = err;
-      else this.ended = true;
-      wake();
+    // Plain listeners, not stream.finished() (seven closures and their scope per call): an open
+    // reply holds these for as long as it streams.
+    res.on("readable", () => this.wakeUp());
+    res.on("end", () => {
+      this.ended = true;
+      this.wakeUp();
     });
+    res.on("error", (err) => {
+      this.failure ??= err;
+      this.wakeUp();
+    });
+    res.on("close", () => {
+      if (!this.ended) this.failure ??= Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" });
+      this.wakeUp();
+    });
+  }
+
+  private wakeUp() {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
   }
 
   [Symbol.asyncIterator]() {
