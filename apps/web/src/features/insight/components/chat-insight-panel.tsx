@@ -12,11 +12,15 @@ const sentimentColor = { positive: "green", neutral: "default", negative: "red" 
 /** Chat insight: the owner picks one of their agents and reads the analyses of its conversations. */
 export function ChatInsightPanel() {
   const { t } = useTranslation();
-  const mine = useMinePage({ page: 1 });
+  // Searched on the server: the first page holds only the latest 99 of an owner's agents.
+  const [name, setName] = useState("");
+  const mine = useMinePage({ page: 1, name: name.trim() || undefined });
   const agents = (mine.data?.list ?? []).filter((a) => a.agentType !== INSIGHT_AGENT_TYPE);
-  const [picked, setPicked] = useState<string>();
+  const [picked, setPicked] = useState<{ id: string; name: string }>();
   const [page, setPage] = useState(1);
-  const agentId = picked ?? agents[0]?.id;
+  const agentId = picked?.id ?? agents[0]?.id;
+  const options = agents.map((a) => ({ value: a.id, label: a.agentName }));
+  if (picked && !options.some((o) => o.value === picked.id)) options.unshift({ value: picked.id, label: picked.name });
   const insights = useChatInsights(agentId, page);
   return (
     <div data-testid="chat-insight-panel">
@@ -27,10 +31,14 @@ export function ChatInsightPanel() {
           style={{ minWidth: 240 }}
           placeholder={t("insight.chat.pickAgent")}
           value={agentId}
-          loading={mine.isLoading}
-          options={agents.map((a) => ({ value: a.id, label: a.agentName }))}
+          loading={mine.isFetching}
+          showSearch
+          filterOption={false}
+          onSearch={setName}
+          options={options}
           onChange={(v) => {
-            setPicked(v);
+            setPicked({ id: v, name: options.find((o) => o.value === v)?.label ?? "" });
+            setName("");
             setPage(1);
           }}
           data-testid="chat-insight-agent"
