@@ -60,6 +60,9 @@ test("a knowledge base: create, upload with the wizard, watch it process, retrie
   await row(page, BASE).dblclick();
   await expect(page).toHaveURL(/\/knowledge-list\?id=/);
   await expect(page.getByTestId("knowledge-title")).toHaveText(BASE);
+  // The plan's knowledge space (PER_FLAGSHIP_MONTHLY: 10240 MB) and what the member keeps in all bases.
+  await expect(page.getByTestId("knowledge-space")).toHaveText(/^知识库空间：已用 [\d.]+ (B|KB|MB) \/ 10\.0 GB$/);
+  await snap(page, "knowledge-files-zh");
 
   // Wizard step 1: upload.
   await page.getByTestId("open-wizard").click();

@@ -68,6 +68,8 @@ export const knowledge = defineArea(
     page: {
       back: "返回我的知识库",
       upload: "上传文件",
+      spaceOf: "知识库空间：已用 {{used}} / {{limit}}",
+      spaceUsed: "知识库空间：已用 {{used}}",
       files: "文件",
       fileName: "文件名",
       size: "大小",
@@ -248,6 +250,8 @@ export const knowledge = defineArea(
     page: {
       back: "Back to my knowledge bases",
       upload: "Upload files",
+      spaceOf: "Knowledge space: {{used}} of {{limit}} used",
+      spaceUsed: "Knowledge space: {{used}} used",
       files: "Files",
       fileName: "File name",
       size: "Size",

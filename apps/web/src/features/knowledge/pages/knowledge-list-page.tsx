@@ -7,12 +7,14 @@ import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { useKnowledgeContents } from "../api/contents";
 import { useKnowledgeBase } from "../api/knowledge-base";
+import { knowledgeSpaceKey, useKnowledgeSpace } from "../api/space";
 import { FilesTable } from "../components/files-table";
 import { type FolderFilter, FoldersPanel } from "../components/folders-panel";
 import { QaPanel } from "../components/qa-panel";
 import { RetrievalPanel } from "../components/retrieval-panel";
 import { SegmentsDrawer } from "../components/segments-drawer";
 import { UploadWizard, type WizardFile } from "../components/upload-wizard";
+import { formatSize } from "../format";
 
 /** /knowledge-list?id= (doc 2 §2): a base's folders and files, the upload wizard, segments, Q&A pairs and the retrieval test. */
 export function KnowledgeListPage() {
@@ -22,6 +24,7 @@ export function KnowledgeListPage() {
   const queryClient = useQueryClient();
   const base = useKnowledgeBase(id);
   const contents = useKnowledgeContents(id);
+  const space = useKnowledgeSpace();
   const [wizard, setWizard] = useState<{ files?: WizardFile[] } | null>(null);
   const [browsing, setBrowsing] = useState<KnowledgeFile | null>(null);
   const [folder, setFolder] = useState<FolderFilter>("all");
@@ -34,7 +37,11 @@ export function KnowledgeListPage() {
     return m;
   }, [allFiles]);
   const shown = folder === "all" ? allFiles : allFiles.filter((f) => f.folderId === folder);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["knowledge", "contents", id] });
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ["knowledge", "contents", id] }),
+      queryClient.invalidateQueries({ queryKey: knowledgeSpaceKey }),
+    ]);
 
   if (!id || base.isError) {
     return (
@@ -53,9 +60,18 @@ export function KnowledgeListPage() {
     <Card
       title={folder === "all" ? t("knowledge.page.files") : folders.get(folder)}
       extra={
-        <Button type="primary" icon={<CloudUploadOutlined />} onClick={() => setWizard({})} data-testid="open-wizard">
-          {t("knowledge.page.upload")}
-        </Button>
+        <Space>
+          {space.data && (
+            <Typography.Text type="secondary" data-testid="knowledge-space">
+              {space.data.limitBytes === null
+                ? t("knowledge.page.spaceUsed", { used: formatSize(space.data.usedBytes) })
+                : t("knowledge.page.spaceOf", { used: formatSize(space.data.usedBytes), limit: formatSize(space.data.limitBytes) })}
+            </Typography.Text>
+          )}
+          <Button type="primary" icon={<CloudUploadOutlined />} onClick={() => setWizard({})} data-testid="open-wizard">
+            {t("knowledge.page.upload")}
+          </Button>
+        </Space>
       }
     >
       <FoldersPanel baseId={id} folders={folderList} counts={counts} selected={folder} onSelect={setFolder} onChanged={refresh} />
