@@ -33,6 +33,8 @@ test("the platform administrator revokes and grants acme's tenant administrator 
   const row = page.getByRole("row", { name: /Acme 智能科技/ });
   await expect(row).toContainText("/acme");
   await expect(row.getByText("Acme 员工 (acme)")).toBeVisible();
+  // The demo tenant takes sign-ups (not toggled here: other specs register into acme meanwhile).
+  await expect(row.getByTestId("tenant-registration-acme")).toBeChecked();
   await snap(page, "admin-tenants");
 
   await row.getByLabel("撤销 acme").click();

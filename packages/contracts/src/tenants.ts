@@ -15,8 +15,13 @@ export const adminTenant = z.object({
   name: z.string(),
   userCount: z.number().int(),
   admins: z.array(tenantAdminUser),
+  /** People may create their own accounts in it (beyond the spec; off unless opened). */
+  openRegistration: z.boolean(),
 });
 export type AdminTenant = z.infer<typeof adminTenant>;
+
+/** Open or close a tenant's sign-ups (beyond the spec). */
+export const tenantRegistrationInput = z.object({ open: z.boolean() });
 
 /** Grant (role admin) or revoke (role member) a tenant user's administrator role, by username. */
 export const tenantRoleInput = z.object({

@@ -24,6 +24,10 @@ export const messages = {
     zh: "登录失败次数过多，账号已锁定，请{minutes}分钟后再试",
     en: "too many failed sign-ins: the account is locked, try again in {minutes} min",
   },
+  registrationClosed: {
+    zh: "该组织未开放注册，请联系组织管理员开通账号",
+    en: "this organisation does not take sign-ups: ask its administrator for an account",
+  },
   tenantNotFound: { zh: "租户不存在", en: "tenant not found" },
   tenantAdminDefaultTenant: {
     zh: "平台默认租户没有租户管理员，由平台管理员管理",

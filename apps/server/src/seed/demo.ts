@@ -57,6 +57,8 @@ export async function seedDemo(db: Db, tenantsService: TenantsService): Promise<
       primaryColor: "#d4380d",
       backgroundColor: "#fff2e8",
       recordFiling: "沪ICP备2025000042号-1",
+      // The demo tenant takes sign-ups, so a newcomer can try a tenant's login and registration.
+      openRegistration: true,
     })
     .onConflictDoNothing()
     .returning();

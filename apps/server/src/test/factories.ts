@@ -8,10 +8,11 @@ import type { TestApp } from "./harness.ts";
 export const TEST_PASSWORD = "secret-pass-1";
 let passwordHash: Promise<string> | undefined;
 
-export async function createTenant(t: TestApp, domain = `t${randomUUID().slice(0, 8)}`) {
+/** A tenant that takes sign-ups, as the demo tenant does (a test of a closed one says so). */
+export async function createTenant(t: TestApp, domain = `t${randomUUID().slice(0, 8)}`, openRegistration = true) {
   const [row] = await t.platform.db
     .insert(tenants)
-    .values({ domain, name: `Tenant ${domain}` })
+    .values({ domain, name: `Tenant ${domain}`, openRegistration })
     .returning();
   return row;
 }

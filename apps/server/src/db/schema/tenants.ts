@@ -11,5 +11,11 @@ export const tenants = pgTable("tenants", {
   recordFiling: text("record_filing").notNull().default(""),
   /** The platform's own tenant: its users have no tenantId on the wire. */
   isDefault: boolean("is_default").notNull().default(false),
+  /**
+   * Whether people may create their own accounts in this tenant (register, or a code login of a new
+   * contact). Off unless a platform administrator opens it: a tenant's users pass the membership gate.
+   * The default tenant (the public platform) is always open.
+   */
+  openRegistration: boolean("open_registration").notNull().default(false),
   createdAt: createdAt(),
 });

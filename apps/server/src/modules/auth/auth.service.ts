@@ -179,6 +179,7 @@ export class AuthService {
     await this.limiter.take(key, LIMITS.codeSendPerContact.limit, LIMITS.codeSendPerContact.window);
     await this.limiter.take(`${key}:day`, LIMITS.codeSendPerContactDaily.limit, LIMITS.codeSendPerContactDaily.window);
     const existing = await this.findByContact(tenant.id, contact);
+    if (input.purpose === "register") requireOpen(tenant);
     if (input.purpose === "register" && existing) throw badRequest("contactTaken");
     // A reset for an unknown contact answers the same as a real one and sends nothing.
     if (input.purpose === "reset" && !existing) return;
@@ -242,6 +243,7 @@ export class AuthService {
 
   async register(input: { username: string; password: string; contact: string; checkCode: string; domain?: string }, ip: string) {
     const tenant = await this.tenants.byDomain(input.domain);
+    requireOpen(tenant);
     const taken = await this.db
       .select({ id: users.id })
       .from(users)
@@ -275,6 +277,7 @@ export class AuthService {
     const contact = await this.consumeCheckCode(tenant.id, input.contact, "login", input.checkCode, ip);
     let user = await this.findByContact(tenant.id, contact);
     if (!user) {
+      requireOpen(tenant);
       const base =
         contact
           .replace(/@.*/, "")
@@ -393,4 +396,9 @@ export class AuthService {
 export function normaliseContact(contact: string) {
   const c = contact.trim();
   return isEmail(c) ? c.toLowerCase() : c;
+}
+
+/** A tenant's own accounts are made only where it takes sign-ups (its users pass the membership gate). */
+function requireOpen(tenant: { isDefault: boolean; openRegistration: boolean }) {
+  if (!tenant.isDefault && !tenant.openRegistration) throw badRequest("registrationClosed");
 }

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { checkCodes, users } from "../../db/schema/index.ts";
+import { checkCodes, tenants, users } from "../../db/schema/index.ts";
 import { alignClock, restoreClock } from "../../test/clock.ts";
 import { createTenant, createUser, insertUser, lastCheckCode, outboxCount, randomIp, TEST_PASSWORD } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
@@ -165,6 +165,32 @@ describe("register", () => {
     expect(res.statusCode).toBe(200);
     const info = await t.app.inject({ url: INFO, headers: bearer(res.json().data.token) });
     expect(info.json().data.tenantDomain).toBe("acme");
+  });
+
+  it("a tenant that does not take sign-ups refuses new accounts (register, or a code login of a new contact), until opened", async () => {
+    // Attack: anyone registered into any tenant and so passed the membership gate.
+    const closed = await createTenant(t, "closed-co", false);
+    const contact = newEmail();
+    const refused = await send(contact, "register", "closed-co");
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().msg).toBe("该组织未开放注册，请联系组织管理员开通账号");
+    expect(await outboxCount(t, contact)).toBe(0);
+    // A code asked for login to a new contact does not make an account there either.
+    const stranger = newEmail();
+    await send(stranger, "login", "closed-co");
+    const loginCode = await lastCheckCode(t, stranger);
+    expect((await post(CODE_LOGIN, { contact: stranger, checkCode: loginCode, domain: "closed-co" })).json().msg).toBe(
+      "该组织未开放注册，请联系组织管理员开通账号",
+    );
+    expect(await t.platform.db.select().from(users).where(eq(users.tenantId, closed.id))).toHaveLength(0);
+    // An existing account of the tenant still signs in with a code.
+    const member = newEmail();
+    await insertUser(t, { email: member, domain: "closed-co" });
+    await send(member, "login", "closed-co");
+    expect((await post(CODE_LOGIN, { contact: member, checkCode: await lastCheckCode(t, member), domain: "closed-co" })).statusCode).toBe(200);
+    // Opened (by a platform administrator: tenants.admin.routes.test), it takes sign-ups.
+    await t.platform.db.update(tenants).set({ openRegistration: true }).where(eq(tenants.id, closed.id));
+    expect((await register({ domain: "closed-co" })).statusCode).toBe(200);
   });
 
   it("refuses a wrong code and says so", async () => {

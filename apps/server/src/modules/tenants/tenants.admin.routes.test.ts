@@ -121,4 +121,15 @@ describe("Tenant administrators (granted by platform administrators)", () => {
     expect((await setRole(acmeUser.tenantId, { username: "alice" })).statusCode).toBe(400);
     expect((await info(acmeUser)).isTenantAdmin).toBe(false);
   });
+
+  it("opens and closes a tenant's sign-ups: platform administrators only, never the default tenant", async () => {
+    const set = (tenantId: string, open: unknown, headers: Record<string, string> = boss.headers) =>
+      t.app.inject({ method: "PUT", url: `${A}/${tenantId}/registration`, headers, payload: { open } });
+    expect((await set(globexUser.tenantId, false)).json().data).toMatchObject({ domain: "globex", openRegistration: false });
+    expect((await t.app.inject({ url: A, headers: boss.headers })).json().data[1]).toMatchObject({ openRegistration: false });
+    expect((await set(globexUser.tenantId, true, globexUser.headers)).statusCode).toBe(401);
+    expect((await set(globexUser.tenantId, "yes")).statusCode).toBe(400);
+    expect((await set(publicUser.tenantId, false)).statusCode).toBe(404);
+    expect((await set(globexUser.tenantId, true)).json().data).toMatchObject({ openRegistration: true });
+  });
 });

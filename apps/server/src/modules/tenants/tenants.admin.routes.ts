@@ -1,4 +1,4 @@
-import { adminTenant, envelope, tenantRoleInput } from "@agentfair/contracts";
+import { adminTenant, envelope, tenantRegistrationInput, tenantRoleInput } from "@agentfair/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireAdmin } from "../../platform/auth.ts";
@@ -23,6 +23,22 @@ export const tenantsAdminRoutes: FastifyPluginAsyncZod<{ tenantsAdmin: TenantsAd
     async (req) => {
       requireAdmin(req);
       return ok(await tenantsAdmin.list());
+    },
+  );
+  app.put(
+    `${base}/:id/registration`,
+    {
+      schema: {
+        tags,
+        summary: "Open or close a tenant's sign-ups (register, and a code login of a new contact) (beyond the spec)",
+        params: z.object({ id: z.string().min(1).max(64) }),
+        body: tenantRegistrationInput,
+        response: { 200: envelope(adminTenant) },
+      },
+    },
+    async (req) => {
+      requireAdmin(req);
+      return ok(await tenantsAdmin.setRegistration(req.params.id, req.body.open));
     },
   );
   app.put(

@@ -34,10 +34,22 @@ export class TenantsAdminService {
       domain: t.domain,
       name: t.name,
       userCount: counts.find((c) => c.tenantId === t.id)?.n ?? 0,
+      openRegistration: t.openRegistration,
       admins: admins
         .filter((a) => a.tenantId === t.id)
         .map((a) => ({ userId: a.userId, username: a.username, nickname: a.nickname || a.username })),
     }));
+  }
+
+  /** Opens or closes a tenant's sign-ups (the default tenant, the public platform, is always open). */
+  async setRegistration(tenantId: string, open: boolean): Promise<AdminTenant> {
+    const [tenant] = await this.db
+      .update(tenants)
+      .set({ openRegistration: open })
+      .where(and(eq(tenants.id, tenantId), eq(tenants.isDefault, false)))
+      .returning({ id: tenants.id });
+    if (!tenant) throw new AppError("tenantNotFound", 404);
+    return (await this.list()).find((t) => t.id === tenant.id) as AdminTenant;
   }
 
   /** Grants (admin) or revokes (member) the role of a tenant's user; it applies from the user's next request. */

@@ -1,14 +1,14 @@
 import { CloseOutlined, PlusOutlined } from "@ant-design/icons";
 import type { AdminTenant } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { App, Button, Card, Empty, Form, Input, Modal, Result, Space, Table, Tag, Typography } from "antd";
+import { App, Button, Card, Empty, Form, Input, Modal, Result, Space, Switch, Table, Tag, Tooltip, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PageTitle } from "../../../components/page-title";
 import { HttpError } from "../../../lib/http";
 import { useUserInfo } from "../../auth/api/user-info";
 import { adminTenantsKey, useAdminTenants } from "../api/admin-tenants";
-import { setTenantRole } from "../api/set-tenant-role";
+import { setTenantRegistration, setTenantRole } from "../api/set-tenant-role";
 import { validated } from "../../../lib/form";
 
 /** Platform administrators: who administers each tenant (others see 403; no list is requested). */
@@ -73,6 +73,21 @@ function TenantAdmins() {
             { title: t("tenants.admin.name"), dataIndex: "name", render: (v: string) => <Typography.Text strong>{v}</Typography.Text> },
             { title: t("tenants.admin.domain"), dataIndex: "domain", render: (v: string) => <Typography.Text code>/{v}</Typography.Text> },
             { title: t("tenants.admin.users"), dataIndex: "userCount", width: 100 },
+            {
+              title: <Tooltip title={t("tenants.admin.registrationHint")}>{t("tenants.admin.registration")}</Tooltip>,
+              width: 110,
+              render: (_, tenant) => (
+                <Switch
+                  checked={tenant.openRegistration}
+                  aria-label={`${t("tenants.admin.registration")} ${tenant.name}`}
+                  data-testid={`tenant-registration-${tenant.domain}`}
+                  onChange={async (open) => {
+                    // A refusal was already shown by the http client.
+                    store(await setTenantRegistration(tenant.id, open).catch(() => tenant));
+                  }}
+                />
+              ),
+            },
             {
               title: t("tenants.admin.admins"),
               render: (_, tenant) =>

@@ -1,0 +1,1 @@
+ALTER TABLE "tenants" ADD COLUMN "open_registration" boolean DEFAULT false NOT NULL;
