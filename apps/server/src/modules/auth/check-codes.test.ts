@@ -187,7 +187,9 @@ describe("register", () => {
     const member = newEmail();
     await insertUser(t, { email: member, domain: "closed-co" });
     await send(member, "login", "closed-co");
-    expect((await post(CODE_LOGIN, { contact: member, checkCode: await lastCheckCode(t, member), domain: "closed-co" })).statusCode).toBe(200);
+    expect((await post(CODE_LOGIN, { contact: member, checkCode: await lastCheckCode(t, member), domain: "closed-co" })).statusCode).toBe(
+      200,
+    );
     // Opened (by a platform administrator: tenants.admin.routes.test), it takes sign-ups.
     await t.platform.db.update(tenants).set({ openRegistration: true }).where(eq(tenants.id, closed.id));
     expect((await register({ domain: "closed-co" })).statusCode).toBe(200);

@@ -6,6 +6,8 @@ import { setTokens } from "../../../lib/storage";
 import { renderInApp } from "../../../test/render";
 import { RuleDialog, readableAiError, sqlInputKeys } from "./rule-dialog";
 
+/** Form validation, the request and the message each take a while in jsdom on a busy machine. */
+const WAIT = { timeout: 10_000 };
 const toasts: string[] = [];
 let answers: Record<string, { status: number; body: object }> = {};
 const calls: { url: string; body: unknown }[] = [];
@@ -81,7 +83,7 @@ describe("the rule dialog", { timeout: 30_000 }, () => {
     };
     show(sqlRule);
     fireEvent.click(await screen.findByTestId("rule-ai-expression"));
-    await waitFor(() => expect(notices()).toHaveLength(1));
+    await waitFor(() => expect(notices()).toHaveLength(1), WAIT);
     expect(notices()[0]).toContain("AI 没有给出可用的表达式");
     expect(notices()[0]).not.toContain("unexpected character");
     expect(toasts).toEqual([]);
@@ -92,24 +94,24 @@ describe("the rule dialog", { timeout: 30_000 }, () => {
     answers["/rule/save"] = { status: 400, body: { code: 400, msg: "唯一标识已存在", data: null } };
     show({ ...sqlRule, expression: "FOO(total)", showExpression: "FOO(total)" });
     fireEvent.click(await screen.findByTestId("rule-test"));
-    await waitFor(() => expect(notices().filter((n) => n.includes("未知函数"))).toHaveLength(1));
+    await waitFor(() => expect(notices().filter((n) => n.includes("未知函数"))).toHaveLength(1), WAIT);
     fireEvent.click(screen.getByTestId("rule-save"));
-    await waitFor(() => expect(notices().filter((n) => n.includes("唯一标识已存在"))).toHaveLength(1));
+    await waitFor(() => expect(notices().filter((n) => n.includes("唯一标识已存在"))).toHaveLength(1), WAIT);
     expect(toasts).toEqual([]);
   });
 
   it("says under 测试参数 where an SQL field's :input1 comes from, and offers it there", async () => {
     answers["/rule/test"] = { status: 200, body: { code: 200, msg: "", data: { value: "VIP", trace: [] } } };
     show(sqlRule);
-    const hint = await screen.findByTestId("rule-test-hint");
-    expect(hint.textContent).toContain("total");
-    expect(hint.textContent).toContain(":input1");
+    // The fields' inputs are known once the form has its values: the hint says them from then on.
+    await waitFor(() => expect(screen.getByTestId("rule-test-hint").textContent).toContain(":input1"), WAIT);
+    expect(screen.getByTestId("rule-test-hint").textContent).toContain("total");
     const input = screen.getByTestId("test-input-input1").querySelector("input") ?? screen.getByTestId("test-input-input1");
     expect((input as HTMLInputElement).value).toBe("华为");
     expect(screen.getByText("业务线 (:input1)")).toBeTruthy();
     fireEvent.change(input, { target: { value: "小米" } });
     fireEvent.click(screen.getByTestId("rule-test"));
-    await waitFor(() => expect(calls.some((c) => c.url.includes("/rule/test"))).toBe(true));
+    await waitFor(() => expect(calls.some((c) => c.url.includes("/rule/test"))).toBe(true), WAIT);
     const body = calls.find((c) => c.url.includes("/rule/test"))?.body as { params: string };
     expect(JSON.parse(decodeURIComponent(body.params))).toEqual({ input1: "小米" });
   });
