@@ -104,10 +104,15 @@ test("a search matched by more agents than the server counts says so, and pages 
   await page.route("**/agent_api/api/agent/launch/page", async (route) => {
     const body = route.request().postDataJSON() as { name?: string };
     if (body.name !== "助") return route.continue();
-    const res = await route.fetch();
-    const json = await res.json();
-    json.data = { ...json.data, total: 10000, totalExact: false };
-    await route.fulfill({ response: res, json });
+    // The page may cancel a search it no longer needs (typing, then Enter): its answer is then gone.
+    try {
+      const res = await route.fetch();
+      const json = await res.json();
+      json.data = { ...json.data, total: 10000, totalExact: false };
+      await route.fulfill({ response: res, json });
+    } catch {
+      // a cancelled request: the next one is routed the same way
+    }
   });
   await page.getByPlaceholder("搜索智能体").fill("助");
   await page.getByPlaceholder("搜索智能体").press("Enter");
