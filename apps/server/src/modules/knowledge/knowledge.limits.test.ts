@@ -88,6 +88,30 @@ describe("plan limit: knowledge space (knowledgeSpace)", () => {
     expect((await space(free)).usedBytes).toBe(600_006);
   });
 
+  it("an edit that makes a Q&A pair or a segment of no file longer must fit; a shorter one always saves", async () => {
+    const free = await createUser(t);
+    const id = await k.createBase(free, "编辑");
+    expect((await k.upload(free, id, "a.txt", text(MB - 1000))).json().code).toBe(0);
+    const qa = (await k.call(free, "POST", `/${id}/qa`, { question: "问", answer: "答" })).json().data.id as string;
+    const segment = (await k.call(free, "POST", `/${id}/segments`, { content: "段" })).json().data.id as string;
+    const used = (await space(free)).usedBytes;
+    expect(used).toBe(MB - 1000 + 9);
+
+    const longer = await k.call(free, "PUT", `/${id}/qa/${qa}`, { question: "问", answer: "答".repeat(400) });
+    expect(longer.statusCode).toBe(400);
+    expect(longer.json().msg).toMatch(/^知识库空间不足：会员上限1 MB/);
+    expect((await k.call(free, "PUT", `/${id}/segments/${segment}`, { content: "段".repeat(400) })).statusCode).toBe(400);
+    expect((await space(free)).usedBytes).toBe(used);
+
+    // Within the room left (991 bytes), and shorter again.
+    expect((await k.call(free, "PUT", `/${id}/qa/${qa}`, { question: "问", answer: "答".repeat(300) })).json().code).toBe(0);
+    expect((await space(free)).usedBytes).toBe(used + 897);
+    expect((await k.call(free, "PUT", `/${id}/segments/${segment}`, { content: "段".repeat(40) })).statusCode).toBe(400);
+    expect((await k.call(free, "PUT", `/${id}/qa/${qa}`, { question: "问", answer: "好" })).json().code).toBe(0);
+    expect((await k.call(free, "PUT", `/${id}/segments/${segment}`, { content: "段".repeat(40) })).json().code).toBe(0);
+    expect((await space(free)).usedBytes).toBe(used + 117);
+  });
+
   it("parallel uploads at one below the limit end at exactly the limit, and the refused ones keep nothing", async () => {
     const free = await createUser(t);
     const id = await k.createBase(free, "并发");

@@ -255,8 +255,8 @@ export class KnowledgeRepository {
     return (last ?? -1) + 1;
   }
 
-  async updateSegment(id: string, values: Partial<SegmentInsert>) {
-    await this.db
+  async updateSegment(id: string, values: Partial<SegmentInsert>, tx: Tx = this.db) {
+    await tx
       .update(knowledgeSegments)
       .set({ ...values, updatedAt: new Date() })
       .where(eq(knowledgeSegments.id, id));

@@ -722,12 +722,24 @@ export class KnowledgeService {
         });
       }
     }
-    await this.repo.updateSegment(segment.id, values);
+    await this.updateWithinSpace(caller!, base, segment, values);
     if (values.content !== undefined) {
       await dropVectors(this.platform.db, { segmentId: segment.id });
       await this.afterSegmentChange(base.id);
     }
     return this.toSegment((await this.repo.segment(segment.id))!);
+  }
+
+  /**
+   * Saves an edit of a segment; text of no file (a written segment, a Q&A pair) counts in the
+   * knowledge space, so an edit that makes it longer must fit in the room left.
+   */
+  private async updateWithinSpace(caller: Caller, base: BaseRow, segment: SegmentRow, values: Partial<SegmentInsert>) {
+    const bytesOf = (s: { content?: string | null; question?: string | null }) =>
+      Buffer.byteLength(s.content ?? "") + Buffer.byteLength(s.question ?? "");
+    const growth = segment.fileId === null ? bytesOf({ ...segment, ...values }) - bytesOf(segment) : 0;
+    const limit = growth > 0 ? await this.spaceLimit(caller) : null;
+    await this.keepWithinSpace(base.ownerId, limit, growth, (tx) => this.repo.updateSegment(segment.id, values, tx));
   }
 
   async deleteSegment(caller: Caller | null, baseId: string, id: string) {
@@ -778,7 +790,7 @@ export class KnowledgeService {
     const answer = input.answer.trim();
     if (!question || !answer) throw badRequest("qaPairEmpty");
     if (question !== segment.question || answer !== segment.answer) {
-      await this.repo.updateSegment(segment.id, {
+      await this.updateWithinSpace(caller!, base, segment, {
         question,
         answer,
         content: answer,
