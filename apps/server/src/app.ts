@@ -32,6 +32,8 @@ import { type ChatModule, createChatModule } from "./modules/chat/chat.module.ts
 import { createChannelsModule } from "./modules/channels/channels.module.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
 import { tenantsAdminRoutes } from "./modules/tenants/tenants.admin.routes.ts";
+import { tenantMembersRoutes } from "./modules/tenants/tenants.members.routes.ts";
+import { TenantMembersService } from "./modules/tenants/tenants.members.service.ts";
 import { TenantsAdminService } from "./modules/tenants/tenants.admin.service.ts";
 import { tenantsRoutes } from "./modules/tenants/tenants.routes.ts";
 import { TenantsService } from "./modules/tenants/tenants.service.ts";
@@ -350,6 +352,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
       await agentApi.register(authRoutes, { auth, platform });
       await agentApi.register(tenantsRoutes, { tenants });
       await agentApi.register(tenantsAdminRoutes, { tenantsAdmin: new TenantsAdminService(platform) });
+      await agentApi.register(tenantMembersRoutes, { members: new TenantMembersService(platform, auth) });
       await agentApi.register(usersRoutes, { users });
       await agentApi.register(billingRoutes, { billing });
       await agentApi.register(billingAdminRoutes, { billing });

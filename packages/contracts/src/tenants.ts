@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { contact, registerRequest } from "./auth.ts";
+import { pageOf } from "./common.ts";
 
 /** A user's role in their tenant. Only users of a non-default tenant can be its administrators. */
 export const tenantRoles = ["member", "admin"] as const;
@@ -29,3 +31,53 @@ export const tenantRoleInput = z.object({
   role: tenantRole,
 });
 export type TenantRoleInput = z.infer<typeof tenantRoleInput>;
+
+/** Members a tenant's administrator sees on one page of /tenant/members. */
+export const TENANT_MEMBER_PAGE_SIZE = 20;
+
+/** A user of the caller's tenant, as its administrator manages them (beyond the spec). */
+export const tenantMember = z.object({
+  id: z.string(),
+  username: z.string(),
+  nickname: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  role: tenantRole,
+  /** Stopped by an administrator: cannot sign in; sessions, keys and tasks stop. */
+  disabled: z.boolean(),
+  lastLoginAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type TenantMember = z.infer<typeof tenantMember>;
+export const tenantMemberPage = pageOf(tenantMember);
+
+export const tenantMemberPageRequest = z.object({
+  pageNo: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(TENANT_MEMBER_PAGE_SIZE),
+  /** Part of a username, nickname, e-mail or phone. */
+  keyword: z.string().trim().max(64).optional(),
+});
+
+/**
+ * A new member, made by the tenant's administrator (the tenant need not take sign-ups): a username
+ * (the rules of registration), a first password the administrator passes on, and optionally an
+ * e-mail or phone for code sign-in and password resets.
+ */
+export const tenantMemberInput = z.object({
+  username: registerRequest.shape.username,
+  nickname: z.string().trim().max(32).optional(),
+  contact: contact.optional().or(z.literal("").transform(() => undefined)),
+  password: registerRequest.shape.password,
+  role: tenantRole.default("member"),
+});
+export type TenantMemberInput = z.input<typeof tenantMemberInput>;
+
+/** One change of a member: the role, stopped or not, or a new password (which signs them out everywhere). */
+export const tenantMemberUpdate = z
+  .object({
+    role: tenantRole.optional(),
+    disabled: z.boolean().optional(),
+    password: registerRequest.shape.password.optional(),
+  })
+  .refine((v) => v.role !== undefined || v.disabled !== undefined || v.password !== undefined, { message: "nothing to change" });
+export type TenantMemberUpdate = z.infer<typeof tenantMemberUpdate>;

@@ -83,7 +83,14 @@ async function lookupCaller(db: Db, config: Config, tokenHash: string): Promise<
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(and(eq(authSessions.tokenHash, tokenHash), isNull(authSessions.revokedAt), gt(authSessions.expiresAt, new Date())))
+    .where(
+      and(
+        eq(authSessions.tokenHash, tokenHash),
+        isNull(authSessions.revokedAt),
+        gt(authSessions.expiresAt, new Date()),
+        isNull(users.disabledAt),
+      ),
+    )
     .limit(1);
   const row = rows[0];
   if (!row) return null;
@@ -109,14 +116,14 @@ async function lookupCaller(db: Db, config: Config, tokenHash: string): Promise<
 /**
  * The caller a user is when no session of theirs is at hand, read from the user row as a sign-in
  * would (the same special-user and membership rules): an agent's owner whose MCP key runs the agent,
- * a scheduled task's owner. No sessionPairId; a missing user is null.
+ * a scheduled task's owner. No sessionPairId; a missing or stopped (disabled) user is null.
  */
 export async function callerOfUser(db: Db, config: Config, userId: string): Promise<Caller | null> {
   const [row] = await db
     .select({ user: users, tenant: tenants })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(eq(users.id, userId))
+    .where(and(eq(users.id, userId), isNull(users.disabledAt)))
     .limit(1);
   if (!row) return null;
   const { user, tenant } = row;

@@ -24,6 +24,7 @@ export const messages = {
     zh: "登录失败次数过多，账号已锁定，请{minutes}分钟后再试",
     en: "too many failed sign-ins: the account is locked, try again in {minutes} min",
   },
+  accountDisabled: { zh: "账号已停用，请联系组织管理员", en: "this account has been stopped: ask your organisation's administrator" },
   registrationClosed: {
     zh: "该组织未开放注册，请联系组织管理员开通账号",
     en: "this organisation does not take sign-ups: ask its administrator for an account",
@@ -34,6 +35,11 @@ export const messages = {
     en: "the default tenant has no tenant administrators: platform administrators manage it",
   },
   tenantUserNotFound: { zh: "该租户下没有此用户", en: "the tenant has no user with this username" },
+  tenantAdminOnly: { zh: "仅组织管理员可以管理成员", en: "only the organisation's administrators manage its members" },
+  tenantMemberSelf: {
+    zh: "不能停用自己或取消自己的管理员身份",
+    en: "you cannot stop your own account or give up your own administrator role",
+  },
   checkCodeWrong: { zh: "验证码错误", en: "wrong verification code" },
   checkCodeExpired: { zh: "验证码已失效，请重新获取", en: "the verification code has expired, request a new one" },
   checkCodeSent: { zh: "验证码已发送", en: "verification code sent" },

@@ -25,6 +25,8 @@ export const users = pgTable(
     surveyOutcome: text("survey_outcome"),
     /** 'member' or 'admin': a tenant administrator manages its tenant's models. Never on the default tenant. */
     tenantRole: text("tenant_role").notNull().default("member"),
+    /** Set by the tenant's administrator: the account cannot sign in, and its sessions, keys and tasks stop. */
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -12,6 +12,7 @@ import {
   tenants,
   users,
 } from "../../db/schema/index.ts";
+import { containing } from "../../platform/sql.ts";
 
 export type AgentRow = typeof agents.$inferSelect;
 
@@ -48,7 +49,6 @@ export const marketColumns = sql.raw(`id, owner_id as "ownerId",
 export type VersionRow = typeof agentVersions.$inferSelect;
 export type ApplyRow = typeof agentApplies.$inferSelect;
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const live = isNull(agents.deletedAt);
 
 const listed = and(isNotNull(agents.launchVersion), eq(agents.launchVersionDisabled, false));
@@ -220,7 +220,7 @@ export class AgentsRepository {
     size: number,
   ) {
     const conds: (SQL | undefined)[] = [live, eq(agents.ownerId, ownerId), eq(agents.tenantId, tenantId)];
-    if (filter.name) conds.push(ilike(agents.agentName, `%${escapeLike(filter.name)}%`));
+    if (filter.name) conds.push(ilike(agents.agentName, containing(filter.name)));
     if (filter.status === "C90_Launched") conds.push(listed);
     if (filter.status === "C90_bay") conds.push(or(isNull(agents.launchVersion), eq(agents.launchVersionDisabled, true)));
     if (filter.copyByMe !== undefined) conds.push(eq(agents.copyByMe, filter.copyByMe));

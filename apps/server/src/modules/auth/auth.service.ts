@@ -82,7 +82,14 @@ export class AuthService {
 
   // ---- sessions ----
 
+  /** Every sign-in ends here: a stopped account (disabled by its tenant's administrator) gets no session. */
   async issueTokens(userId: string) {
+    const [signedIn] = await this.db
+      .update(users)
+      .set({ lastLoginAt: new Date(), loginCount: sql`${users.loginCount} + 1` })
+      .where(and(eq(users.id, userId), isNull(users.disabledAt)))
+      .returning({ id: users.id });
+    if (!signedIn) throw new AppError("accountDisabled", 403);
     const token = newToken();
     const reportToken = newToken();
     const pairId = randomUUID();
@@ -91,10 +98,6 @@ export class AuthService {
       { tokenHash: hashToken(token), userId, kind: "web", pairId, expiresAt },
       { tokenHash: hashToken(reportToken), userId, kind: "report", pairId, expiresAt },
     ]);
-    await this.db
-      .update(users)
-      .set({ lastLoginAt: new Date(), loginCount: sql`${users.loginCount} + 1` })
-      .where(eq(users.id, userId));
     return { token, reportToken };
   }
 
@@ -106,7 +109,8 @@ export class AuthService {
     await this.platform.invalidate("user", caller.userId);
   }
 
-  private async revokeAll(userId: string) {
+  /** Ends every session of a user (a new password, a stopped account); cached callers go with them. */
+  async revokeAll(userId: string) {
     await this.db
       .update(authSessions)
       .set({ revokedAt: new Date() })

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, ilike, isNull, lte, sql } from "drizzle
 import type { InsightStepItem } from "@agentfair/contracts";
 import { type Db, withoutNul } from "../../db/client.ts";
 import { chatMessages, chatSessions, chatShares, chatUsage } from "../../db/schema/index.ts";
+import { containing } from "../../platform/sql.ts";
 
 export type SessionRow = typeof chatSessions.$inferSelect;
 export type MessageRow = typeof chatMessages.$inferSelect;
@@ -34,7 +35,7 @@ export class ChatRepository {
       eq(chatSessions.userId, userId),
       q.agentId ? eq(chatSessions.agentId, q.agentId) : undefined,
       q.release === undefined ? undefined : eq(chatSessions.release, q.release),
-      q.search ? ilike(chatSessions.title, `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+      q.search ? ilike(chatSessions.title, containing(q.search)) : undefined,
       q.start ? gte(chatSessions.updatedAt, q.start) : undefined,
       q.end ? lte(chatSessions.updatedAt, q.end) : undefined,
     );

@@ -22,6 +22,7 @@ import type { Platform } from "../../platform/platform.ts";
 import { QueryReplica, ReplicaTimeout } from "./query-replica.ts";
 import { bindNamed, DATA_SCHEMA, guardQuery, SqlGuardError, splitPlaceholders } from "./sql-guard.ts";
 import { checkRow, outValue, SQL_TYPES, TYPE_LABELS, type ValueProblem } from "./values.ts";
+import { containing } from "../../platform/sql.ts";
 
 type TableRow = typeof dataTables.$inferSelect;
 
@@ -51,7 +52,6 @@ const QUERY_TIMEOUT_MS = 5_000;
 /** The PGlite query worker holds its copies (and some hundred MB) this long after its last query. */
 const REPLICA_IDLE_MS = 10 * 60_000;
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** Identifiers are checked by the contract's pattern before they get here; quoting is the second fence. */
 const ident = (name: string) => {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`unsafe identifier ${name}`);
@@ -134,7 +134,7 @@ export class DatatablesService {
     // The caller's own tables, an administrator's too: a list of others' tables offered tables their
     // SQL could not read (on the public platform each user's SQL reads only their own).
     const where: (SQL | undefined)[] = [eq(dataTables.tenantId, caller.tenantId), eq(dataTables.ownerId, caller.userId)];
-    if (req.name) where.push(ilike(dataTables.name, `%${escapeLike(req.name)}%`));
+    if (req.name) where.push(ilike(dataTables.name, containing(req.name)));
     const cond = and(...where);
     const list = await this.db
       .select()

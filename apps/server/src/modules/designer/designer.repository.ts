@@ -1,10 +1,9 @@
 import { and, count, desc, eq, ilike, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { designBindings, designs } from "../../db/schema/index.ts";
+import { containing } from "../../platform/sql.ts";
 
 export type DesignRow = typeof designs.$inferSelect;
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The only place that touches the designs table; the service says whose rows. */
 export class DesignerRepository {
@@ -19,7 +18,7 @@ export class DesignerRepository {
     const cond = and(
       eq(designs.ownerId, owner.ownerId),
       eq(designs.tenantId, owner.tenantId),
-      name ? ilike(designs.name, `%${escapeLike(name)}%`) : undefined,
+      name ? ilike(designs.name, containing(name)) : undefined,
     );
     const [list, [{ total }]] = await Promise.all([
       this.db

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, ilike, inArray, isNull, lt, max, ne, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { knowledgeBases, knowledgeFiles, knowledgeFolders, knowledgeSegments } from "../../db/schema/index.ts";
+import { containing } from "../../platform/sql.ts";
 
 export type BaseRow = typeof knowledgeBases.$inferSelect;
 export type FolderRow = typeof knowledgeFolders.$inferSelect;
@@ -50,7 +51,7 @@ export class KnowledgeRepository {
     const conditions: SQL[] = [];
     if (q.ownerId) conditions.push(eq(knowledgeBases.ownerId, q.ownerId));
     if (q.tenantId) conditions.push(eq(knowledgeBases.tenantId, q.tenantId));
-    if (q.name) conditions.push(ilike(knowledgeBases.name, `%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+    if (q.name) conditions.push(ilike(knowledgeBases.name, containing(q.name)));
     const where = conditions.length ? and(...conditions) : undefined;
     const [{ total }] = await this.db.select({ total: count() }).from(knowledgeBases).where(where);
     const list = await this.db

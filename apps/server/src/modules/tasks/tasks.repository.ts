@@ -1,12 +1,11 @@
 import { and, count, desc, eq, ilike, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { scheduledTasks, taskNotices, taskRuns } from "../../db/schema/index.ts";
+import { containing } from "../../platform/sql.ts";
 
 export type TaskRow = typeof scheduledTasks.$inferSelect;
 export type TaskRunRow = typeof taskRuns.$inferSelect;
 export type TaskNoticeRow = typeof taskNotices.$inferSelect;
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export class TasksRepository {
   constructor(private readonly db: Db) {}
@@ -20,7 +19,7 @@ export class TasksRepository {
     const where = and(
       eq(scheduledTasks.ownerId, ownerId),
       eq(scheduledTasks.tenantId, tenantId),
-      name ? ilike(scheduledTasks.name, `%${escapeLike(name)}%`) : undefined,
+      name ? ilike(scheduledTasks.name, containing(name)) : undefined,
     );
     const list = await this.db
       .select()

@@ -1,10 +1,9 @@
 import { and, count, desc, eq, gte, ilike, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { plugins, users } from "../../db/schema/index.ts";
+import { containing } from "../../platform/sql.ts";
 
 export type PluginRow = typeof plugins.$inferSelect;
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface PluginFilter {
   /** Whose plugins: null for every plugin (administrators). */
@@ -42,7 +41,7 @@ export class ToolsRepository {
       where.push(
         filter.withStandard ? or(eq(plugins.ownerId, filter.ownerId), eq(plugins.standard, true)) : eq(plugins.ownerId, filter.ownerId),
       );
-    if (filter.name) where.push(ilike(plugins.pluginName, `%${escapeLike(filter.name)}%`));
+    if (filter.name) where.push(ilike(plugins.pluginName, containing(filter.name)));
     if (filter.types) where.push(inArray(plugins.pluginType, filter.types));
     if (filter.status) where.push(eq(plugins.pluginStatus, filter.status));
     if (filter.from) where.push(gte(plugins.lastModifiedAt, filter.from));
