@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { robotUsers } from "../../db/schema/index.ts";
@@ -7,7 +5,7 @@ import { createUser, type TestUser } from "../../test/factories.ts";
 import { alignClock, restoreClock } from "../../test/clock.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
-import { webhookSignature } from "./protocols.ts";
+import { webhookPeer } from "./robots.fixtures.ts";
 
 /** Robot replies take the web chat's limits: requests per user per minute and concurrent streams. */
 const M = "/aiagent_api/robots";
@@ -16,49 +14,15 @@ let t: TestApp;
 let llm: LlmServer;
 let alice: TestUser;
 let robotId: string;
-let receiver: http.Server;
-const replies: { messageId: string; text: string }[] = [];
+let peer: Awaited<ReturnType<typeof webhookPeer>>;
 
-async function waitFor<T>(find: () => T | undefined, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = find();
-    if (v) return v;
-    if (Date.now() > until) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function say(messageId: string, userId: string, text: string) {
-  const body = JSON.stringify({ messageId, userId, text });
-  const ts = String(Date.now());
-  const res = await t.app.inject({
-    method: "POST",
-    url: `${M}/callback/${robotId}`,
-    headers: {
-      "content-type": "application/json",
-      "x-agentfair-timestamp": ts,
-      "x-agentfair-signature": webhookSignature(SECRET, ts, body),
-    },
-    payload: body,
-  });
-  expect(res.statusCode).toBe(200);
-  return (await waitFor(() => replies.find((r) => r.messageId === messageId))).text;
-}
+const say = (messageId: string, userId: string, text: string) => peer.say(t, robotId, messageId, userId, text);
 
 beforeAll(async () => {
   alignClock();
   llm = await startLlmServer();
-  receiver = http.createServer((req, res) => {
-    let raw = "";
-    req.on("data", (d) => (raw += d));
-    req.on("end", () => {
-      replies.push(JSON.parse(raw));
-      res.writeHead(200).end("{}");
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  const replyUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/reply`;
+  peer = await webhookPeer(SECRET);
+  const replyUrl = peer.replyUrl;
   t = await createTestApp({
     MODEL_BASE_URL: llm.url,
     MODEL_NAME: "test-model",
@@ -91,7 +55,7 @@ afterAll(async () => {
   await t.platform.jobs.stop();
   await t.close();
   await llm.close();
-  receiver.close();
+  await peer.close();
 });
 
 describe("robot replies under the chat limits", () => {

@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freeChatUsage, planTemplates, robotUsers } from "../../db/schema/index.ts";
@@ -8,7 +6,7 @@ import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { agentSteps } from "../agents/agents.fixtures.ts";
 import { seedCatalog } from "../billing/billing.fixtures.ts";
-import { webhookSignature } from "./protocols.ts";
+import { webhookPeer } from "./robots.fixtures.ts";
 
 /**
  * Attack: every made-up sender id of a webhook robot got a guest account with a new day of free chats
@@ -21,39 +19,14 @@ let t: TestApp;
 let llm: LlmServer;
 let owner: TestUser;
 let robotId: string;
-let receiver: http.Server;
-const replies: { messageId: string; text: string }[] = [];
+let peer: Awaited<ReturnType<typeof webhookPeer>>;
 
-async function say(messageId: string, userId: string, text: string) {
-  const body = JSON.stringify({ messageId, userId, text });
-  const ts = String(Date.now());
-  const res = await t.app.inject({
-    method: "POST",
-    url: `${M}/callback/${robotId}`,
-    headers: {
-      "content-type": "application/json",
-      "x-agentfair-timestamp": ts,
-      "x-agentfair-signature": webhookSignature(SECRET, ts, body),
-    },
-    payload: body,
-  });
-  expect(res.statusCode).toBe(200);
-  await expect.poll(() => replies.find((r) => r.messageId === messageId), { timeout: 10_000 }).toBeTruthy();
-  return replies.find((r) => r.messageId === messageId)!.text;
-}
+const say = (messageId: string, userId: string, text: string) => peer.say(t, robotId, messageId, userId, text);
 
 beforeAll(async () => {
   llm = await startLlmServer();
-  receiver = http.createServer((req, res) => {
-    let raw = "";
-    req.on("data", (d) => (raw += d));
-    req.on("end", () => {
-      replies.push(JSON.parse(raw));
-      res.writeHead(200).end("{}");
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  const replyUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/reply`;
+  peer = await webhookPeer(SECRET);
+  const replyUrl = peer.replyUrl;
   t = await createTestApp({ MODEL_BASE_URL: llm.url, MODEL_NAME: "test-model", MODEL_API_KEY: "k", NET_ALLOW_HOSTS: "127.0.0.1" });
   await t.platform.jobs.start({ pollingIntervalSeconds: 0.5 });
   await seedCatalog(t);
@@ -75,7 +48,7 @@ afterAll(async () => {
   await t.platform.jobs.stop();
   await t.close();
   await llm.close();
-  receiver.close();
+  await peer.close();
 });
 
 describe("a robot's guests chat on the robot owner's day", () => {
