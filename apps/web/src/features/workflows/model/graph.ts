@@ -367,65 +367,43 @@ export interface GraphIssue {
 
 const blank = (v: unknown) => (typeof v === "string" ? v.trim() === "" : v === undefined || v === null);
 
+const filled = (field: string) => (d: Record<string, unknown>) => !blank(d[field]);
+const someOf = (field: string) => (d: Record<string, unknown>) => Array.isArray(d[field]) && d[field].some((v) => !blank(v));
+
+/** Per node type: each required setting's label key and whether the node's data has it. */
+const REQUIRED: Partial<Record<string, [label: string, has: (d: Record<string, unknown>) => boolean][]>> = {
+  answer: [["answerText", filled("text")]],
+  template: [["template", filled("template")]],
+  llm: [["prompt", filled("prompt")]],
+  code: [["code", filled("code")]],
+  knowledge: [
+    ["knowledgeBases", someOf("knowledgeIds")],
+    ["query", filled("query")],
+  ],
+  tool: [["plugin", filled("pluginId")]],
+  http: [["url", filled("url")]],
+  agent: [
+    ["agent", filled("agentId")],
+    ["question", filled("query")],
+  ],
+  classifier: [
+    ["query", filled("query")],
+    ["className", (d) => !((d.classes as { name?: string }[] | undefined) ?? []).some((c) => blank(c.name))],
+  ],
+  extractor: [["query", filled("query")]],
+  list: [["listInput", filled("input")]],
+  iteration: [["items", filled("items")]],
+  aggregate: [["aggregateVariables", someOf("variables")]],
+  subworkflow: [["subworkflow", filled("workflowId")]],
+};
+
 /**
  * The settings a node cannot do without, by type, each as the property's label key (under
  * workflows.props): what its form asks for before the node can run (a condition's variables are
  * checked apart, per rule). Optional settings (a model: the default one; a system prompt) are not here.
  */
 export function missingSettings(node: Pick<WfNode, "type" | "data">): string[] {
-  const d = node.data;
-  const missing: string[] = [];
-  const need = (ok: boolean, label: string) => {
-    if (!ok) missing.push(label);
-  };
-  switch (node.type) {
-    case "answer":
-      need(!blank(d.text), "answerText");
-      break;
-    case "template":
-      need(!blank(d.template), "template");
-      break;
-    case "llm":
-      need(!blank(d.prompt), "prompt");
-      break;
-    case "code":
-      need(!blank(d.code), "code");
-      break;
-    case "knowledge":
-      need(Array.isArray(d.knowledgeIds) && d.knowledgeIds.length > 0, "knowledgeBases");
-      need(!blank(d.query), "query");
-      break;
-    case "tool":
-      need(!blank(d.pluginId), "plugin");
-      break;
-    case "http":
-      need(!blank(d.url), "url");
-      break;
-    case "agent":
-      need(!blank(d.agentId), "agent");
-      need(!blank(d.query), "question");
-      break;
-    case "classifier":
-      need(!blank(d.query), "query");
-      need(!((d.classes as { name?: string }[] | undefined) ?? []).some((c) => blank(c.name)), "className");
-      break;
-    case "extractor":
-      need(!blank(d.query), "query");
-      break;
-    case "list":
-      need(!blank(d.input), "listInput");
-      break;
-    case "iteration":
-      need(!blank(d.items), "items");
-      break;
-    case "aggregate":
-      need(Array.isArray(d.variables) && d.variables.some((v) => !blank(v)), "aggregateVariables");
-      break;
-    case "subworkflow":
-      need(!blank(d.workflowId), "subworkflow");
-      break;
-  }
-  return missing;
+  return (REQUIRED[node.type] ?? []).filter(([, has]) => !has(node.data)).map(([label]) => label);
 }
 
 /**
