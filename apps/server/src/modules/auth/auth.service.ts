@@ -89,7 +89,7 @@ export class AuthService {
       .set({ lastLoginAt: new Date(), loginCount: sql`${users.loginCount} + 1` })
       .where(and(eq(users.id, userId), isNull(users.disabledAt)))
       .returning({ id: users.id });
-    if (!signedIn) throw new AppError("accountDisabled", 403);
+    if (!signedIn) throw badRequest("accountDisabled");
     const token = newToken();
     const reportToken = newToken();
     const pairId = randomUUID();
