@@ -25,6 +25,7 @@ export const APP_SEGMENTS = new Set([
   "share-page",
   "pay",
   "admin",
+  "tenant",
   "models",
   "designer",
   "cards",
