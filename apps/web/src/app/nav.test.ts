@@ -11,8 +11,12 @@ describe("navigation entries by role", () => {
     expect(paths(user({ isTenantAdmin: true }))).toContain("/models");
     expect(paths(user({ isTenantAdmin: true }))).not.toContain("/admin/tenants");
     expect(paths(user({ isTenantAdmin: true }))).not.toContain("/admin/billing");
+    // A tenant's members: its administrators only (a platform administrator's tenant has none to manage here).
+    expect(paths(user({ isTenantAdmin: true }))).toContain("/tenant/members");
+    expect(paths(user({ isAdmin: true }))).not.toContain("/tenant/members");
     for (const u of [user({}), undefined]) {
       expect(paths(u)).not.toContain("/models");
+      expect(paths(u)).not.toContain("/tenant/members");
       expect(paths(u)).not.toContain("/admin/tenants");
     }
   });

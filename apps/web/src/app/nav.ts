@@ -14,6 +14,8 @@ export interface NavItem {
 export function navItems(user: UserInfo | undefined): NavItem[] {
   const isManager = !!(user?.isAdmin || user?.isTenantAdmin);
   const isAdmin = !!user?.isAdmin;
+  // Only users of a non-default tenant are its administrators: a platform administrator has no members page.
+  const isTenantAdmin = !!user?.isTenantAdmin;
   const workbench: NavItem[] = [
     { path: "/designer", label: "designer.nav" },
     { path: "/cards", label: "cards.nav" },
@@ -22,9 +24,11 @@ export function navItems(user: UserInfo | undefined): NavItem[] {
     { path: "/tasks", label: "tasks.nav" },
     { path: "/chat-robots", label: "robots.nav" },
   ];
-  // Agent review, tenants and billing: platform administrators; models and RPA robots: also tenant administrators.
+  // Agent review, tenants and billing: platform administrators; models and RPA robots: also tenant
+  // administrators; a tenant's members: its administrators.
   const admin: NavItem[] = [
     ...(isAdmin ? [{ path: "/admin/agent-review", label: "agents.nav.review" }] : []),
+    ...(isTenantAdmin ? [{ path: "/tenant/members", label: "tenants.members.nav" }] : []),
     ...(isManager ? [{ path: "/models", label: "models.title" }] : []),
     ...(isAdmin ? [{ path: "/admin/tenants", label: "tenants.admin.nav" }] : []),
     ...(isAdmin ? [{ path: "/admin/billing", label: "billing.admin.nav" }] : []),
