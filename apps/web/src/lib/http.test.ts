@@ -86,14 +86,6 @@ describe("the http client (doc 1 §8)", () => {
     expect(tokenInvalid).not.toHaveBeenCalled();
   });
 
-  it("HTTP 403 to a call without a token shows the server's reason: a stopped account's sign-in", async () => {
-    reply(403, { code: 403, msg: "账号已停用，请联系组织管理员", data: null });
-    const e = await failure(http.post("/agent_api/api/auth/login", {}));
-    expect(e.message).toBe("账号已停用，请联系组织管理员");
-    expect(e.status).toBe(403);
-    expect(tokenInvalid).not.toHaveBeenCalled();
-  });
-
   it.each([500, 502, 503, 504])("HTTP %i is '服务器错误%i', never the server's text", async (status) => {
     reply(status, { code: status, msg: "stack trace here", data: null });
     const e = await failure(http.get("/agent_api/api/q"));

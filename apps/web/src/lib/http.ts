@@ -41,10 +41,9 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-function statusMessage(status: number, serverMsg?: string, sentToken = true): string {
+function statusMessage(status: number, serverMsg?: string): string {
   const t = i18n.t.bind(i18n);
-  // A 403 to a call that carried no token ended no session: the server's reason is shown (a stopped account's sign-in).
-  if (status === 403) return !sentToken && serverMsg ? serverMsg : t("http.tokenInvalid");
+  if (status === 403) return t("http.tokenInvalid");
   if (status >= 500) return t("http.serverError", { status });
   if (serverMsg) return serverMsg;
   const known: Record<number, string> = {
@@ -94,7 +93,7 @@ export async function request<T>(url: string, opts: RequestOptions = {}): Promis
   }
   // 403 to a request that carried a token: the session is gone (anonymous ones are the guard's).
   if (res.status === 403 && token) onTokenInvalid();
-  if (!res.ok) return fail(statusMessage(res.status, envelope?.msg, !!token), res.status, envelope?.code);
+  if (!res.ok) return fail(statusMessage(res.status, envelope?.msg), res.status, envelope?.code);
   if (!envelope) return fail(statusMessage(500), 500);
   if (envelope.code === PASS_THROUGH_CODE) return envelope as unknown as T;
   if (!(SUCCESS_CODES as readonly number[]).includes(envelope.code)) return fail(envelope.msg, res.status, envelope.code);
