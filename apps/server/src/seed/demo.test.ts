@@ -25,5 +25,14 @@ describe("demo data", () => {
     }
     const member = all.find((u) => u.username === "member");
     expect(member?.balanceCents).toBe(10000);
+    // acme's administrator has members to manage: one active, one stopped.
+    const acme = all.find((u) => u.username === "acme");
+    const acmeMembers = all.filter((u) => u.tenantId === acme?.tenantId && u.tenantRole !== "admin");
+    expect(acmeMembers.map((u) => [u.username, u.disabledAt !== null])).toEqual(
+      expect.arrayContaining([
+        ["acme_li", false],
+        ["acme_wang", true],
+      ]),
+    );
   });
 });

@@ -84,6 +84,21 @@ export async function seedDemo(db: Db, tenantsService: TenantsService): Promise<
     ])
     .returning({ id: users.id, username: users.username });
   const byName = Object.fromEntries(rows.map((r) => [r.username, r.id]));
+  // Two plain members of acme, so that its administrator's members page (/acme/tenant/members) shows
+  // one of each state: one who signed in two days ago, and one whose account the administrator stopped.
+  const daysAgo = (n: number) => new Date(Date.now() - n * 24 * 60 * 60 * 1000);
+  await db.insert(users).values([
+    { tenantId: acmeId, username: "acme_li", nickname: "李娜", email: "li.na@acme.local", passwordHash, lastLoginAt: daysAgo(2) },
+    {
+      tenantId: acmeId,
+      username: "acme_wang",
+      nickname: "王强",
+      email: "wang.qiang@acme.local",
+      passwordHash,
+      lastLoginAt: daysAgo(30),
+      disabledAt: daysAgo(7),
+    },
+  ]);
   // The demo accounts count as used before: the first-login survey is for new registrations.
   await db.update(users).set({ loginCount: 1, surveyOutcome: "skipped" });
   await db.insert(userGroups).values({ userId: byName.acme, groupName: "Acme 研发部" });
