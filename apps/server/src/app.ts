@@ -351,8 +351,9 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
       );
       await agentApi.register(authRoutes, { auth, platform });
       await agentApi.register(tenantsRoutes, { tenants });
-      await agentApi.register(tenantsAdminRoutes, { tenantsAdmin: new TenantsAdminService(platform) });
-      await agentApi.register(tenantMembersRoutes, { members: new TenantMembersService(platform, auth) });
+      const members = new TenantMembersService(platform, auth);
+      await agentApi.register(tenantsAdminRoutes, { tenantsAdmin: new TenantsAdminService(platform, members) });
+      await agentApi.register(tenantMembersRoutes, { members });
       await agentApi.register(usersRoutes, { users });
       await agentApi.register(billingRoutes, { billing });
       await agentApi.register(billingAdminRoutes, { billing });

@@ -10,11 +10,103 @@ export type TenantRole = z.infer<typeof tenantRole>;
 export const tenantAdminUser = z.object({ userId: z.string(), username: z.string(), nickname: z.string() });
 export type TenantAdminUser = z.infer<typeof tenantAdminUser>;
 
-/** A tenant as platform administrators see it: who administers it. */
+/**
+ * The first path segments of the web app's own pages. The route base is the first segment when it
+ * names a tenant (/acme/login), so a tenant's domain is never one of these.
+ */
+export const APP_PATH_SEGMENTS = [
+  "login",
+  "register",
+  "forget",
+  "qr-confirm",
+  "index",
+  "home",
+  "insight",
+  "rpa",
+  "recharge",
+  "studio",
+  "user-order",
+  "agent-execute",
+  "agent-detail",
+  "insight-detail",
+  "insight-report",
+  "knowledge-list",
+  "share-page",
+  "pay",
+  "admin",
+  "tenant",
+  "models",
+  "designer",
+  "cards",
+  "rules",
+  "datatables",
+  "tasks",
+  "chat-robots",
+  "robots",
+  "mcp-access",
+] as const;
+/** ...nor one of the server's own (API prefixes, docs, health, static files). */
+const SERVER_PATH_SEGMENTS = [
+  "agent",
+  "prod-api",
+  "api",
+  "docs",
+  "healthz",
+  "readyz",
+  "metrics",
+  "assets",
+  "mcp",
+  "tenant-logos",
+  "billing",
+  "default",
+];
+const RESERVED_DOMAINS = new Set<string>([...APP_PATH_SEGMENTS, ...SERVER_PATH_SEGMENTS]);
+
+/** A tenant's domain: its login page is /{domain}/login. Lowercase letters, digits and hyphens, from a letter. */
+export const tenantDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z][a-z0-9-]{1,31}$/, "tenantDomainInvalid")
+  .refine((d) => !RESERVED_DOMAINS.has(d), "tenantDomainReserved");
+
+const color = z
+  .string()
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/, "colorInvalid");
+
+/** What a tenant's login page shows (the spec's tenant info). The logo is a path on this site (an uploaded icon). */
+export const tenantBrandingInput = z.object({
+  name: z.string().trim().min(1).max(40),
+  logo: z
+    .string()
+    .trim()
+    .max(300)
+    .regex(/^(\/[A-Za-z0-9/_.-]*)?$/, "tenantLogoInvalid")
+    .default(""),
+  primaryColor: color.default("#1677ff"),
+  backgroundColor: color.default("#f0f5ff"),
+  recordFiling: z.string().trim().max(100).default(""),
+});
+export type TenantBrandingInput = z.input<typeof tenantBrandingInput>;
+
+/** A new tenant (platform administrators), optionally with its first administrator's account. */
+export const tenantCreateInput = tenantBrandingInput.extend({
+  domain: tenantDomain,
+  openRegistration: z.boolean().default(false),
+  admin: z.object({ username: registerRequest.shape.username, password: registerRequest.shape.password }).optional(),
+});
+export type TenantCreateInput = z.input<typeof tenantCreateInput>;
+
+/** A tenant as platform administrators see it: its branding and who administers it. */
 export const adminTenant = z.object({
   id: z.string(),
   domain: z.string(),
   name: z.string(),
+  logo: z.string(),
+  primaryColor: z.string(),
+  backgroundColor: z.string(),
+  recordFiling: z.string(),
   userCount: z.number().int(),
   admins: z.array(tenantAdminUser),
   /** People may create their own accounts in it (beyond the spec; off unless opened). */

@@ -35,6 +35,14 @@ export const messages = {
     en: "the default tenant has no tenant administrators: platform administrators manage it",
   },
   tenantUserNotFound: { zh: "该租户下没有此用户", en: "the tenant has no user with this username" },
+  tenantDomainInvalid: {
+    zh: "域名须为 2–32 位小写字母、数字或连字符，并以字母开头",
+    en: "the domain takes 2–32 lowercase letters, digits or hyphens, starting with a letter",
+  },
+  tenantDomainReserved: { zh: "该域名为平台保留路径，请换一个", en: "this domain is a path of the platform itself: choose another" },
+  tenantDomainTaken: { zh: "该域名已被其他租户使用", en: "another tenant has this domain" },
+  tenantLogoInvalid: { zh: "Logo 须为本站上传的图片地址", en: "the logo must be an image uploaded to this site" },
+  colorInvalid: { zh: "颜色格式应为 #RRGGBB", en: "a colour is written #RRGGBB" },
   tenantAdminOnly: { zh: "仅组织管理员可以管理成员", en: "only the organisation's administrators manage its members" },
   tenantMemberSelf: {
     zh: "不能停用自己或取消自己的管理员身份",

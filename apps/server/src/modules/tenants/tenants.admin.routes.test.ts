@@ -133,3 +133,96 @@ describe("Tenant administrators (granted by platform administrators)", () => {
     expect((await set(globexUser.tenantId, true)).json().data).toMatchObject({ openRegistration: true });
   });
 });
+
+describe("Tenants made and branded by platform administrators", () => {
+  const create = (body: Record<string, unknown>, headers: Record<string, string> = boss.headers, lang = "zh") =>
+    t.app.inject({ method: "POST", url: A, headers: { ...headers, lang }, payload: body });
+  const tenantInfo = async (domain: string) =>
+    (await t.app.inject({ url: `/agent_api/api/auth/reg/getTenantInfo?domain=${domain}` })).json().data;
+
+  it("creates a tenant with its branding and first administrator, who signs in on its login page and manages its members", async () => {
+    const res = await create({
+      domain: " Initech ",
+      name: "Initech 科技",
+      primaryColor: "#aa3300",
+      recordFiling: "沪ICP备00000000号",
+      admin: { username: "peter", password: "first-pass-1" },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({
+      domain: "initech",
+      name: "Initech 科技",
+      logo: "",
+      primaryColor: "#aa3300",
+      backgroundColor: "#f0f5ff",
+      userCount: 1,
+      openRegistration: false,
+      admins: [{ username: "peter" }],
+    });
+    expect(await tenantInfo("initech")).toMatchObject({ name: "Initech 科技", primaryColor: "#aa3300", recordFiling: "沪ICP备00000000号" });
+    const login = await t.app.inject({
+      method: "POST",
+      url: "/agent_api/api/auth/login",
+      payload: { username: "peter", password: "first-pass-1", domain: "initech" },
+    });
+    expect(login.statusCode).toBe(200);
+    const members = await t.app.inject({
+      url: "/agent_api/api/tenant/members",
+      headers: { authorization: `Bearer ${login.json().data.token}` },
+    });
+    expect(members.json().data.list).toEqual([expect.objectContaining({ username: "peter", role: "admin" })]);
+  });
+
+  it("changes the branding, never the domain; the default tenant is not one of these", async () => {
+    const created = (await create({ domain: "hooli", name: "Hooli" })).json().data;
+    expect(created.admins).toEqual([]);
+    const set = (id: string, body: Record<string, unknown>, headers: Record<string, string> = boss.headers) =>
+      t.app.inject({ method: "PUT", url: `${A}/${id}`, headers, payload: body });
+    const res = await set(created.id, {
+      name: "Hooli 中国",
+      logo: "/agent_api/api/files/data/abc",
+      backgroundColor: "#FFFFFF",
+      domain: "x",
+    });
+    expect(res.json().data).toMatchObject({
+      domain: "hooli",
+      name: "Hooli 中国",
+      logo: "/agent_api/api/files/data/abc",
+      primaryColor: "#1677ff",
+    });
+    expect((await tenantInfo("hooli")).backgroundColor).toBe("#FFFFFF");
+    expect((await set((await t.services.tenants.defaultTenant()).id, { name: "x" })).statusCode).toBe(404);
+    expect((await set("no-such", { name: "x" })).statusCode).toBe(404);
+    expect((await set(created.id, { name: "x" }, acmeUser.headers)).statusCode).toBe(401);
+  });
+
+  it("refuses a bad, reserved or taken domain, bad colours and outside logos, and keeps nothing", async () => {
+    const refused = async (body: Record<string, unknown>, status: number, msg?: string) => {
+      const res = await create({ name: "坏租户", ...body });
+      expect(res.statusCode, JSON.stringify(body)).toBe(status);
+      if (msg) expect(res.json().msg).toBe(msg);
+    };
+    await refused({ domain: "a" }, 400, "域名须为 2–32 位小写字母、数字或连字符，并以字母开头");
+    await refused({ domain: "9lives" }, 400);
+    await refused({ domain: "bad/path" }, 400);
+    await refused({ domain: "admin" }, 400, "该域名为平台保留路径，请换一个");
+    await refused({ domain: "Login" }, 400);
+    await refused({ domain: "healthz" }, 400);
+    await refused({ domain: "acme" }, 409, "该域名已被其他租户使用");
+    await refused({ domain: "badco", primaryColor: "red" }, 400, "颜色格式应为 #RRGGBB");
+    await refused({ domain: "badco", logo: "https://evil.example/x.png" }, 400, "Logo 须为本站上传的图片地址");
+    await refused({ domain: "badco", logo: "javascript:alert(1)" }, 400);
+    await refused({ domain: "badco", name: "" }, 400);
+    // The first administrator's account is made with the tenant or not at all.
+    await refused({ domain: "badco", admin: { username: "admin", password: "first-pass-1" } }, 409);
+    await refused({ domain: "badco", admin: { username: "ok_name", password: "short" } }, 400);
+    expect(await t.app.inject({ url: "/agent_api/api/auth/reg/getTenantInfo?domain=badco" }).then((r) => r.statusCode)).toBe(404);
+    const en = await create({ domain: "admin", name: "x" }, boss.headers, "en");
+    expect(en.json().msg).toBe("this domain is a path of the platform itself: choose another");
+  });
+
+  it("only platform administrators create tenants", async () => {
+    for (const who of [acmeUser, publicUser]) expect((await create({ domain: "sneaky", name: "x" }, who.headers)).statusCode).toBe(401);
+    expect((await t.app.inject({ method: "POST", url: A, payload: { domain: "sneaky", name: "x" } })).statusCode).toBe(403);
+  });
+});

@@ -1,4 +1,11 @@
-import { adminTenant, envelope, tenantRegistrationInput, tenantRoleInput } from "@agentfair/contracts";
+import {
+  adminTenant,
+  envelope,
+  tenantBrandingInput,
+  tenantCreateInput,
+  tenantRegistrationInput,
+  tenantRoleInput,
+} from "@agentfair/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireAdmin } from "../../platform/auth.ts";
@@ -23,6 +30,37 @@ export const tenantsAdminRoutes: FastifyPluginAsyncZod<{ tenantsAdmin: TenantsAd
     async (req) => {
       requireAdmin(req);
       return ok(await tenantsAdmin.list());
+    },
+  );
+  app.post(
+    base,
+    {
+      schema: {
+        tags,
+        summary: "Create a tenant with its branding, and its first administrator when given (beyond the spec)",
+        body: tenantCreateInput,
+        response: { 200: envelope(adminTenant) },
+      },
+    },
+    async (req) => {
+      requireAdmin(req);
+      return ok(await tenantsAdmin.create(req.body));
+    },
+  );
+  app.put(
+    `${base}/:id`,
+    {
+      schema: {
+        tags,
+        summary: "Change a tenant's branding: name, logo, colours, filing number (beyond the spec)",
+        params: z.object({ id: z.string().min(1).max(64) }),
+        body: tenantBrandingInput,
+        response: { 200: envelope(adminTenant) },
+      },
+    },
+    async (req) => {
+      requireAdmin(req);
+      return ok(await tenantsAdmin.setBranding(req.params.id, req.body));
     },
   );
   app.put(

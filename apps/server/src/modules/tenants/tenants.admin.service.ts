@@ -1,15 +1,26 @@
-import type { AdminTenant, TenantRoleInput } from "@agentfair/contracts";
+import {
+  type AdminTenant,
+  type TenantBrandingInput,
+  type TenantCreateInput,
+  type TenantRoleInput,
+  tenantBrandingInput,
+  tenantCreateInput,
+} from "@agentfair/contracts";
 import { and, asc, count, eq } from "drizzle-orm";
 import { tenants, users } from "../../db/schema/index.ts";
 import { AppError, badRequest } from "../../platform/errors.ts";
 import type { Platform } from "../../platform/platform.ts";
+import type { TenantMembersService } from "./tenants.members.service.ts";
 
 /**
  * Tenant administrators, granted and revoked by platform administrators. Only a non-default
  * tenant has them: the default tenant is the public platform, run by the platform administrators.
  */
 export class TenantsAdminService {
-  constructor(private readonly platform: Platform) {}
+  constructor(
+    private readonly platform: Platform,
+    private readonly members: Pick<TenantMembersService, "add">,
+  ) {}
 
   private get db() {
     return this.platform.db;
@@ -33,12 +44,46 @@ export class TenantsAdminService {
       id: t.id,
       domain: t.domain,
       name: t.name,
+      logo: t.logo,
+      primaryColor: t.primaryColor,
+      backgroundColor: t.backgroundColor,
+      recordFiling: t.recordFiling,
       userCount: counts.find((c) => c.tenantId === t.id)?.n ?? 0,
       openRegistration: t.openRegistration,
       admins: admins
         .filter((a) => a.tenantId === t.id)
         .map((a) => ({ userId: a.userId, username: a.username, nickname: a.nickname || a.username })),
     }));
+  }
+
+  private async one(tenantId: string) {
+    return (await this.list()).find((t) => t.id === tenantId) as AdminTenant;
+  }
+
+  /**
+   * A new tenant with its branding, and its first administrator when given (the tenant takes no
+   * sign-ups unless opened, so that account is how its people get in: the administrator adds them).
+   */
+  async create(input: TenantCreateInput): Promise<AdminTenant> {
+    const { admin, ...tenant } = tenantCreateInput.parse(input);
+    const id = await this.db.transaction(async (tx) => {
+      const [row] = await tx.insert(tenants).values(tenant).onConflictDoNothing().returning({ id: tenants.id });
+      if (!row) throw new AppError("tenantDomainTaken", 409);
+      if (admin) await this.members.add(row.id, { ...admin, role: "admin" }, tx);
+      return row.id;
+    });
+    return this.one(id);
+  }
+
+  /** A tenant's branding (its name, logo, colours and filing number); the domain stays, as its users' login address. */
+  async setBranding(tenantId: string, input: TenantBrandingInput): Promise<AdminTenant> {
+    const [row] = await this.db
+      .update(tenants)
+      .set(tenantBrandingInput.parse(input))
+      .where(and(eq(tenants.id, tenantId), eq(tenants.isDefault, false)))
+      .returning({ id: tenants.id });
+    if (!row) throw new AppError("tenantNotFound", 404);
+    return this.one(row.id);
   }
 
   /** Opens or closes a tenant's sign-ups (the default tenant, the public platform, is always open). */
@@ -49,7 +94,7 @@ export class TenantsAdminService {
       .where(and(eq(tenants.id, tenantId), eq(tenants.isDefault, false)))
       .returning({ id: tenants.id });
     if (!tenant) throw new AppError("tenantNotFound", 404);
-    return (await this.list()).find((t) => t.id === tenant.id) as AdminTenant;
+    return this.one(tenant.id);
   }
 
   /** Grants (admin) or revokes (member) the role of a tenant's user; it applies from the user's next request. */
@@ -65,7 +110,6 @@ export class TenantsAdminService {
     if (!user) throw new AppError("tenantUserNotFound", 404);
     // Cached identities (this process and the others) must not keep the old role.
     await this.platform.invalidate("user", user.id);
-    const all = await this.list();
-    return all.find((t) => t.id === tenant.id) as AdminTenant;
+    return this.one(tenant.id);
   }
 }

@@ -1,6 +1,7 @@
 import type { TenantMember, TenantMemberInput, TenantMemberUpdate } from "@agentfair/contracts";
 import { isEmail, tenantMemberInput } from "@agentfair/contracts";
 import { and, count, desc, eq, ilike, or, type SQL } from "drizzle-orm";
+import type { Tx } from "../../db/client.ts";
 import { users } from "../../db/schema/index.ts";
 import { type Caller, reservedUsernames } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound, tokenInvalid } from "../../platform/errors.ts";
@@ -74,7 +75,11 @@ export class TenantMembersService {
   }
 
   async create(caller: Caller | null, input: TenantMemberInput): Promise<TenantMember> {
-    const tenantId = this.tenantOf(caller);
+    return this.toMember(await this.add(this.tenantOf(caller), input));
+  }
+
+  /** A new account in a tenant (its administrator's add, or a new tenant's first administrator). */
+  async add(tenantId: string, input: TenantMemberInput, tx: Tx = this.db): Promise<UserRow> {
     const member = tenantMemberInput.parse(input);
     // The special users' names are kept out of every tenant, as registration does.
     if (reservedUsernames(this.platform.config).includes(member.username)) throw new AppError("usernameTaken", 409);
@@ -83,7 +88,7 @@ export class TenantMembersService {
       : isEmail(member.contact)
         ? { email: member.contact.toLowerCase() }
         : { phone: member.contact };
-    const [taken] = await this.db
+    const [taken] = await tx
       .select({ username: users.username, email: users.email, phone: users.phone })
       .from(users)
       .where(
@@ -98,7 +103,7 @@ export class TenantMembersService {
       )
       .limit(1);
     if (taken) throw new AppError(taken.username === member.username ? "usernameTaken" : "contactTaken", 409);
-    const [row] = await this.db
+    const [row] = await tx
       .insert(users)
       .values({
         tenantId,
@@ -112,7 +117,7 @@ export class TenantMembersService {
       .onConflictDoNothing()
       .returning();
     if (!row) throw new AppError("usernameTaken", 409);
-    return this.toMember(row);
+    return row;
   }
 
   async update(caller: Caller | null, id: string, change: TenantMemberUpdate): Promise<TenantMember> {
