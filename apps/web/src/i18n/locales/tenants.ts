@@ -28,7 +28,7 @@ export const tenants = defineArea(
     members: {
       nav: "成员管理",
       title: "成员管理",
-      subtitle: "成员在本组织的登录页 {{login}} 登录。管理员在这里添加成员账号并告知初始密码，也可以设置管理员、停用账号或重置密码。",
+      subtitle: "成员在本组织的登录页 {{login}} 登录。管理员在这里添加成员账号，并把初始密码告知成员。",
       search: "搜索用户名、昵称、邮箱或手机号",
       add: "添加成员",
       username: "用户名",
@@ -108,8 +108,8 @@ export const tenants = defineArea(
       nav: "Members",
       title: "Members",
       subtitle:
-        "Members sign in on this organisation's login page, {{login}}. Administrators add their accounts here and pass on the first password; they also make administrators, stop accounts and reset passwords.",
-      search: "Search by username, nickname, e-mail or phone",
+        "Members sign in on this organisation's login page, {{login}}. Administrators add their accounts here and pass on the first password.",
+      search: "Search by name, e-mail or phone",
       add: "Add member",
       username: "Username",
       usernameHint: "For signing in: 2–32 letters, digits, underscores or Chinese characters",
@@ -118,7 +118,7 @@ export const tenants = defineArea(
       nickname: "Nickname",
       nicknameHint: "The username when left empty",
       contact: "E-mail or phone",
-      contactHint: "Optional: lets the member sign in with a code and reset a forgotten password",
+      contactHint: "Optional: for code sign-in and password resets",
       contactRule: "Please enter a valid e-mail address or phone number",
       password: "First password",
       passwordHint: "At least 8 characters; pass it on to the member",

@@ -11,6 +11,11 @@ type AddValues = { username: string; nickname?: string; contact?: string; passwo
 type Field = keyof AddValues;
 
 const USERNAME = /^[A-Za-z0-9_\u4e00-\u9fa5]{2,32}$/;
+/**
+ * A field with a hint keeps its space under the hint when an error shows too: antd takes the item's
+ * margin back for the error's line (whatever the margin), so the hint touched the next label; padding it keeps.
+ */
+const hinted = { style: { marginBottom: 0, paddingBottom: 24 } };
 
 /**
  * The field a refusal is about. The server names none: a contract's own check says
@@ -78,6 +83,7 @@ export function AddMemberDialog({ onClose, onAdded }: { onClose: () => void; onA
     <Modal open title={t("tenants.members.add")} onOk={save} confirmLoading={saving} onCancel={onClose} width={520}>
       <Form form={form} layout="vertical" requiredMark onFinish={save} onValuesChange={clearRefusals(form)} style={{ marginTop: 16 }}>
         <Form.Item
+          {...hinted}
           name="username"
           label={t("tenants.members.username")}
           extra={t("tenants.members.usernameHint")}
@@ -91,10 +97,11 @@ export function AddMemberDialog({ onClose, onAdded }: { onClose: () => void; onA
         >
           <Input maxLength={32} autoFocus autoComplete="off" data-testid="member-username" />
         </Form.Item>
-        <Form.Item name="nickname" label={t("tenants.members.nickname")} extra={t("tenants.members.nicknameHint")}>
+        <Form.Item {...hinted} name="nickname" label={t("tenants.members.nickname")} extra={t("tenants.members.nicknameHint")}>
           <Input maxLength={32} autoComplete="off" />
         </Form.Item>
         <Form.Item
+          {...hinted}
           name="contact"
           label={t("tenants.members.contact")}
           extra={t("tenants.members.contactHint")}
@@ -109,7 +116,13 @@ export function AddMemberDialog({ onClose, onAdded }: { onClose: () => void; onA
         >
           <Input maxLength={128} autoComplete="off" />
         </Form.Item>
-        <Form.Item name="password" label={t("tenants.members.password")} extra={t("tenants.members.passwordHint")} rules={passwordRules(t)}>
+        <Form.Item
+          {...hinted}
+          name="password"
+          label={t("tenants.members.password")}
+          extra={t("tenants.members.passwordHint")}
+          rules={passwordRules(t)}
+        >
           {/* new-password: the browser must not fill in the administrator's own. */}
           <Input.Password maxLength={128} autoComplete="new-password" data-testid="member-password" />
         </Form.Item>
