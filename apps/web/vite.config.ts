@@ -129,7 +129,8 @@ export default defineConfig({
   },
   server: {
     proxy: Object.fromEntries(
-      ["/agent_api", "/wendao_api", "/aiagent_api", "/agent/agent_runtime", "/prod-api", "/api", "/docs"].map((p) => [p, api]),
+      // Whole segments (a key starting with ^ is a pattern): a tenant's /apiary/login is the app's page.
+      ["/agent_api", "/wendao_api", "/aiagent_api", "/agent/agent_runtime", "/prod-api", "/api", "/docs"].map((p) => [`^${p}(/|$)`, api]),
     ),
   },
 });

@@ -430,11 +430,12 @@ async function serveWeb(app: FastifyInstance, config: Config) {
       res.setHeader("vary", "accept-encoding");
     },
   });
-  const apiPrefixes = [...Object.values(PREFIXES), "/api/", "/docs", "/healthz", "/assets/", "/mcp/"];
+  // Whole segments: a tenant's /docs-team/login is the app's page, /docs/json is not.
+  const serverPaths = [...Object.values(PREFIXES), "/api", "/docs", "/healthz", "/readyz", "/metrics", "/assets", "/mcp"];
   const indexHtml = fs.readFileSync(path.join(dist, "index.html"), "utf8");
   app.get("/*", { schema: { hide: true } }, async (req, reply) => {
     const url = req.url.split("?")[0];
-    if (apiPrefixes.some((p) => url.startsWith(p))) return reply.callNotFound();
+    if (serverPaths.some((p) => url === p || url.startsWith(`${p}/`))) return reply.callNotFound();
     return reply.type("text/html").header("cache-control", "no-cache").send(indexHtml);
   });
 }

@@ -7,7 +7,13 @@ export const tenantRoles = ["member", "admin"] as const;
 export const tenantRole = z.enum(tenantRoles);
 export type TenantRole = z.infer<typeof tenantRole>;
 
-export const tenantAdminUser = z.object({ userId: z.string(), username: z.string(), nickname: z.string() });
+export const tenantAdminUser = z.object({
+  userId: z.string(),
+  username: z.string(),
+  nickname: z.string(),
+  /** Stopped by another of the tenant's administrators. */
+  disabled: z.boolean(),
+});
 export type TenantAdminUser = z.infer<typeof tenantAdminUser>;
 
 /**
@@ -59,6 +65,9 @@ const SERVER_PATH_SEGMENTS = [
   "tenant-logos",
   "billing",
   "default",
+  // what a broken link to /${domain} would open
+  "null",
+  "undefined",
 ];
 const RESERVED_DOMAINS = new Set<string>([...APP_PATH_SEGMENTS, ...SERVER_PATH_SEGMENTS]);
 
@@ -75,24 +84,35 @@ const color = z
   .trim()
   .regex(/^#[0-9a-fA-F]{6}$/, "colorInvalid");
 
-/** What a tenant's login page shows (the spec's tenant info). The logo is a path on this site (an uploaded icon). */
-export const tenantBrandingInput = z.object({
+/** What a tenant's login page shows (the spec's tenant info). */
+const branding = {
   name: z.string().trim().min(1).max(40),
+  /** An icon uploaded to this site, or one of the web's own tenant logos: never another site's image. */
   logo: z
     .string()
     .trim()
     .max(300)
-    .regex(/^(\/[A-Za-z0-9/_.-]*)?$/, "tenantLogoInvalid")
-    .default(""),
-  primaryColor: color.default("#1677ff"),
-  backgroundColor: color.default("#f0f5ff"),
-  recordFiling: z.string().trim().max(100).default(""),
-});
-export type TenantBrandingInput = z.input<typeof tenantBrandingInput>;
+    .regex(/^(\/agent_api\/api\/files\/data\/[A-Za-z0-9-]+|\/tenant-logos\/[A-Za-z0-9_-]+\.(svg|png|jpe?g|gif))?$/, "tenantLogoInvalid"),
+  primaryColor: color,
+  backgroundColor: color,
+  recordFiling: z.string().trim().max(100),
+};
+
+/** A change of a tenant's branding: the fields given change, the others stay. */
+export const tenantBrandingInput = z
+  .object(branding)
+  .partial()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), "nothing to change");
+export type TenantBrandingInput = z.infer<typeof tenantBrandingInput>;
 
 /** A new tenant (platform administrators), optionally with its first administrator's account. */
-export const tenantCreateInput = tenantBrandingInput.extend({
+export const tenantCreateInput = z.object({
   domain: tenantDomain,
+  name: branding.name,
+  logo: branding.logo.default(""),
+  primaryColor: color.default("#1677ff"),
+  backgroundColor: color.default("#f0f5ff"),
+  recordFiling: branding.recordFiling.default(""),
   openRegistration: z.boolean().default(false),
   admin: z.object({ username: registerRequest.shape.username, password: registerRequest.shape.password }).optional(),
 });

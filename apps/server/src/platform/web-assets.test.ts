@@ -50,7 +50,16 @@ describe("serving the web app", () => {
   });
 
   it("makes the browser ask again for index.html and other unhashed files", async () => {
-    for (const url of ["/", "/index.html", "/login", "/acme/agent-execute?id=1"]) {
+    // A tenant whose domain starts like a server path (docs, api, healthz, prod-api) gets its pages too.
+    for (const url of [
+      "/",
+      "/index.html",
+      "/login",
+      "/acme/agent-execute?id=1",
+      "/docs-team/login",
+      "/apiary/login",
+      "/prod-api-cn/index",
+    ]) {
       const res = await get(url, "gzip, br");
       expect(res.statusCode, url).toBe(200);
       expect(res.headers["cache-control"], url).toBe("no-cache");
@@ -59,9 +68,11 @@ describe("serving the web app", () => {
     expect((await get("/favicon.svg")).headers["cache-control"]).toBe("no-cache");
   });
 
-  it("answers 404 for a missing asset, never the app page", async () => {
-    const res = await get("/assets/gone-000.js", "gzip, br");
-    expect(res.statusCode).toBe(404);
-    expect(res.payload).not.toContain("<html");
+  it("answers 404 for a missing asset or server path, never the app page", async () => {
+    for (const url of ["/assets/gone-000.js", "/agent_api/nothing", "/api/nothing", "/mcp", "/prod-api/none"]) {
+      const res = await get(url, "gzip, br");
+      expect(res.statusCode, url).toBe(404);
+      expect(res.payload, url).not.toContain("<html");
+    }
   });
 });

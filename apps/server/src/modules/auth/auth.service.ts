@@ -307,6 +307,8 @@ export class AuthService {
     const contact = await this.consumeCheckCode(tenant.id, input.contact, "reset", input.checkCode, ip);
     const user = await this.findByContact(tenant.id, contact);
     if (!user) throw badRequest("checkCodeExpired");
+    // A stopped account's password is its administrator's to set.
+    if (user.disabledAt) throw badRequest("accountDisabled");
     await this.db
       .update(users)
       .set({ passwordHash: await hashPassword(input.password) })

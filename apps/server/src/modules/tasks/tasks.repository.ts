@@ -1,6 +1,6 @@
-import { and, count, desc, eq, ilike, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, lte, notExists, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { scheduledTasks, taskNotices, taskRuns } from "../../db/schema/index.ts";
+import { scheduledTasks, taskNotices, taskRuns, users } from "../../db/schema/index.ts";
 import { containing } from "../../platform/sql.ts";
 
 export type TaskRow = typeof scheduledTasks.$inferSelect;
@@ -9,6 +9,25 @@ export type TaskNoticeRow = typeof taskNotices.$inferSelect;
 
 export class TasksRepository {
   constructor(private readonly db: Db) {}
+
+  /** A task whose owner's account is not stopped: a stopped account's tasks wait, their mail unread, until it starts again. */
+  private ownerActive() {
+    return notExists(
+      this.db
+        .select({ one: sql`1` })
+        .from(users)
+        .where(and(eq(users.id, scheduledTasks.ownerId), isNotNull(users.disabledAt))),
+    );
+  }
+
+  async ownerIsActive(ownerId: string) {
+    const [stopped] = await this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, ownerId), isNotNull(users.disabledAt)))
+      .limit(1);
+    return !stopped;
+  }
 
   async byId(id: string) {
     const [row] = await this.db.select().from(scheduledTasks).where(eq(scheduledTasks.id, id));
@@ -55,7 +74,7 @@ export class TasksRepository {
     return this.db
       .select()
       .from(scheduledTasks)
-      .where(and(eq(scheduledTasks.enabled, true), lte(scheduledTasks.nextRunAt, now)))
+      .where(and(eq(scheduledTasks.enabled, true), lte(scheduledTasks.nextRunAt, now), this.ownerActive()))
       .orderBy(scheduledTasks.nextRunAt)
       .limit(limit);
   }
@@ -85,7 +104,7 @@ export class TasksRepository {
     return this.db
       .select()
       .from(scheduledTasks)
-      .where(and(eq(scheduledTasks.enabled, true), eq(scheduledTasks.triggerType, "email")))
+      .where(and(eq(scheduledTasks.enabled, true), eq(scheduledTasks.triggerType, "email"), this.ownerActive()))
       .orderBy(scheduledTasks.updatedAt)
       .limit(limit);
   }

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { outbox } from "../../db/schema/index.ts";
+import { outbox, users } from "../../db/schema/index.ts";
 import { restoreClock } from "../../test/clock.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
@@ -289,5 +289,30 @@ describe("API-triggered tasks", () => {
     const results = await Promise.all(Array.from({ length: 12 }, () => trigger(open.id, open.apiKey)));
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect((await call(alice, "POST", "/task", base({ name: "超限", triggerType: "api", apiRequestsPerMinute: -1 }))).status).toBe(400);
+  });
+
+  it("a stopped owner's tasks wait: the clock skips them and their apikey opens nothing, until the account starts again", async () => {
+    const api = (await call(alice, "POST", "/task", base({ name: "停用接口", triggerType: "api" }))).data;
+    const timed = (await call(alice, "POST", "/task", base({ name: "停用定时", cycleTime: "10:00" }))).data;
+    const due = new Date(new Date(timed.nextRunAt).getTime() + 30_000);
+    const stop = async (disabledAt: Date | null) => {
+      await t.platform.db.update(users).set({ disabledAt }).where(eq(users.id, alice.id));
+      await t.platform.invalidate("user", alice.id);
+    };
+    const runs = async (id: string) => (await call(alice, "GET", `/task/${id}/runs`)).data.total;
+    await stop(new Date());
+    try {
+      await t.services.tasks.tick(due);
+      const refused = await trigger(api.id, api.apiKey, { input: "在吗" });
+      expect(refused.status).toBe(401);
+      expect(refused.msg).toBe((await trigger(api.id, "aft_wrong")).msg);
+    } finally {
+      await stop(null);
+    }
+    expect(await runs(timed.id)).toBe(0);
+    expect(await runs(api.id)).toBe(0);
+    await t.services.tasks.tick(due);
+    expect(await runs(timed.id)).toBe(1);
+    expect((await trigger(api.id, api.apiKey)).status).toBe(200);
   });
 });

@@ -330,8 +330,8 @@ export class TasksService {
   // ---- the API trigger -------------------------------------------------------------------------
 
   /**
-   * The task an apikey opens. A missing task, another task's key, a task that is not API-triggered
-   * and a wrong key are refused alike (401), so a caller learns nothing about tasks it has no key of.
+   * The task an apikey opens. A missing task, another task's key, a task that is not API-triggered,
+   * a stopped owner's task and a wrong key are refused alike (401), so a caller learns nothing about tasks it has no key of.
    */
   private async byApiKey(taskId: string, bearer: string | undefined): Promise<TaskRow> {
     const refuse = () => new AppError("taskApiKeyInvalid", 401);
@@ -341,6 +341,8 @@ export class TasksService {
     const given = Buffer.from(this.apiKeyHash(bearer), "hex");
     const stored = Buffer.from(task.apiKeyHash, "hex");
     if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw refuse();
+    // A stopped account's key opens nothing, as if it were wrong.
+    if (!(await this.repo.ownerIsActive(task.ownerId))) throw refuse();
     return task;
   }
 

@@ -45,7 +45,7 @@ describe("Tenant administrators (granted by platform administrators)", () => {
 
     const granted = await setRole(acmeUser.tenantId, { username: "alice", role: "admin" });
     expect(granted.statusCode).toBe(200);
-    expect(granted.json().data.admins).toEqual([{ userId: acmeUser.id, username: "alice", nickname: "alice" }]);
+    expect(granted.json().data.admins).toEqual([{ userId: acmeUser.id, username: "alice", nickname: "alice", disabled: false }]);
     expect(await info(acmeUser)).toMatchObject({ isAdmin: false, isTenantAdmin: true });
     expect((await models(acmeUser)).statusCode).toBe(200);
     const list = (await t.app.inject({ url: A, headers: boss.headers })).json().data;
@@ -191,6 +191,17 @@ describe("Tenants made and branded by platform administrators", () => {
       primaryColor: "#1677ff",
     });
     expect((await tenantInfo("hooli")).backgroundColor).toBe("#FFFFFF");
+    // Only the fields given change.
+    expect((await set(created.id, { recordFiling: "粤ICP备1号" })).json().data).toMatchObject({
+      name: "Hooli 中国",
+      logo: "/agent_api/api/files/data/abc",
+      backgroundColor: "#FFFFFF",
+      recordFiling: "粤ICP备1号",
+    });
+    expect((await set(created.id, {})).statusCode).toBe(400);
+    expect((await set(created.id, { logo: "/tenant-logos/acme.svg" })).json().data.logo).toBe("/tenant-logos/acme.svg");
+    for (const logo of ["//evil.example/x.png", "/../../etc/passwd", "/agent_api/api/auth/logout", "/tenant-logos/../x.svg"])
+      expect((await set(created.id, { logo })).statusCode, logo).toBe(400);
     expect((await set((await t.services.tenants.defaultTenant()).id, { name: "x" })).statusCode).toBe(404);
     expect((await set("no-such", { name: "x" })).statusCode).toBe(404);
     expect((await set(created.id, { name: "x" }, acmeUser.headers)).statusCode).toBe(401);
@@ -212,6 +223,8 @@ describe("Tenants made and branded by platform administrators", () => {
     await refused({ domain: "badco", primaryColor: "red" }, 400, "颜色格式应为 #RRGGBB");
     await refused({ domain: "badco", logo: "https://evil.example/x.png" }, 400, "Logo 须为本站上传的图片地址");
     await refused({ domain: "badco", logo: "javascript:alert(1)" }, 400);
+    await refused({ domain: "badco", logo: "//evil.example/x.png" }, 400);
+    await refused({ domain: "null" }, 400);
     await refused({ domain: "badco", name: "" }, 400);
     // The first administrator's account is made with the tenant or not at all.
     await refused({ domain: "badco", admin: { username: "admin", password: "first-pass-1" } }, 409);
@@ -224,5 +237,21 @@ describe("Tenants made and branded by platform administrators", () => {
   it("only platform administrators create tenants", async () => {
     for (const who of [acmeUser, publicUser]) expect((await create({ domain: "sneaky", name: "x" }, who.headers)).statusCode).toBe(401);
     expect((await t.app.inject({ method: "POST", url: A, payload: { domain: "sneaky", name: "x" } })).statusCode).toBe(403);
+  });
+
+  it("a grant starts a stopped account again: how a tenant whose administrators were all stopped gets one back", async () => {
+    const created = (await create({ domain: "lockedout", name: "Locked", admin: { username: "lone", password: "first-pass-1" } })).json()
+      .data;
+    await t.platform.db.update(users).set({ disabledAt: new Date() }).where(eq(users.username, "lone"));
+    expect(
+      (await t.app.inject({ url: A, headers: boss.headers })).json().data.find((x: { id: string }) => x.id === created.id).admins,
+    ).toEqual([expect.objectContaining({ username: "lone", disabled: true })]);
+    expect((await setRole(created.id, { username: "lone", role: "admin" })).json().data.admins[0].disabled).toBe(false);
+    const login = await t.app.inject({
+      method: "POST",
+      url: "/agent_api/api/auth/login",
+      payload: { username: "lone", password: "first-pass-1", domain: "lockedout" },
+    });
+    expect(login.statusCode).toBe(200);
   });
 });

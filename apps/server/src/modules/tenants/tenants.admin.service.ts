@@ -19,7 +19,7 @@ import type { TenantMembersService } from "./tenants.members.service.ts";
 export class TenantsAdminService {
   constructor(
     private readonly platform: Platform,
-    private readonly members: Pick<TenantMembersService, "add">,
+    private readonly members: Pick<TenantMembersService, "prepare" | "insert">,
   ) {}
 
   private get db() {
@@ -36,7 +36,13 @@ export class TenantsAdminService {
       .where(eq(tenants.isDefault, false))
       .groupBy(users.tenantId);
     const admins = await this.db
-      .select({ tenantId: users.tenantId, userId: users.id, username: users.username, nickname: users.nickname })
+      .select({
+        tenantId: users.tenantId,
+        userId: users.id,
+        username: users.username,
+        nickname: users.nickname,
+        disabledAt: users.disabledAt,
+      })
       .from(users)
       .where(eq(users.tenantRole, "admin"))
       .orderBy(asc(users.username));
@@ -52,7 +58,7 @@ export class TenantsAdminService {
       openRegistration: t.openRegistration,
       admins: admins
         .filter((a) => a.tenantId === t.id)
-        .map((a) => ({ userId: a.userId, username: a.username, nickname: a.nickname || a.username })),
+        .map((a) => ({ userId: a.userId, username: a.username, nickname: a.nickname || a.username, disabled: a.disabledAt !== null })),
     }));
   }
 
@@ -66,10 +72,11 @@ export class TenantsAdminService {
    */
   async create(input: TenantCreateInput): Promise<AdminTenant> {
     const { admin, ...tenant } = tenantCreateInput.parse(input);
+    const first = admin && (await this.members.prepare({ ...admin, role: "admin" }));
     const id = await this.db.transaction(async (tx) => {
       const [row] = await tx.insert(tenants).values(tenant).onConflictDoNothing().returning({ id: tenants.id });
       if (!row) throw new AppError("tenantDomainTaken", 409);
-      if (admin) await this.members.add(row.id, { ...admin, role: "admin" }, tx);
+      if (first) await this.members.insert(row.id, first, tx);
       return row.id;
     });
     return this.one(id);
@@ -97,14 +104,18 @@ export class TenantsAdminService {
     return this.one(tenant.id);
   }
 
-  /** Grants (admin) or revokes (member) the role of a tenant's user; it applies from the user's next request. */
+  /**
+   * Grants (admin) or revokes (member) the role of a tenant's user; it applies from the user's next
+   * request. A grant also starts a stopped account: it is how a tenant whose administrators were all
+   * stopped gets one back.
+   */
   async setRole(tenantId: string, input: TenantRoleInput): Promise<AdminTenant> {
     const [tenant] = await this.db.select().from(tenants).where(eq(tenants.id, tenantId)).limit(1);
     if (!tenant) throw new AppError("tenantNotFound", 404);
     if (tenant.isDefault) throw badRequest("tenantAdminDefaultTenant");
     const [user] = await this.db
       .update(users)
-      .set({ tenantRole: input.role, updatedAt: new Date() })
+      .set({ tenantRole: input.role, updatedAt: new Date(), ...(input.role === "admin" ? { disabledAt: null } : {}) })
       .where(and(eq(users.tenantId, tenant.id), eq(users.username, input.username)))
       .returning({ id: users.id });
     if (!user) throw new AppError("tenantUserNotFound", 404);

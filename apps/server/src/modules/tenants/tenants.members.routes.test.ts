@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { users } from "../../db/schema/index.ts";
+import { ROBOT_GUEST_PASSWORD_HASH, users } from "../../db/schema/index.ts";
 import { callerOfUser } from "../../platform/auth.ts";
-import { createTenant, createUser, randomIp, type TestUser } from "../../test/factories.ts";
+import { createTenant, createUser, lastCheckCode, randomIp, type TestUser } from "../../test/factories.ts";
+import { MEMBERS_ADDED_PER_HOUR } from "./tenants.members.service.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 
 // A tenant's administrator manages its members (beyond the spec): adds accounts though the tenant
@@ -166,5 +167,67 @@ describe("tenant members (the tenant's administrators)", () => {
     expect((await call(member, "PUT", `${M}/${admin.id}`, { role: "member" })).json().data.role).toBe("member");
     expect((await call(admin, "GET", M)).statusCode).toBe(401);
     expect((await call(member, "PUT", `${M}/${admin.id}`, { role: "admin" })).statusCode).toBe(200);
+  });
+
+  it("two administrators stopping each other at once leave one of them", async () => {
+    const a = (await call(admin, "POST", M, { username: "ann", password: "first-pass-1", role: "admin" })).json().data.id as string;
+    const b = (await call(admin, "POST", M, { username: "ben", password: "first-pass-1", role: "admin" })).json().data.id as string;
+    const signIn = async (username: string) => {
+      const token = (await login(username, "first-pass-1")).json().data.token as string;
+      return { headers: { authorization: `Bearer ${token}` } } as TestUser;
+    };
+    const [ann, ben] = [await signIn("ann"), await signIn("ben")];
+    const [x, y] = await Promise.all([
+      call(ann, "PUT", `${M}/${b}`, { disabled: true }),
+      call(ben, "PUT", `${M}/${a}`, { disabled: true }),
+    ]);
+    expect([x.statusCode, y.statusCode].sort()).toEqual([200, 401]);
+    const page = (await call(admin, "GET", `${M}?keyword=`)).json().data.list as { id: string; disabled: boolean }[];
+    expect(page.filter((m) => (m.id === a || m.id === b) && !m.disabled)).toHaveLength(1);
+  });
+
+  it("a robot's guest accounts are not members: not listed, not changed", async () => {
+    const [guest] = await t.platform.db
+      .insert(users)
+      .values({ tenantId: admin.tenantId, username: "robot_guest_1", passwordHash: ROBOT_GUEST_PASSWORD_HASH })
+      .returning();
+    expect((await call(admin, "GET", `${M}?keyword=robot_guest`)).json().data.total).toBe(0);
+    expect((await call(admin, "PUT", `${M}/${guest.id}`, { password: "taken-over-1" })).statusCode).toBe(404);
+    expect((await login("robot_guest_1", "taken-over-1")).statusCode).toBe(400);
+  });
+
+  it("a tenant adds at most MEMBERS_ADDED_PER_HOUR accounts an hour", async () => {
+    await createTenant(t, "busy", false);
+    const busy = await createUser(t, { domain: "busy" });
+    await makeAdmin(busy);
+    // The hour's count taken up to one below the limit, as that many adds would.
+    await t.platform.rateLimiter.take(`tenant-members:add:${busy.tenantId}`, 10_000, 3600, undefined, MEMBERS_ADDED_PER_HOUR - 1);
+    expect((await call(busy, "POST", M, { username: "last_one", password: "first-pass-1" })).statusCode).toBe(200);
+    expect((await call(busy, "POST", M, { username: "one_more", password: "first-pass-1" })).statusCode).toBe(429);
+    expect((await t.platform.db.select().from(users).where(eq(users.username, "one_more"))).length).toBe(0);
+    // Another tenant's administrators add as before.
+    expect((await call(admin, "POST", M, { username: "not_busy", password: "first-pass-1" })).statusCode).toBe(200);
+  });
+
+  it("a stopped account cannot set its own password with a check code", async () => {
+    const made = await call(admin, "POST", M, { username: "ivan", contact: "ivan@closed.example", password: "first-pass-1" });
+    await call(admin, "PUT", `${M}/${made.json().data.id}`, { disabled: true });
+    await t.app.inject({
+      method: "POST",
+      url: "/agent_api/api/auth/reg/send-check-code",
+      payload: { contact: "ivan@closed.example", purpose: "reset", domain: "closed" },
+      remoteAddress: randomIp(),
+    });
+    const code = await lastCheckCode(t, "ivan@closed.example");
+    const reset = await t.app.inject({
+      method: "POST",
+      url: "/agent_api/api/auth/reg/resetPassword",
+      payload: { contact: "ivan@closed.example", checkCode: code, password: "mine-now-1", domain: "closed" },
+      remoteAddress: randomIp(),
+    });
+    expect(reset.json().msg).toBe("账号已停用，请联系组织管理员");
+    await call(admin, "PUT", `${M}/${made.json().data.id}`, { disabled: false });
+    expect((await login("ivan", "mine-now-1")).statusCode).toBe(400);
+    expect((await login("ivan", "first-pass-1")).statusCode).toBe(200);
   });
 });
