@@ -1,41 +1,12 @@
+import { APP_PATH_SEGMENTS } from "@agentfair/contracts";
+
 /**
  * The route base is the first path segment when it names a tenant (e.g. /acme/login); paths of
  * the app itself, and any segment the server does not know as a tenant (a mistyped /indx), have
  * no base: the default tenant, whose router shows its page not found. app/router.test.ts checks
- * that every route's first segment is listed here.
+ * that every route's first segment is listed (in contracts, where the server keeps tenant domains off them).
  */
-export const APP_SEGMENTS = new Set([
-  "",
-  "login",
-  "register",
-  "forget",
-  "qr-confirm",
-  "index",
-  "home",
-  "insight",
-  "rpa",
-  "recharge",
-  "studio",
-  "user-order",
-  "agent-execute",
-  "agent-detail",
-  "insight-detail",
-  "insight-report",
-  "knowledge-list",
-  "share-page",
-  "pay",
-  "admin",
-  "tenant",
-  "models",
-  "designer",
-  "cards",
-  "rules",
-  "datatables",
-  "tasks",
-  "chat-robots",
-  "robots",
-  "mcp-access",
-]);
+export const APP_SEGMENTS = new Set<string>(["", ...APP_PATH_SEGMENTS]);
 
 /** The first path segment when it may be a tenant's domain (not a path of the app itself). */
 export function tenantCandidate(pathname = window.location.pathname): string {

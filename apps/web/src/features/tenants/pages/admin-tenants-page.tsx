@@ -1,4 +1,4 @@
-import { CloseOutlined, PlusOutlined } from "@ant-design/icons";
+import { CloseOutlined, EditOutlined, PlusOutlined } from "@ant-design/icons";
 import type { AdminTenant } from "@agentfair/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Card, Empty, Form, Input, Modal, Result, Space, Switch, Table, Tag, Tooltip, Typography } from "antd";
@@ -8,6 +8,7 @@ import { PageTitle } from "../../../components/page-title";
 import { HttpError } from "../../../lib/http";
 import { useUserInfo } from "../../auth/api/user-info";
 import { adminTenantsKey, useAdminTenants } from "../api/admin-tenants";
+import { TenantFormModal } from "../components/tenant-form-modal";
 import { setTenantRegistration, setTenantRole } from "../api/set-tenant-role";
 import { validated } from "../../../lib/form";
 
@@ -26,6 +27,8 @@ function TenantAdmins() {
   const queryClient = useQueryClient();
   const tenants = useAdminTenants();
   const [granting, setGranting] = useState<AdminTenant | null>(null);
+  // null: closed; "new": the create form; a tenant: its branding.
+  const [editing, setEditing] = useState<AdminTenant | "new" | null>(null);
   const [saving, setSaving] = useState(false);
   const [form] = Form.useForm<{ username: string }>();
 
@@ -62,7 +65,14 @@ function TenantAdmins() {
 
   return (
     <div style={{ maxWidth: 1200, margin: "0 auto", padding: 24 }}>
-      <Card title={<PageTitle title={t("tenants.admin.title")} subtitle={t("tenants.admin.subtitle")} />}>
+      <Card
+        title={<PageTitle title={t("tenants.admin.title")} subtitle={t("tenants.admin.subtitle")} />}
+        extra={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing("new")}>
+            {t("tenants.admin.createTitle")}
+          </Button>
+        }
+      >
         <Table<AdminTenant>
           rowKey="id"
           loading={tenants.isLoading}
@@ -70,7 +80,16 @@ function TenantAdmins() {
           pagination={false}
           locale={{ emptyText: <Empty description={t("tenants.admin.empty")} /> }}
           columns={[
-            { title: t("tenants.admin.name"), dataIndex: "name", render: (v: string) => <Typography.Text strong>{v}</Typography.Text> },
+            {
+              title: t("tenants.admin.name"),
+              dataIndex: "name",
+              render: (v: string, tenant) => (
+                <Space>
+                  <img src={tenant.logo || "/favicon.svg"} alt="" width={20} height={20} />
+                  <Typography.Text strong>{v}</Typography.Text>
+                </Space>
+              ),
+            },
             { title: t("tenants.admin.domain"), dataIndex: "domain", render: (v: string) => <Typography.Text code>/{v}</Typography.Text> },
             { title: t("tenants.admin.users"), dataIndex: "userCount", width: 100 },
             {
@@ -96,7 +115,7 @@ function TenantAdmins() {
                     {tenant.admins.map((a) => (
                       <Tag
                         key={a.userId}
-                        color="blue"
+                        color={a.disabled ? "default" : "blue"}
                         closable
                         closeIcon={<CloseOutlined aria-label={`${t("tenants.admin.revoke")} ${a.username}`} />}
                         onClose={(e) => {
@@ -105,6 +124,7 @@ function TenantAdmins() {
                         }}
                       >
                         {a.nickname === a.username ? a.username : `${a.nickname} (${a.username})`}
+                        {a.disabled && ` · ${t("tenants.admin.stopped")}`}
                       </Tag>
                     ))}
                   </Space>
@@ -114,22 +134,40 @@ function TenantAdmins() {
             },
             {
               title: t("tenants.admin.actions"),
-              width: 160,
+              width: 220,
               render: (_, tenant) => (
-                <Button
-                  icon={<PlusOutlined />}
-                  onClick={() => {
-                    form.resetFields();
-                    setGranting(tenant);
-                  }}
-                >
-                  {t("tenants.admin.grant")}
-                </Button>
+                <Space>
+                  <Button
+                    icon={<PlusOutlined />}
+                    onClick={() => {
+                      form.resetFields();
+                      setGranting(tenant);
+                    }}
+                  >
+                    {t("tenants.admin.grant")}
+                  </Button>
+                  <Button
+                    icon={<EditOutlined />}
+                    aria-label={`${t("tenants.admin.edit")} ${tenant.name}`}
+                    onClick={() => setEditing(tenant)}
+                  />
+                </Space>
               ),
             },
           ]}
         />
       </Card>
+      <TenantFormModal
+        key={editing === "new" ? "new" : editing?.id}
+        open={!!editing}
+        tenant={editing === "new" ? null : editing}
+        onClose={() => setEditing(null)}
+        onSaved={(saved) => {
+          setEditing(null);
+          if (editing === "new") void queryClient.invalidateQueries({ queryKey: adminTenantsKey });
+          else store(saved);
+        }}
+      />
       <Modal
         open={!!granting}
         title={granting ? t("tenants.admin.grantTitle", { name: granting.name }) : ""}

@@ -1,0 +1,211 @@
+import { UploadOutlined } from "@ant-design/icons";
+import type { AdminTenant, TenantCreateInput } from "@agentfair/contracts";
+import { App, Button, Checkbox, ColorPicker, Divider, Flex, Form, Input, Modal, Space, Typography, Upload } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { uploadIcon } from "../../../components/icon-picker/api";
+import { validated } from "../../../lib/form";
+import { API, HttpError } from "../../../lib/http";
+import { createTenant, setTenantBranding } from "../api/save-tenant";
+
+interface Values {
+  domain: string;
+  name: string;
+  logo: string;
+  primaryColor: string;
+  backgroundColor: string;
+  recordFiling: string;
+  openRegistration: boolean;
+  adminUsername?: string;
+  adminPassword?: string;
+}
+
+/** The server's field for a refusal's message: what the message is about, else the form's top. */
+function fieldOf(message: string): keyof Values {
+  if (/域名|domain/i.test(message)) return "domain";
+  if (/Logo/i.test(message)) return "logo";
+  if (/颜色|colour/i.test(message)) return "primaryColor";
+  if (/用户名|username/i.test(message)) return "adminUsername";
+  if (/密码|password/i.test(message)) return "adminPassword";
+  return "name";
+}
+
+const hex = (v: unknown) => (typeof v === "string" ? v : (v as { toHexString(): string }).toHexString());
+
+/**
+ * A new tenant (its domain, branding, sign-ups and first administrator), or an existing tenant's
+ * branding: the domain is its users' login address and stays. A preview shows the login page's header.
+ */
+export function TenantFormModal({
+  tenant,
+  open,
+  onClose,
+  onSaved,
+}: {
+  tenant: AdminTenant | null;
+  open: boolean;
+  onClose: () => void;
+  onSaved: (tenant: AdminTenant) => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<Values>();
+  const [saving, setSaving] = useState(false);
+  const creating = !tenant;
+  const preview = Form.useWatch([], form) as Partial<Values> | undefined;
+
+  const save = async () => {
+    const values = await validated(form);
+    if (!values) return;
+    const branding = {
+      name: values.name,
+      logo: values.logo ?? "",
+      primaryColor: hex(values.primaryColor),
+      backgroundColor: hex(values.backgroundColor),
+      recordFiling: values.recordFiling ?? "",
+    };
+    setSaving(true);
+    try {
+      let saved: AdminTenant;
+      if (tenant) saved = await setTenantBranding(tenant.id, branding, { silent: true });
+      else {
+        const body: TenantCreateInput = { ...branding, domain: values.domain, openRegistration: !!values.openRegistration };
+        if (values.adminUsername?.trim()) body.admin = { username: values.adminUsername.trim(), password: values.adminPassword ?? "" };
+        saved = await createTenant(body, { silent: true });
+      }
+      message.success(t(creating ? "tenants.admin.created" : "tenants.admin.saved"));
+      onSaved(saved);
+    } catch (err) {
+      const text = err instanceof HttpError ? err.message : String(err);
+      form.setFields([{ name: fieldOf(text), errors: [text] }]);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const upload = async (file: File) => {
+    try {
+      const { id } = await uploadIcon(file);
+      form.setFieldValue("logo", `${API.agent}/api/files/data/${id}`);
+    } catch {
+      // the http client showed the refusal
+    }
+    return false;
+  };
+
+  const clearError = (name: keyof Values) => () => form.setFields([{ name, errors: [] }]);
+
+  return (
+    <Modal
+      open={open}
+      title={creating ? t("tenants.admin.createTitle") : t("tenants.admin.editTitle", { name: tenant.name })}
+      onOk={save}
+      okText={creating ? t("tenants.admin.create") : t("tenants.admin.save")}
+      confirmLoading={saving}
+      onCancel={onClose}
+      destroyOnHidden
+      width={600}
+    >
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        onFinish={save}
+        initialValues={{
+          domain: tenant?.domain ?? "",
+          name: tenant?.name ?? "",
+          logo: tenant?.logo ?? "",
+          primaryColor: tenant?.primaryColor ?? "#1677ff",
+          backgroundColor: tenant?.backgroundColor ?? "#f0f5ff",
+          recordFiling: tenant?.recordFiling ?? "",
+          openRegistration: false,
+        }}
+      >
+        <Form.Item
+          name="domain"
+          label={t("tenants.admin.domain")}
+          extra={creating ? t("tenants.admin.domainHint") : t("tenants.admin.domainFixed")}
+          rules={[{ required: true, whitespace: true, message: t("tenants.admin.domainRequired") }]}
+        >
+          <Input
+            disabled={!creating}
+            maxLength={32}
+            addonBefore={`${window.location.host}/`}
+            addonAfter="/login"
+            autoFocus={creating}
+            onChange={clearError("domain")}
+          />
+        </Form.Item>
+        <Form.Item
+          name="name"
+          label={t("tenants.admin.nameLabel")}
+          rules={[{ required: true, whitespace: true, message: t("tenants.admin.nameRequired") }]}
+        >
+          <Input maxLength={40} onChange={clearError("name")} />
+        </Form.Item>
+        <Form.Item label={t("tenants.admin.logo")} extra={t("tenants.admin.logoHint")}>
+          <Space>
+            <Form.Item name="logo" noStyle>
+              <Input style={{ width: 300 }} placeholder="/agent_api/api/files/data/…" onChange={clearError("logo")} />
+            </Form.Item>
+            <Upload accept=".png,.jpg,.jpeg,.gif" showUploadList={false} beforeUpload={upload}>
+              <Button icon={<UploadOutlined />}>{t("tenants.admin.upload")}</Button>
+            </Upload>
+          </Space>
+        </Form.Item>
+        <Flex gap={24}>
+          <Form.Item name="primaryColor" label={t("tenants.admin.primaryColor")}>
+            <ColorPicker showText disabledAlpha />
+          </Form.Item>
+          <Form.Item name="backgroundColor" label={t("tenants.admin.backgroundColor")}>
+            <ColorPicker showText disabledAlpha />
+          </Form.Item>
+        </Flex>
+        <Form.Item name="recordFiling" label={t("tenants.admin.recordFiling")}>
+          <Input maxLength={100} placeholder="京ICP备00000000号" />
+        </Form.Item>
+        <Typography.Text type="secondary">{t("tenants.admin.preview")}</Typography.Text>
+        <Flex
+          align="center"
+          gap={12}
+          data-testid="tenant-preview"
+          style={{ marginTop: 8, padding: 16, borderRadius: 8, background: hex(preview?.backgroundColor ?? "#f0f5ff") }}
+        >
+          <img src={preview?.logo || "/favicon.svg"} alt="" width={32} height={32} />
+          <Typography.Text strong style={{ color: hex(preview?.primaryColor ?? "#1677ff"), fontSize: 18 }}>
+            {preview?.name || t("tenants.admin.nameLabel")}
+          </Typography.Text>
+        </Flex>
+        {creating && (
+          <>
+            <Divider />
+            <Form.Item name="openRegistration" valuePropName="checked" extra={t("tenants.admin.registrationHint")}>
+              <Checkbox>{t("tenants.admin.openRegistration")}</Checkbox>
+            </Form.Item>
+            <Typography.Paragraph type="secondary">{t("tenants.admin.firstAdminHint")}</Typography.Paragraph>
+            <Flex gap={16}>
+              <Form.Item name="adminUsername" label={t("tenants.admin.firstAdmin")} style={{ flex: 1 }}>
+                <Input maxLength={32} autoComplete="off" onChange={clearError("adminUsername")} />
+              </Form.Item>
+              <Form.Item
+                name="adminPassword"
+                label={t("tenants.admin.firstPassword")}
+                style={{ flex: 1 }}
+                dependencies={["adminUsername"]}
+                rules={[
+                  ({ getFieldValue }) => ({
+                    validator: (_, v) =>
+                      !getFieldValue("adminUsername")?.trim() || (v ?? "").length >= 8
+                        ? Promise.resolve()
+                        : Promise.reject(new Error(t("tenants.admin.passwordShort"))),
+                  }),
+                ]}
+              >
+                <Input.Password maxLength={128} autoComplete="new-password" onChange={clearError("adminPassword")} />
+              </Form.Item>
+            </Flex>
+          </>
+        )}
+      </Form>
+    </Modal>
+  );
+}

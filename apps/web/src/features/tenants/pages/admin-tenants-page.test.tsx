@@ -1,0 +1,79 @@
+import type { AdminTenant } from "@agentfair/contracts";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { setTokens } from "../../../lib/storage";
+import { renderInApp } from "../../../test/render";
+import { settle, unhandledRejections } from "../../../test/unhandled";
+import { AdminTenantsPage } from "./admin-tenants-page";
+
+const unhandled = unhandledRejections();
+const acme: AdminTenant = {
+  id: "t-acme",
+  domain: "acme",
+  name: "Acme 智能科技",
+  logo: "/tenant-logos/acme.svg",
+  primaryColor: "#fa541c",
+  backgroundColor: "#fff7e6",
+  recordFiling: "",
+  userCount: 3,
+  openRegistration: true,
+  admins: [{ userId: "u1", username: "acme", nickname: "Acme 管理员", disabled: false }],
+};
+
+const calls: { method: string; url: string; body?: unknown }[] = [];
+let createReply: { status: number; msg: string; data: unknown };
+
+beforeEach(() => {
+  calls.length = 0;
+  createReply = { status: 400, msg: "该域名为平台保留路径，请换一个", data: null };
+  setTokens({ token: "t", reportToken: "r" });
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const u = String(url);
+      const method = init?.method ?? "GET";
+      calls.push({ method, url: u, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      const reply = (status: number, msg: string, data: unknown) =>
+        new Response(JSON.stringify({ code: status, msg, data }), { status, headers: { "content-type": "application/json" } });
+      if (u.includes("findUserInfo")) return reply(200, "", { userId: "admin", username: "admin", isAdmin: true });
+      if (u.endsWith("/api/admin/tenants") && method === "POST") return reply(createReply.status, createReply.msg, createReply.data);
+      if (u.endsWith("/api/admin/tenants")) return reply(200, "", [acme]);
+      return reply(200, "", null);
+    }),
+  );
+});
+
+describe("tenants (platform administrators)", { timeout: 30_000 }, () => {
+  it("creates a tenant: the server's refusal goes under the domain, the preview follows the name", async () => {
+    renderInApp(<AdminTenantsPage />);
+    await screen.findByText("Acme 智能科技");
+    fireEvent.click(screen.getByRole("button", { name: /新建租户/ }));
+    const dialog = await screen.findByRole("dialog");
+    fireEvent.change(within(dialog).getByLabelText("访问地址"), { target: { value: "admin" } });
+    fireEvent.change(within(dialog).getByLabelText("租户名称"), { target: { value: "新组织" } });
+    await waitFor(() => expect(within(dialog).getByTestId("tenant-preview").textContent).toBe("新组织"));
+    fireEvent.click(within(dialog).getByRole("button", { name: /创\s?建/ }));
+    const error = await within(dialog).findByText("该域名为平台保留路径，请换一个");
+    expect(error.closest(".ant-form-item")?.querySelector("#domain")).toBeTruthy();
+    expect(calls.find((c) => c.method === "POST")?.body).toMatchObject({
+      domain: "admin",
+      name: "新组织",
+      primaryColor: "#1677ff",
+      openRegistration: false,
+    });
+    // No first administrator unless a username is given; a username needs a password of 8.
+    expect(calls.find((c) => c.method === "POST")?.body).not.toHaveProperty("admin");
+    fireEvent.change(within(dialog).getByLabelText("管理员用户名"), { target: { value: "boss" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: /创\s?建/ }));
+    expect(await within(dialog).findByText("密码至少 8 位")).toBeTruthy();
+    await waitFor(() => expect(calls.filter((c) => c.method === "POST")).toHaveLength(1));
+    await settle();
+    expect(unhandled).toEqual([]);
+  });
+
+  it("shows a stopped administrator as stopped", async () => {
+    acme.admins = [{ userId: "u1", username: "acme", nickname: "acme", disabled: true }];
+    renderInApp(<AdminTenantsPage />);
+    expect(await screen.findByText(/acme · 已停用/)).toBeTruthy();
+  });
+});
