@@ -124,7 +124,11 @@ export function TenantFormModal({
           name="domain"
           label={t("tenants.admin.domain")}
           extra={creating ? t("tenants.admin.domainHint") : t("tenants.admin.domainFixed")}
-          rules={[{ required: true, whitespace: true, message: t("tenants.admin.domainRequired") }]}
+          rules={[
+            { required: true, whitespace: true, message: t("tenants.admin.domainRequired") },
+            // The server's rule (it also lowercases); reserved paths are its to refuse.
+            { pattern: /^\s*[A-Za-z][A-Za-z0-9-]{1,31}\s*$/, message: t("tenants.admin.domainRule") },
+          ]}
         >
           <Input
             disabled={!creating}
@@ -152,17 +156,17 @@ export function TenantFormModal({
             </Upload>
           </Space>
         </Form.Item>
-        <Flex gap={24}>
+        <Flex gap={16}>
           <Form.Item name="primaryColor" label={t("tenants.admin.primaryColor")}>
             <ColorPicker showText disabledAlpha />
           </Form.Item>
           <Form.Item name="backgroundColor" label={t("tenants.admin.backgroundColor")}>
             <ColorPicker showText disabledAlpha />
           </Form.Item>
+          <Form.Item name="recordFiling" label={t("tenants.admin.recordFiling")} style={{ flex: 1 }}>
+            <Input maxLength={100} placeholder="京ICP备00000000号" />
+          </Form.Item>
         </Flex>
-        <Form.Item name="recordFiling" label={t("tenants.admin.recordFiling")}>
-          <Input maxLength={100} placeholder="京ICP备00000000号" />
-        </Form.Item>
         <Typography.Text type="secondary">{t("tenants.admin.preview")}</Typography.Text>
         <Flex
           align="center"
