@@ -229,6 +229,39 @@ export function readUploadedFile(part: MultipartFile, tooLarge: () => AppError):
   });
 }
 
+/**
+ * What a contract check found wrong with a field, in the asker's language (zod words its issues in
+ * English only). The issue's code and bounds are what `createValidationError` kept of it.
+ */
+function issueText(v: { keyword: string; message?: string; params?: Record<string, unknown> }, lang: ReturnType<typeof requestLanguage>) {
+  const p = v.params ?? {};
+  const bound = (key: "minimum" | "maximum") => String(p[key]);
+  const unit = p.origin === "string" ? "string" : p.origin === "array" || p.origin === "set" ? "array" : "number";
+  switch (v.keyword) {
+    case "invalid_type":
+      // zod says what it received in its message only: a missing field received undefined.
+      return translate(/received undefined$/.test(v.message ?? "") ? "fieldMissing" : "fieldWrongType", lang, {
+        expected: String(p.expected),
+      });
+    case "too_small":
+      return translate(unit === "string" ? "fieldTooShort" : unit === "array" ? "fieldTooFew" : "fieldTooSmall", lang, {
+        n: bound("minimum"),
+      });
+    case "too_big":
+      return translate(unit === "string" ? "fieldTooLong" : unit === "array" ? "fieldTooMany" : "fieldTooLarge", lang, {
+        n: bound("maximum"),
+      });
+    case "invalid_value":
+      return translate("fieldNotAllowed", lang, { values: ((p.values as unknown[]) ?? []).map(String).join(lang === "zh" ? "、" : ", ") });
+    case "invalid_format":
+      return translate("fieldFormat", lang);
+    case "unrecognized_keys":
+      return translate("fieldUnknown", lang, { keys: ((p.keys as unknown[]) ?? []).map(String).join(", ") });
+    default:
+      return translate("fieldInvalid", lang);
+  }
+}
+
 /** One handler writes every error as the envelope; 5xx internals are logged, never sent. */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -239,7 +272,7 @@ export function installErrorHandler(app: FastifyInstance) {
       const named = error.validation.map((v) => v.message).find((m): m is MessageKey => !!m && Object.hasOwn(messages, m));
       if (named) return reply.status(400).send({ code: 400, msg: translate(named, lang), data: null });
       const detail = error.validation
-        .map((v) => `${v.instancePath.replace(/^\//, "").replace(/\//g, ".") || "body"} ${v.message ?? ""}`.trim())
+        .map((v) => `${v.instancePath.replace(/^\//, "").replace(/\//g, ".") || "body"} ${issueText(v, lang)}`.trim())
         .join("; ");
       return reply.status(400).send({ code: 400, msg: translate("badRequest", lang, { detail }), data: null });
     }
