@@ -15,3 +15,22 @@ export async function validated<T>(form: FormInstance<T>, fields?: FieldNames): 
     throw err;
   }
 }
+
+/**
+ * Shows a refused save's message under the field it is about, else as a toast. The server names no
+ * field: a contract's own check says "参数错误：<field> …", and other refusals are told apart by their
+ * words (`words`: per field, what a message about it says).
+ */
+export function showRefusal<F extends string>(
+  form: FormInstance,
+  err: unknown,
+  words: Record<F, RegExp | null>,
+  toast: (text: string) => void,
+) {
+  const text = err instanceof Error ? err.message : String(err);
+  const fields = Object.keys(words) as F[];
+  const named = /^(?:参数错误：|parameter error: )([\w.]+)/i.exec(text)?.[1]?.split(".").at(-1) as F | undefined;
+  const field = named && fields.includes(named) ? named : fields.find((f) => words[f]?.test(text));
+  if (field) form.setFields([{ name: field, errors: [text] }]);
+  else toast(text);
+}

@@ -3,12 +3,10 @@ import { App, Checkbox, Form, type FormInstance, Input, Modal, Typography } from
 import type { TFunction } from "i18next";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { validated } from "../../../lib/form";
-import { HttpError } from "../../../lib/http";
+import { showRefusal, validated } from "../../../lib/form";
 import { addTenantMember, updateTenantMember } from "../api/save-tenant-member";
 
 type AddValues = { username: string; nickname?: string; contact?: string; password: string; admin?: boolean };
-type Field = keyof AddValues;
 
 const USERNAME = /^[A-Za-z0-9_\u4e00-\u9fa5]{2,32}$/;
 /**
@@ -16,27 +14,6 @@ const USERNAME = /^[A-Za-z0-9_\u4e00-\u9fa5]{2,32}$/;
  * margin back for the error's line (whatever the margin), so the hint touched the next label; padding it keeps.
  */
 const hinted = { style: { marginBottom: 0, paddingBottom: 24 } };
-
-/**
- * The field a refusal is about. The server names none: a contract's own check says
- * "参数错误：<field> ..." and the rest are a taken username or e-mail/phone, told apart by their text.
- */
-function refusedField(text: string, fields: readonly Field[]): Field | null {
-  const path = /^(?:参数错误：|parameter error: )(\w+)/i.exec(text)?.[1] as Field | undefined;
-  if (path && fields.includes(path)) return path;
-  if (fields.includes("contact") && /邮箱|手机|e-?mail|phone/i.test(text)) return "contact";
-  if (fields.includes("username") && /用户名|username/i.test(text)) return "username";
-  if (fields.includes("password") && /密码|password/i.test(text)) return "password";
-  return null;
-}
-
-/** Shows a refused save's message under its field, or as a toast when it is about no field. */
-function showRefusal<V>(form: FormInstance<V>, err: unknown, fields: readonly Field[], toast: (text: string) => void) {
-  const text = err instanceof HttpError ? err.message : String(err);
-  const field = refusedField(text, fields);
-  if (field) form.setFields([{ name: field as never, errors: [text] }]);
-  else toast(text);
-}
 
 /** A server's message under a field goes once the field changes (its own rules then speak). */
 const clearRefusals =
@@ -73,7 +50,12 @@ export function AddMemberDialog({ onClose, onAdded }: { onClose: () => void; onA
       );
       onAdded(member);
     } catch (err) {
-      showRefusal(form, err, ["username", "nickname", "contact", "password"], message.error);
+      showRefusal(
+        form,
+        err,
+        { contact: /邮箱|手机|e-?mail|phone/i, username: /用户名|username/i, password: /密码|password/i, nickname: null },
+        message.error,
+      );
     } finally {
       setSaving(false);
     }
@@ -158,7 +140,7 @@ export function ResetPasswordDialog({
     try {
       onDone(await updateTenantMember(member.id, { password: values.password }, { silent: true }));
     } catch (err) {
-      showRefusal(form, err, ["password"], message.error);
+      showRefusal(form, err, { password: /密码|password/i }, message.error);
     } finally {
       setSaving(false);
     }

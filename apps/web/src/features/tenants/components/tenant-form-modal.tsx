@@ -4,8 +4,8 @@ import { App, Button, Checkbox, ColorPicker, Divider, Flex, Form, Input, Modal, 
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { uploadIcon } from "../../../components/icon-picker/api";
-import { validated } from "../../../lib/form";
-import { API, HttpError } from "../../../lib/http";
+import { showRefusal, validated } from "../../../lib/form";
+import { API } from "../../../lib/http";
 import { createTenant, setTenantBranding } from "../api/save-tenant";
 
 interface Values {
@@ -18,16 +18,6 @@ interface Values {
   openRegistration: boolean;
   adminUsername?: string;
   adminPassword?: string;
-}
-
-/** The server's field for a refusal's message: what the message is about, else the form's top. */
-function fieldOf(message: string): keyof Values {
-  if (/域名|domain/i.test(message)) return "domain";
-  if (/Logo/i.test(message)) return "logo";
-  if (/颜色|colour/i.test(message)) return "primaryColor";
-  if (/用户名|username/i.test(message)) return "adminUsername";
-  if (/密码|password/i.test(message)) return "adminPassword";
-  return "name";
 }
 
 const hex = (v: unknown) => (typeof v === "string" ? v : (v as { toHexString(): string }).toHexString());
@@ -76,8 +66,19 @@ export function TenantFormModal({
       message.success(t(creating ? "tenants.admin.created" : "tenants.admin.saved"));
       onSaved(saved);
     } catch (err) {
-      const text = err instanceof HttpError ? err.message : String(err);
-      form.setFields([{ name: fieldOf(text), errors: [text] }]);
+      showRefusal(
+        form,
+        err,
+        {
+          domain: /域名|domain/i,
+          logo: /Logo/i,
+          primaryColor: /颜色|colour/i,
+          adminUsername: /用户名|username/i,
+          adminPassword: /密码|password/i,
+          name: null,
+        },
+        message.error,
+      );
     } finally {
       setSaving(false);
     }
