@@ -10,7 +10,7 @@ import { and, asc, count, eq } from "drizzle-orm";
 import { tenants, users } from "../../db/schema/index.ts";
 import { AppError, badRequest } from "../../platform/errors.ts";
 import type { Platform } from "../../platform/platform.ts";
-import type { TenantMembersService } from "./tenants.members.service.ts";
+import { person, type TenantMembersService } from "./tenants.members.service.ts";
 
 /**
  * Tenant administrators, granted and revoked by platform administrators. Only a non-default
@@ -33,7 +33,8 @@ export class TenantsAdminService {
       .select({ tenantId: users.tenantId, n: count() })
       .from(users)
       .innerJoin(tenants, eq(tenants.id, users.tenantId))
-      .where(eq(tenants.isDefault, false))
+      // People, not a robot's guest accounts (as the members page counts them).
+      .where(and(eq(tenants.isDefault, false), person))
       .groupBy(users.tenantId);
     const admins = await this.db
       .select({

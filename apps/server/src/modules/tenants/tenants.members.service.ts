@@ -15,7 +15,7 @@ type UserRow = typeof users.$inferSelect;
 export const MEMBERS_ADDED_PER_HOUR = 100;
 
 /** A robot's guest accounts (a chat user of a WeCom/DingTalk/Feishu robot) are not people an administrator manages. */
-const person = ne(users.passwordHash, ROBOT_GUEST_PASSWORD_HASH);
+export const person = ne(users.passwordHash, ROBOT_GUEST_PASSWORD_HASH);
 
 /** An account ready to insert: checked and its password hashed (before any transaction, as hashing takes a while). */
 export type PreparedMember = Omit<typeof users.$inferInsert, "tenantId">;
