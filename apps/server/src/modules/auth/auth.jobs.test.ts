@@ -11,7 +11,7 @@ describe("the auth.purge-expired job on pg-boss", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
-    await t.platform.jobs.start();
+    await t.platform.jobs.start({ pollingIntervalSeconds: 0.5 });
   }, 90_000);
   afterAll(async () => {
     await t.platform.jobs.stop();
