@@ -8,11 +8,11 @@ import { useEffect, useMemo } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { RouterProvider } from "react-router";
 import i18n from "../i18n";
-import { fetchTenantInfo, tenantInfoKey } from "../features/auth/api/tenant-info";
+import { fetchTenantInfo, tenantInfoKey, useTenantInfo } from "../features/auth/api/tenant-info";
 import { configureHttp, HttpError } from "../lib/http";
 import { usePrefersReducedMotion } from "../lib/motion";
 import { endSession } from "../lib/storage";
-import { routerBase, settleTenant } from "../lib/tenant";
+import { routerBase, settleTenant, tenantDomain, tenantTokens } from "../lib/tenant";
 import { WidgetRenderersProvider } from "../components/chat/widgets";
 import { createAppRouter } from "./router";
 import { widgetRenderers } from "./widget-renderers";
@@ -62,6 +62,9 @@ function Themed() {
   const router = useMemo(() => createAppRouter(routerBase()), []);
   // Those who ask their system for less motion get the components without their animations.
   const motion = !usePrefersReducedMotion();
+  // The tenant's colour for every screen, its dialogs and toasts included (App.useApp's confirms, the
+  // survey, the standalone chat page), not only for those inside the layout or the login card.
+  const tenant = useTenantInfo(tenantDomain());
   useEffect(() => {
     dayjs.locale(i.language === "en" ? "en" : "zh-cn");
     document.documentElement.lang = i.language === "en" ? "en" : "zh-CN";
@@ -69,11 +72,11 @@ function Themed() {
   }, [i.language]);
   // zeroRuntime: the components' styles come from antd's prebuilt sheet (main.tsx) instead of being
   // generated and injected while rendering, which took a fifth to a quarter of a page load's CPU time
-  // in Chromium; the tokens below still reach it as CSS variables, tenants' colours included.
+  // in Chromium; the tokens below still reach it as CSS variables, the tenant's colour included.
   return (
     <ConfigProvider
       locale={i.language === "en" ? enUS : zhCN}
-      theme={{ zeroRuntime: true, token: { colorPrimary: "#1677ff", borderRadius: 8, motion } }}
+      theme={{ zeroRuntime: true, token: { ...tenantTokens(tenant.data), borderRadius: 8, motion } }}
     >
       <AntApp>
         <HttpBridge />

@@ -1,6 +1,6 @@
 import { LogoutOutlined, UserOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
-import { Avatar, Button, ConfigProvider, Dropdown, Layout as AntLayout, Menu, Space, Tag } from "antd";
+import { Avatar, Button, Dropdown, Layout as AntLayout, Menu, Space, Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import { logout } from "../features/auth/api/logout";
@@ -35,66 +35,65 @@ export function Layout() {
     navigate("/login", { replace: true });
   };
 
+  // The tenant's colour comes from the app's theme (app.tsx), for the dialogs outside this layout too.
   return (
-    <ConfigProvider theme={{ token: { colorPrimary: tenant.data?.primaryColor || "#1677ff" } }}>
-      <AntLayout style={{ minHeight: "100vh" }}>
-        <AntLayout.Header
-          style={{
-            display: "flex",
-            alignItems: "center",
-            gap: 24,
-            background: "#fff",
-            paddingInline: 24,
-            borderBottom: "1px solid #f0f0f0",
-          }}
+    <AntLayout style={{ minHeight: "100vh" }}>
+      <AntLayout.Header
+        style={{
+          display: "flex",
+          alignItems: "center",
+          gap: 24,
+          background: "#fff",
+          paddingInline: 24,
+          borderBottom: "1px solid #f0f0f0",
+        }}
+      >
+        <Link
+          to="/index"
+          style={{ display: "flex", alignItems: "center", gap: 8, color: "inherit", fontWeight: 600, fontSize: 16, whiteSpace: "nowrap" }}
         >
-          <Link
-            to="/index"
-            style={{ display: "flex", alignItems: "center", gap: 8, color: "inherit", fontWeight: 600, fontSize: 16, whiteSpace: "nowrap" }}
-          >
-            <img src={tenant.data?.logo || "/favicon.svg"} alt="" width={28} height={28} />
-            {tenantDisplayName(tenant.data, t)}
-          </Link>
-          <Menu
-            mode="horizontal"
-            triggerSubMenuAction="click"
-            selectedKeys={selected}
-            items={items}
-            style={{ flex: 1, borderBottom: "none", minWidth: 0 }}
-          />
-          <Space size="middle">
-            <LanguageSwitch />
-            {getToken() && user.data ? (
-              <Dropdown
-                menu={{
-                  items: [
-                    { key: "order", label: t("common.userOrder"), onClick: () => navigate("/user-order") },
-                    { key: "logout", icon: <LogoutOutlined />, label: t("common.logout"), onClick: signOut },
-                  ],
-                }}
-              >
-                <Space style={{ cursor: "pointer" }} data-testid="user-menu">
-                  <Avatar size="small" icon={<UserOutlined />} />
-                  {user.data.nickname || user.data.username}
-                  {role && role !== user.data.nickname && (
-                    <Tag color="blue" style={{ marginInlineEnd: 0 }} data-testid="user-role">
-                      {role}
-                    </Tag>
-                  )}
-                </Space>
-              </Dropdown>
-            ) : (
-              <Button type="primary" onClick={() => navigate("/login")}>
-                {t("common.login")}
-              </Button>
-            )}
-          </Space>
-        </AntLayout.Header>
-        <AntLayout.Content style={{ padding: 24 }}>
-          <Outlet />
-        </AntLayout.Content>
-        <Footer />
-      </AntLayout>
-    </ConfigProvider>
+          <img src={tenant.data?.logo || "/favicon.svg"} alt="" width={28} height={28} />
+          {tenantDisplayName(tenant.data, t)}
+        </Link>
+        <Menu
+          mode="horizontal"
+          triggerSubMenuAction="click"
+          selectedKeys={selected}
+          items={items}
+          style={{ flex: 1, borderBottom: "none", minWidth: 0 }}
+        />
+        <Space size="middle">
+          <LanguageSwitch />
+          {getToken() && user.data ? (
+            <Dropdown
+              menu={{
+                items: [
+                  { key: "order", label: t("common.userOrder"), onClick: () => navigate("/user-order") },
+                  { key: "logout", icon: <LogoutOutlined />, label: t("common.logout"), onClick: signOut },
+                ],
+              }}
+            >
+              <Space style={{ cursor: "pointer" }} data-testid="user-menu">
+                <Avatar size="small" icon={<UserOutlined />} />
+                {user.data.nickname || user.data.username}
+                {role && role !== user.data.nickname && (
+                  <Tag color="blue" style={{ marginInlineEnd: 0 }} data-testid="user-role">
+                    {role}
+                  </Tag>
+                )}
+              </Space>
+            </Dropdown>
+          ) : (
+            <Button type="primary" onClick={() => navigate("/login")}>
+              {t("common.login")}
+            </Button>
+          )}
+        </Space>
+      </AntLayout.Header>
+      <AntLayout.Content style={{ padding: 24 }}>
+        <Outlet />
+      </AntLayout.Content>
+      <Footer />
+    </AntLayout>
   );
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import i18n from "../i18n";
-import { routerBase, settleTenant, tenantCandidate, tenantDomain, tenantDisplayName } from "./tenant";
+import { routerBase, settleTenant, tenantCandidate, tenantDomain, tenantDisplayName, tenantTokens } from "./tenant";
 
 const seeded = { tenantId: null, name: "Agentfair 智能体平台" };
 
@@ -19,6 +19,14 @@ describe("tenantDisplayName", () => {
     expect(tenantDisplayName({ tenantId: "t1", name: "Acme 智能科技" }, i18n.t)).toBe("Acme 智能科技");
     expect(tenantDisplayName({ tenantId: null, name: "某某集团" }, i18n.t)).toBe("某某集团");
     expect(tenantDisplayName(undefined, i18n.t)).toBe("Agentfair Agent Platform");
+  });
+});
+
+describe("tenantTokens", () => {
+  it("gives buttons and links the tenant's colour, the platform's blue without one", () => {
+    expect(tenantTokens({ primaryColor: "#d4380d" })).toEqual({ colorPrimary: "#d4380d", colorLink: "#d4380d" });
+    expect(tenantTokens({ primaryColor: "" })).toEqual({ colorPrimary: "#1677ff", colorLink: "#1677ff" });
+    expect(tenantTokens(undefined)).toEqual({ colorPrimary: "#1677ff", colorLink: "#1677ff" });
   });
 });
 

@@ -39,6 +39,18 @@ export const routerBase = () => {
   return domain ? `/${domain}` : "/";
 };
 
+/** The platform's own colour, for the default tenant and a tenant that set none. */
+export const DEFAULT_PRIMARY = "#1677ff";
+
+/**
+ * The theme tokens of a tenant's colour. Links take it too: antd derives them from its info colour,
+ * not the primary one, so a tenant's login page and tables had the platform's blue links.
+ */
+export function tenantTokens(tenant: { primaryColor?: string } | undefined) {
+  const color = tenant?.primaryColor || DEFAULT_PRIMARY;
+  return { colorPrimary: color, colorLink: color };
+}
+
 /**
  * The name in the header and on the login card. The default tenant's name is stored in Chinese
  * (the seeded "Agentfair 智能体平台"); while it is unchanged it follows the interface language.
