@@ -3,6 +3,13 @@ import type { FormInstance } from "antd";
 type FieldNames = Parameters<FormInstance["validateFields"]>[0];
 
 /**
+ * Spread on a Form.Item with a hint (`extra`): it keeps its space under the hint when an error shows
+ * too. antd takes the item's margin back for the error's line (whatever the margin), so the hint
+ * touched the next label; padding it keeps.
+ */
+export const hinted = { style: { marginBottom: 0, paddingBottom: 24 } };
+
+/**
  * The form's values, or null when a field is invalid: antd's `validateFields()` rejects then, the
  * form already shows why, and an awaited rejection in a click handler would go unhandled.
  * Anything else (a bug) is thrown on.

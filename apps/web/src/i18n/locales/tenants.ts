@@ -8,6 +8,7 @@ export const tenants = defineArea(
       subtitle: "创建租户、设置其登录页，管理租户管理员和注册方式。租户管理员管理本租户的成员和模型；平台默认租户由平台管理员管理。",
       name: "租户",
       domain: "访问地址",
+      openLogin: "打开该租户的登录页",
       users: "用户数",
       registration: "开放注册",
       registrationHint: "开放后，任何人都可以在该租户的登录页注册账号（租户用户免会员限制）；关闭后只有已有账号可以登录",
@@ -112,6 +113,7 @@ export const tenants = defineArea(
         "Create tenants, set their login pages, their administrators and sign-up. A tenant's administrators manage its members and models; the default tenant is run by platform administrators.",
       name: "Tenant",
       domain: "Address",
+      openLogin: "Open the tenant's login page",
       users: "Users",
       registration: "Open sign-up",
       registrationHint:

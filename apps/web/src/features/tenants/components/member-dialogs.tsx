@@ -3,17 +3,13 @@ import { App, Checkbox, Form, type FormInstance, Input, Modal, Typography } from
 import type { TFunction } from "i18next";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { showRefusal, validated } from "../../../lib/form";
+import { hinted, showRefusal, validated } from "../../../lib/form";
 import { addTenantMember, updateTenantMember } from "../api/save-tenant-member";
 
 type AddValues = { username: string; nickname?: string; contact?: string; password: string; admin?: boolean };
 
-const USERNAME = /^[A-Za-z0-9_\u4e00-\u9fa5]{2,32}$/;
-/**
- * A field with a hint keeps its space under the hint when an error shows too: antd takes the item's
- * margin back for the error's line (whatever the margin), so the hint touched the next label; padding it keeps.
- */
-const hinted = { style: { marginBottom: 0, paddingBottom: 24 } };
+/** A username of registration's rule (contracts' registerRequest). */
+export const USERNAME = /^[A-Za-z0-9_\u4e00-\u9fa5]{2,32}$/;
 
 /** A server's message under a field goes once the field changes (its own rules then speak). */
 const clearRefusals =

@@ -1,12 +1,13 @@
 import { UploadOutlined } from "@ant-design/icons";
-import type { AdminTenant, TenantCreateInput } from "@agentfair/contracts";
+import { type AdminTenant, PASSWORD_MIN, type TenantCreateInput } from "@agentfair/contracts";
 import { App, Button, Checkbox, ColorPicker, Divider, Flex, Form, Input, Modal, Space, Typography, Upload } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { uploadIcon } from "../../../components/icon-picker/api";
-import { showRefusal, validated } from "../../../lib/form";
+import { hinted, showRefusal, validated } from "../../../lib/form";
 import { API } from "../../../lib/http";
 import { createTenant, setTenantBranding } from "../api/save-tenant";
+import { USERNAME } from "./member-dialogs";
 
 interface Values {
   domain: string;
@@ -122,6 +123,7 @@ export function TenantFormModal({
         }}
       >
         <Form.Item
+          {...hinted}
           name="domain"
           label={t("tenants.admin.domain")}
           extra={creating ? t("tenants.admin.domainHint") : t("tenants.admin.domainFixed")}
@@ -147,7 +149,7 @@ export function TenantFormModal({
         >
           <Input maxLength={40} onChange={clearError("name")} />
         </Form.Item>
-        <Form.Item label={t("tenants.admin.logo")} extra={t("tenants.admin.logoHint")}>
+        <Form.Item {...hinted} label={t("tenants.admin.logo")} extra={t("tenants.admin.logoHint")}>
           <Space>
             <Form.Item name="logo" noStyle>
               <Input style={{ width: 300 }} placeholder="/agent_api/api/files/data/…" onChange={clearError("logo")} />
@@ -188,7 +190,20 @@ export function TenantFormModal({
             </Form.Item>
             <Typography.Paragraph type="secondary">{t("tenants.admin.firstAdminHint")}</Typography.Paragraph>
             <Flex gap={16}>
-              <Form.Item name="adminUsername" label={t("tenants.admin.firstAdmin")} style={{ flex: 1 }}>
+              <Form.Item
+                name="adminUsername"
+                label={t("tenants.admin.firstAdmin")}
+                style={{ flex: 1 }}
+                rules={[
+                  {
+                    // The rule of registration, said here rather than as the server's "参数错误：admin.username …".
+                    validator: (_, v?: string) =>
+                      !v?.trim() || USERNAME.test(v.trim())
+                        ? Promise.resolve()
+                        : Promise.reject(new Error(t("tenants.members.usernameRule"))),
+                  },
+                ]}
+              >
                 <Input maxLength={32} autoComplete="off" onChange={clearError("adminUsername")} />
               </Form.Item>
               <Form.Item
@@ -199,7 +214,7 @@ export function TenantFormModal({
                 rules={[
                   ({ getFieldValue }) => ({
                     validator: (_, v) =>
-                      !getFieldValue("adminUsername")?.trim() || (v ?? "").length >= 8
+                      !getFieldValue("adminUsername")?.trim() || (v ?? "").length >= PASSWORD_MIN
                         ? Promise.resolve()
                         : Promise.reject(new Error(t("tenants.admin.passwordShort"))),
                   }),

@@ -71,6 +71,23 @@ describe("tenants (platform administrators)", { timeout: 30_000 }, () => {
     expect(unhandled).toEqual([]);
   });
 
+  it("checks the first administrator's username before sending, and links each tenant's login page", async () => {
+    renderInApp(<AdminTenantsPage />);
+    await screen.findByText("Acme 智能科技");
+    expect(screen.getByRole("link", { name: "/acme" }).getAttribute("href")).toBe("/acme/login");
+    fireEvent.click(screen.getByRole("button", { name: /新建租户/ }));
+    const dialog = await screen.findByRole("dialog");
+    fireEvent.change(within(dialog).getByLabelText("访问地址"), { target: { value: "xinghe" } });
+    fireEvent.change(within(dialog).getByLabelText("租户名称"), { target: { value: "星河科技" } });
+    fireEvent.change(within(dialog).getByLabelText("管理员用户名"), { target: { value: "x" } });
+    fireEvent.change(within(dialog).getByLabelText("初始密码"), { target: { value: "first-pass-1" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: /创\s?建/ }));
+    expect(await within(dialog).findByText("用户名为 2–32 位字母、数字、下划线或汉字")).toBeTruthy();
+    await settle();
+    expect(calls.filter((c) => c.method === "POST")).toHaveLength(0);
+    expect(unhandled).toEqual([]);
+  });
+
   it("shows a stopped administrator as stopped", async () => {
     acme.admins = [{ userId: "u1", username: "acme", nickname: "acme", disabled: true }];
     renderInApp(<AdminTenantsPage />);

@@ -78,6 +78,9 @@ function TenantAdmins() {
           loading={tenants.isLoading}
           dataSource={tenants.data ?? []}
           pagination={false}
+          // Narrow windows scroll the table rather than break names and addresses a letter a line.
+          scroll={{ x: "max-content" }}
+          onHeaderRow={() => ({ style: { whiteSpace: "nowrap" } })}
           locale={{ emptyText: <Empty description={t("tenants.admin.empty")} /> }}
           columns={[
             {
@@ -90,7 +93,16 @@ function TenantAdmins() {
                 </Space>
               ),
             },
-            { title: t("tenants.admin.domain"), dataIndex: "domain", render: (v: string) => <Typography.Text code>/{v}</Typography.Text> },
+            {
+              title: t("tenants.admin.domain"),
+              dataIndex: "domain",
+              // The tenant's login page, to see its branding as its users do.
+              render: (v: string) => (
+                <Typography.Link code href={`/${v}/login`} target="_blank" rel="noreferrer" title={t("tenants.admin.openLogin")}>
+                  /{v}
+                </Typography.Link>
+              ),
+            },
             { title: t("tenants.admin.users"), dataIndex: "userCount", width: 100 },
             {
               title: <Tooltip title={t("tenants.admin.registrationHint")}>{t("tenants.admin.registration")}</Tooltip>,
@@ -111,7 +123,7 @@ function TenantAdmins() {
               title: t("tenants.admin.admins"),
               render: (_, tenant) =>
                 tenant.admins.length ? (
-                  <Space size={[0, 6]} wrap>
+                  <Space size={[6, 6]} wrap>
                     {tenant.admins.map((a) => (
                       <Tag
                         key={a.userId}
@@ -135,6 +147,7 @@ function TenantAdmins() {
             {
               title: t("tenants.admin.actions"),
               width: 220,
+              fixed: "right",
               render: (_, tenant) => (
                 <Space>
                   <Button
