@@ -24,9 +24,10 @@ export const rpa = defineArea(
       close: "收起",
     },
     robots: {
-      nav: "机器人管理",
-      title: "机器人管理",
-      subtitle: "RPA 机器人：远程桌面（VNC，只读查看）与直播流。VNC 密码加密保存，不会发送到浏览器。",
+      // Not "机器人管理": the chat robots' page (工具箱 → 对话机器人) has that title.
+      nav: "RPA 机器人",
+      title: "RPA 机器人",
+      subtitle: "本租户的 RPA 机器人：远程桌面（VNC，只读查看）与直播流。VNC 密码加密保存，不会发送到浏览器。",
       add: "添加机器人",
       edit: "编辑机器人",
       name: "机器人名称",
@@ -75,10 +76,10 @@ export const rpa = defineArea(
       close: "Hide",
     },
     robots: {
-      nav: "Robot management",
-      title: "Robot management",
+      nav: "RPA robots",
+      title: "RPA robots",
       subtitle:
-        "RPA robots: remote desktop (VNC, view only) and live stream. The VNC password is stored encrypted and never sent to a browser.",
+        "This tenant's RPA robots: remote desktop (VNC, view only) and live stream. The VNC password is stored encrypted and never sent to a browser.",
       add: "Add robot",
       edit: "Edit robot",
       name: "Robot name",
