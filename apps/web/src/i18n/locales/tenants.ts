@@ -12,6 +12,8 @@ export const tenants = defineArea(
       users: "用户数",
       registration: "开放注册",
       registrationHint: "开放后，任何人都可以在该租户的登录页注册账号（租户用户免会员限制）；关闭后只有已有账号可以登录",
+      registrationOpened: "「{{name}}」已开放注册",
+      registrationClosed: "「{{name}}」已关闭注册，只有已有账号可以登录",
       admins: "租户管理员",
       none: "暂无",
       actions: "操作",
@@ -118,6 +120,8 @@ export const tenants = defineArea(
       registration: "Open sign-up",
       registrationHint:
         "When open, anyone can create an account on this tenant's login page (a tenant's users pass the membership gate); when closed, only existing accounts sign in",
+      registrationOpened: '"{{name}}" takes sign-ups',
+      registrationClosed: '"{{name}}" takes no sign-ups: only existing accounts sign in',
       admins: "Tenant administrators",
       none: "None",
       actions: "Actions",

@@ -38,6 +38,7 @@ beforeEach(() => {
       if (u.includes("findUserInfo")) return reply(200, "", { userId: "admin", username: "admin", isAdmin: true });
       if (u.endsWith("/api/admin/tenants") && method === "POST") return reply(createReply.status, createReply.msg, createReply.data);
       if (u.endsWith("/api/admin/tenants")) return reply(200, "", [acme]);
+      if (u.endsWith("/t-acme/registration")) return reply(200, "", { ...acme, openRegistration: JSON.parse(String(init?.body)).open });
       return reply(200, "", null);
     }),
   );
@@ -86,6 +87,15 @@ describe("tenants (platform administrators)", { timeout: 30_000 }, () => {
     await settle();
     expect(calls.filter((c) => c.method === "POST")).toHaveLength(0);
     expect(unhandled).toEqual([]);
+  });
+
+  it("says that a tenant's sign-ups were closed", async () => {
+    renderInApp(<AdminTenantsPage />);
+    const toggle = await screen.findByTestId("tenant-registration-acme");
+    fireEvent.click(toggle);
+    expect(await screen.findByText("「Acme 智能科技」已关闭注册，只有已有账号可以登录")).toBeTruthy();
+    expect(calls.find((c) => c.method === "PUT")?.body).toEqual({ open: false });
+    await waitFor(() => expect(toggle.getAttribute("aria-checked")).toBe("false"));
   });
 
   it("shows a stopped administrator as stopped", async () => {

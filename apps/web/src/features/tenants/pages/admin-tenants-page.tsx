@@ -80,7 +80,6 @@ function TenantAdmins() {
           pagination={false}
           // Narrow windows scroll the table rather than break names and addresses a letter a line.
           scroll={{ x: "max-content" }}
-          onHeaderRow={() => ({ style: { whiteSpace: "nowrap" } })}
           locale={{ emptyText: <Empty description={t("tenants.admin.empty")} /> }}
           columns={[
             {
@@ -105,16 +104,22 @@ function TenantAdmins() {
             },
             { title: t("tenants.admin.users"), dataIndex: "userCount", width: 100 },
             {
+              // No fixed width: "Open sign-up" broke over two lines in 110 px.
               title: <Tooltip title={t("tenants.admin.registrationHint")}>{t("tenants.admin.registration")}</Tooltip>,
-              width: 110,
               render: (_, tenant) => (
                 <Switch
                   checked={tenant.openRegistration}
                   aria-label={`${t("tenants.admin.registration")} ${tenant.name}`}
                   data-testid={`tenant-registration-${tenant.domain}`}
                   onChange={async (open) => {
-                    // A refusal was already shown by the http client.
-                    store(await setTenantRegistration(tenant.id, open).catch(() => tenant));
+                    try {
+                      store(await setTenantRegistration(tenant.id, open));
+                      message.success(
+                        t(open ? "tenants.admin.registrationOpened" : "tenants.admin.registrationClosed", { name: tenant.name }),
+                      );
+                    } catch {
+                      // the http client showed the refusal; the switch stays as it was
+                    }
                   }}
                 />
               ),
