@@ -171,6 +171,8 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
         connectSrc: ["'self'", ...fileStore, ...config.MAP_ORIGINS],
         mediaSrc: ["'self'", "blob:", "data:", ...fileStore],
         frameSrc: ["'self'"],
+        // helmet's default also allows fonts from any https site: a way out for injected CSS.
+        fontSrc: ["'self'", "data:"],
         workerSrc: ["'self'", "blob:"],
         upgradeInsecureRequests: null,
       },

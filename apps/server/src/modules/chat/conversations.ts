@@ -96,21 +96,24 @@ export class ConversationsService {
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet(translate("conversationSheet", lang));
     sheet.columns = EXPORT_COLUMNS.map(([key, width]) => ({ header: translate(key, lang), width }));
+    // A CSV cell is read by spreadsheet programs as a formula when it starts with = + - @ (or a tab or
+    // return before one): text the askers wrote stays text. An xlsx cell is typed as text already.
+    const cell = (v: string) => (format === "csv" && /^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
     for (const m of messages) {
       const s = byId.get(m.sessionId)!;
       const t = tuning.get(m.id);
       sheet.addRow([
         m.sessionId,
-        s.nickname || s.username,
-        s.session.title,
+        cell(s.nickname || s.username),
+        cell(s.session.title),
         m.createdAt.toISOString(),
         m.role,
-        m.content,
+        cell(m.content),
         m.inputTokens,
         m.outputTokens,
         m.feedback ?? "",
-        t?.note ?? "",
-        t?.correctedAnswer ?? "",
+        cell(t?.note ?? ""),
+        cell(t?.correctedAnswer ?? ""),
       ]);
     }
     const data = Buffer.from(format === "xlsx" ? await book.xlsx.writeBuffer() : await book.csv.writeBuffer());

@@ -207,6 +207,8 @@ describe("map origins", () => {
     const csp = (res: { headers: Record<string, unknown> }) => String(res.headers["content-security-policy"]);
     const plain = await t.app.inject({ url: "/healthz" });
     expect(csp(plain)).toContain("connect-src 'self';");
+    // No fonts from other sites: injected CSS has no way out through @font-face.
+    expect(csp(plain)).toContain("font-src 'self' data:");
     const other = await createTestApp({ MAP_ORIGINS: "https://tiles.example.com" });
     try {
       const res = await other.app.inject({ url: "/healthz" });

@@ -28,6 +28,7 @@ import type { CSSProperties, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { isReadOnlyBirthDate, linkDate } from "../model/date-linking";
 import { readPath, sendText } from "../model/result";
+import { safeStyle, webUrl } from "../model/safe";
 import type { Widget } from "../model/widgets";
 import { ChartWidget } from "./chart-widget";
 import { CardComponent } from "./card-component";
@@ -168,7 +169,8 @@ export function WidgetBody({ widget }: { widget: Widget }) {
             if (!render) return;
             ctx.markClicked(widget.id);
             if (o.type === "link") {
-              window.open(str(o.value), "_blank", "noopener,noreferrer");
+              const url = webUrl(str(o.value));
+              if (url) window.open(url, "_blank", "noopener,noreferrer");
               return;
             }
             ctx.bus?.emit("send-chat-button", { text: sendText(ctx.design, widget, ctx.values, ctx.result), flag: true });
@@ -326,7 +328,7 @@ export function WidgetBody({ widget }: { widget: Widget }) {
     case "text": {
       const label = readPath(ctx.result, o.useLabelVar);
       return (
-        <div className="dz-text" style={(o.style as CSSProperties) ?? undefined}>
+        <div className="dz-text" style={safeStyle(o.style)}>
           {label !== undefined && <span className="dz-text-label">{str(label)}</span>}
           {str(value)}
         </div>
@@ -362,7 +364,8 @@ export function WidgetBody({ widget }: { widget: Widget }) {
         <iframe
           src={/^https?:\/\//.test(src) ? src : undefined}
           title={str(o.label, "iframe")}
-          sandbox="allow-scripts allow-same-origin allow-forms allow-popups"
+          // No allow-same-origin: with scripts, a page of this site could lift its own sandbox.
+          sandbox="allow-scripts allow-forms allow-popups"
           style={{ ...size, aspectRatio: style.aspectRatio || undefined, border: 0 }}
         />
       );
@@ -429,7 +432,7 @@ export function WidgetBody({ widget }: { widget: Widget }) {
       return <WidgetList list={widget.widgetList ?? []} containerId={widget.id} />;
     case "div":
       return (
-        <div className="dz-div" style={(o.style as CSSProperties) ?? undefined}>
+        <div className="dz-div" style={safeStyle(o.style)}>
           <WidgetList list={widget.widgetList ?? []} containerId={widget.id} />
         </div>
       );
