@@ -51,6 +51,9 @@ test("the platform administrator creates a branded tenant whose first administra
   await login.goto(`/${domain}/login`);
   await expect(login.getByText(`新名字 ${domain}`).first()).toBeVisible();
   await expect(login.getByText("京ICP备12345678号")).toBeVisible();
+  // It takes no sign-ups: the page sends people to their administrator instead of a form that would refuse them.
+  await expect(login.getByTestId("registration-closed")).toHaveText("没有账号？请联系组织管理员开通");
+  await expect(login.getByRole("link", { name: "立即注册" })).toHaveCount(0);
   await login.getByPlaceholder("用户名 / 邮箱 / 手机号").fill("boss_e2e");
   await login.getByPlaceholder("密码").fill("first-pass-1");
   await login.getByRole("button", { name: "登 录" }).click();

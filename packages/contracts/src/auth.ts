@@ -103,6 +103,8 @@ export const tenantInfo = z.object({
   primaryColor: z.string(),
   backgroundColor: z.string(),
   recordFiling: z.string(),
+  /** Whether people may create their own accounts here (beyond the spec): the login page offers sign-up only then. */
+  openRegistration: z.boolean(),
 });
 export type TenantInfo = z.infer<typeof tenantInfo>;
 

@@ -25,7 +25,7 @@ describe("getTenantInfo", () => {
     for (const url of [INFO, `${INFO}?domain=`]) {
       const res = await t.app.inject({ url });
       expect(res.statusCode).toBe(200);
-      expect(res.json().data).toMatchObject({ tenantId: null, domain: "", name: "Agentfair 智能体平台" });
+      expect(res.json().data).toMatchObject({ tenantId: null, domain: "", name: "Agentfair 智能体平台", openRegistration: true });
     }
   });
 
@@ -43,6 +43,8 @@ describe("getTenantInfo", () => {
         primaryColor: "#d4380d",
         backgroundColor: "#fff2e8",
         recordFiling: "沪ICP备2025000042号-1",
+        // Closed unless a platform administrator opens it; the login page then offers no sign-up.
+        openRegistration: false,
       },
     });
     expect((await t.app.inject({ url: `${INFO}?domain=%20ACME%20` })).json().data.domain).toBe("acme");

@@ -44,6 +44,7 @@ export class TenantsService {
       primaryColor: t.primaryColor,
       backgroundColor: t.backgroundColor,
       recordFiling: t.recordFiling,
+      openRegistration: t.isDefault || t.openRegistration,
     };
   }
 }

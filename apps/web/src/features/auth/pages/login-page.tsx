@@ -9,6 +9,7 @@ import { setTokens } from "../../../lib/storage";
 import { tenantDomain } from "../../../lib/tenant";
 import { landingPath, safeRedirect } from "../../../lib/landing";
 import { useCaptcha } from "../api/captcha";
+import { useTenantInfo } from "../api/tenant-info";
 import { login } from "../api/login";
 import { fetchUserInfo, userInfoKey } from "../api/user-info";
 import { AuthCard } from "../components/auth-card";
@@ -79,6 +80,8 @@ function PasswordLogin() {
 
 export function LoginPage() {
   const { t } = useTranslation();
+  // Sign-up is offered where the tenant takes it (its administrator adds accounts otherwise).
+  const canRegister = useTenantInfo(tenantDomain()).data?.openRegistration !== false;
   return (
     <AuthCard title={t("auth.welcome")}>
       <Tabs
@@ -89,9 +92,13 @@ export function LoginPage() {
         ]}
       />
       <div style={{ display: "flex", justifyContent: "space-between", marginTop: 16 }}>
-        <span>
-          {t("auth.noAccount")} <Link to="/register">{t("auth.toRegister")}</Link>
-        </span>
+        {canRegister ? (
+          <span>
+            {t("auth.noAccount")} <Link to="/register">{t("auth.toRegister")}</Link>
+          </span>
+        ) : (
+          <span data-testid="registration-closed">{t("auth.askAdministrator")}</span>
+        )}
         <Link to="/forget">{t("auth.forgot")}</Link>
       </div>
     </AuthCard>

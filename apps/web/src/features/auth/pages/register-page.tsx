@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import { HttpError } from "../../../lib/http";
 import { tenantDomain } from "../../../lib/tenant";
 import { register } from "../api/check-code";
+import { useTenantInfo } from "../api/tenant-info";
 import { AuthCard } from "../components/auth-card";
 import { CheckCodeInput } from "../components/check-code-input";
 import { contactRule, passwordRules } from "../components/rules";
@@ -16,6 +17,8 @@ export function RegisterPage() {
   const contact = Form.useWatch("contact", form);
   const signedIn = useSignedIn();
   const [error, setError] = useState<string>();
+  // A tenant that takes no sign-ups says so before anyone fills the form in.
+  const closed = useTenantInfo(tenantDomain()).data?.openRegistration === false;
   const onFinish = async (v: { username: string; password: string; contact: string; checkCode: string }) => {
     setError(undefined);
     try {
@@ -26,7 +29,10 @@ export function RegisterPage() {
   };
   return (
     <AuthCard title={t("auth.register")}>
-      <Form form={form} layout="vertical" onFinish={onFinish} requiredMark={false}>
+      {closed && (
+        <Alert type="info" showIcon title={t("auth.registrationClosed")} style={{ marginBottom: 16 }} data-testid="register-closed" />
+      )}
+      <Form form={form} layout="vertical" onFinish={onFinish} requiredMark={false} disabled={closed}>
         {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} data-testid="register-error" />}
         <Form.Item
           name="username"
