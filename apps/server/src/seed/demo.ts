@@ -22,7 +22,8 @@ export const DEMO_ACCOUNTS = [
   { username: "admin", tenant: "", note: "administrator" },
   { username: "member", tenant: "", note: "PER_FLAGSHIP_MONTHLY member" },
   { username: "free", tenant: "", note: "FREE member" },
-  { username: "acme", tenant: "acme", note: "administrator of tenant acme (its models)" },
+  { username: "acme", tenant: "acme", note: "administrator of tenant acme (its members and models)" },
+  { username: "acme_li", tenant: "acme", note: "member of tenant acme" },
 ];
 
 /**
