@@ -42,6 +42,11 @@ export async function webhookPeer(secret: string) {
     replyUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/reply`,
     replies,
     say,
-    close: () => new Promise<void>((r) => receiver.close(() => r())),
+    close: () =>
+      new Promise<void>((r) => {
+        receiver.close(() => r());
+        // The platform's client keeps its connections alive: close waits for none of them.
+        receiver.closeAllConnections();
+      }),
   };
 }
