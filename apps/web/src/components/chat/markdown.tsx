@@ -3,6 +3,8 @@ import ReactMarkdown from "react-markdown";
 import rehypeRaw from "rehype-raw";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
+import { fitsMarkdown } from "./markdown-limits";
+import { RawText, RawTextBoundary } from "./raw-text";
 
 /**
  * Mermaid diagrams in strict security mode, loaded on first use. Labels are SVG text, not HTML:
@@ -32,6 +34,8 @@ function Mermaid({ code }: { code: string }) {
 /**
  * Markdown shown as HTML, sanitised: raw HTML in a reply is parsed (so a tag never leaves its
  * pieces behind as text), then only safe elements stay: no scripts (nor their text), no SVG, safe links.
+ * A text too large or too deeply nested to parse (markdown-limits.ts), or one that fails to render,
+ * shows as its raw text.
  *
  * Each piece of a streaming reply changes the session's messages, and parsing is the costly part:
  * a text is parsed again only when it changed (the other messages of the session are not), and a
@@ -40,10 +44,16 @@ function Mermaid({ code }: { code: string }) {
  */
 export function Markdown({ text, streaming }: { text: string; streaming?: boolean }) {
   const deferred = useDeferredValue(text);
-  return <ParsedMarkdown text={streaming ? deferred : text} streaming={streaming} />;
+  const shown = streaming ? deferred : text;
+  return (
+    <RawTextBoundary raw={shown}>
+      <ParsedMarkdown text={shown} streaming={streaming} />
+    </RawTextBoundary>
+  );
 }
 
 const ParsedMarkdown = memo(function ParsedMarkdown({ text, streaming }: { text: string; streaming?: boolean }) {
+  if (!fitsMarkdown(text)) return <RawText text={text} />;
   return (
     <div className="chat-markdown">
       <ReactMarkdown

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import type { ChatBus } from "./event-bus";
 import { InsightProgress } from "./insight-steps";
 import { Markdown } from "./lazy-markdown";
+import { asText, RawTextBoundary } from "./raw-text";
 import { CheckPlugins, ToolCalls, WorkflowSteps } from "./tool-calls";
 import type { MessageType, UiMessage } from "./use-chat";
 import { ButtonRow, WidgetView } from "./widgets";
@@ -19,7 +20,7 @@ const parseJson = (text: string): unknown => {
   }
 };
 
-const isCollapse = (v: unknown): v is { title: string; content: string }[] =>
+const isCollapse = (v: unknown): v is { title: unknown; content: unknown }[] =>
   Array.isArray(v) && v.length > 0 && v.every((i) => i && typeof i === "object" && "title" in i && "content" in i);
 
 /** A message's cards in order: its list, else its one widgetData. */
@@ -100,9 +101,14 @@ export function MessageBody({ message, bus, onRetry }: { message: UiMessage; bus
       );
       break;
     case "collapse": {
-      const items = parseJson(message.content) as { title: string; content: string }[];
+      // Any JSON may come: a title or a content that is not a string shows as its JSON.
+      const items = parseJson(message.content) as { title: unknown; content: unknown }[];
+      const text = (v: unknown) => (typeof v === "string" ? v : `\`\`\`json\n${asText(v, 2)}\n\`\`\``);
       body = (
-        <Collapse size="small" items={items.map((i, k) => ({ key: k, label: i.title, children: <Markdown text={String(i.content)} /> }))} />
+        <Collapse
+          size="small"
+          items={items.map((i, k) => ({ key: k, label: asText(i.title), children: <Markdown text={text(i.content)} /> }))}
+        />
       );
       break;
     }
@@ -144,10 +150,13 @@ export function MessageBody({ message, bus, onRetry }: { message: UiMessage; bus
     <div className="chat-message-body">
       {files}
       {steps}
-      {body}
+      {/* What fails to render shows as its raw text, the rest of the message as it is. */}
+      <RawTextBoundary raw={message.content}>{body}</RawTextBoundary>
       {/* A reply's cards never reorder: their position is their identity. */}
       {widgets.map((widget, i) => (
-        <WidgetView key={i} widget={widget} bus={bus} />
+        <RawTextBoundary key={i} raw={asText(widget, 2)}>
+          <WidgetView widget={widget} bus={bus} />
+        </RawTextBoundary>
       ))}
       {message.insight && (
         <InsightProgress sessionId={message.insight.sessionId} messageId={message.uuid} steps={message.insight.insightStep} />

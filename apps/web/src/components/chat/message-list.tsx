@@ -19,6 +19,7 @@ import { type ChatAgent, copyText } from "./chat-view";
 import type { ChatBus } from "./event-bus";
 import { MessageBody } from "./message-body";
 import { ProgressSteps } from "./progress-steps";
+import { RawTextBoundary } from "./raw-text";
 import type { UiMessage } from "./use-chat";
 
 /**
@@ -87,7 +88,10 @@ export function MessageList(props: {
                 waiting ? (
                   <Spin size="small" className="chat-waiting" />
                 ) : (
-                  <MessageBody message={m} bus={bus} onRetry={!share && isLast && failed && !pendding ? () => retry(index) : undefined} />
+                  // A message that cannot be shown shows its text, not an error page instead of the chat.
+                  <RawTextBoundary raw={m.content}>
+                    <MessageBody message={m} bus={bus} onRetry={!share && isLast && failed && !pendding ? () => retry(index) : undefined} />
+                  </RawTextBoundary>
                 )
               }
               footer={
