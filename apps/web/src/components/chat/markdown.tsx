@@ -4,11 +4,26 @@ import rehypeRaw from "rehype-raw";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 import { fitsMarkdown } from "./markdown-limits";
+import { withoutDiagramStyles } from "./mermaid-config";
 import { RawText, RawTextBoundary } from "./raw-text";
+
+/** Mermaid's keys a diagram may not set itself (its defaults, then the styles: see mermaid-config.ts). */
+const MERMAID_SECURE = [
+  "secure",
+  "securityLevel",
+  "startOnLoad",
+  "maxTextSize",
+  "suppressErrorRendering",
+  "maxEdges",
+  "themeCSS",
+  "fontFamily",
+  "altFontFamily",
+];
 
 /**
  * Mermaid diagrams in strict security mode, loaded on first use. Labels are SVG text, not HTML:
- * markup in a label (an image, a link) shows as its text instead of a broken element.
+ * markup in a label (an image, a link) shows as its text instead of a broken element. The
+ * diagram's own configuration keeps no CSS or fonts (mermaid-config.ts).
  */
 function Mermaid({ code }: { code: string }) {
   const id = useId().replace(/[^a-zA-Z0-9]/g, "");
@@ -18,8 +33,14 @@ function Mermaid({ code }: { code: string }) {
     let alive = true;
     import("mermaid")
       .then(async ({ default: mermaid }) => {
-        mermaid.initialize({ startOnLoad: false, securityLevel: "strict", htmlLabels: false, flowchart: { htmlLabels: false } });
-        const { svg } = await mermaid.render(`m${id}`, code);
+        mermaid.initialize({
+          startOnLoad: false,
+          securityLevel: "strict",
+          secure: MERMAID_SECURE,
+          htmlLabels: false,
+          flowchart: { htmlLabels: false },
+        });
+        const { svg } = await mermaid.render(`m${id}`, withoutDiagramStyles(code));
         if (alive) setSvg(svg);
       })
       .catch(() => alive && setFailed(true));

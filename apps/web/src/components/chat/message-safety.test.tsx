@@ -1,10 +1,12 @@
 import type { WidgetData } from "@agentfair/contracts";
-import { render, screen } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
+import mermaid from "mermaid";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type ChatBusEvents, createBus } from "./event-bus";
 import { Markdown } from "./markdown";
 import { fitsMarkdown } from "./markdown-limits";
 import { MessageBody } from "./message-body";
+import { withoutDiagramStyles } from "./mermaid-config";
 import type { UiMessage } from "./use-chat";
 import { WidgetRenderersProvider } from "./widgets";
 
@@ -127,5 +129,61 @@ describe("the limits of what is parsed as Markdown", () => {
     expect(fitsMarkdown(`${"*a ".repeat(4000)}${"b* ".repeat(4000)}`)).toBe(false);
     expect(fitsMarkdown(`${"*".repeat(4000)}x${"*".repeat(4000)}`)).toBe(false);
     expect(fitsMarkdown("a_ ".repeat(4000))).toBe(false);
+  });
+});
+
+describe("a reply's mermaid diagram", () => {
+  const diagram = (code: string) => `\`\`\`mermaid\n${code}\n\`\`\``;
+
+  it("reaches mermaid without the CSS and fonts its directives set", async () => {
+    const initialize = vi.spyOn(mermaid, "initialize");
+    const renderDiagram = vi
+      .spyOn(mermaid, "render")
+      .mockResolvedValue({ svg: "<svg data-testid='diagram'></svg>", diagramType: "flowchart" });
+    const code = `%%{init: {"theme": "dark", "themeCSS": ".node rect { background:url(https://evil.example/x) }", "fontFamily": "x;background:url(https://evil.example/f)", "themeVariables": {"primaryColor": "#fff", "fontFamily": "url(https://evil.example/v)"}}}%%
+%%{initialize: {'altFontFamily': 'url(https://evil.example/a)', 'flowchart': {'curve': 'basis'}}}%%
+graph TD; A-->B`;
+    render(<Markdown text={diagram(code)} />);
+    await waitFor(() => expect(renderDiagram).toHaveBeenCalled());
+    const received = renderDiagram.mock.calls[0]?.[1] ?? "";
+    expect(received).not.toMatch(/themeCSS|fontFamily|altFontFamily|evil\.example/i);
+    expect(received).toContain('"theme":"dark"');
+    expect(received).toContain('"primaryColor":"#fff"');
+    expect(received).toContain('"curve":"basis"');
+    expect(received).toContain("graph TD; A-->B");
+    // Mermaid refuses the same keys from a diagram once it parsed them.
+    expect(initialize.mock.calls[0]?.[0]?.secure).toEqual(
+      expect.arrayContaining(["themeCSS", "fontFamily", "altFontFamily", "securityLevel"]),
+    );
+    expect(await screen.findByTestId("diagram")).toBeTruthy();
+  });
+
+  it("draws the diagram without the CSS its directive brings", async () => {
+    const code = `%%{init: {"theme": "forest", "themeCSS": ".slice { background:url(https://evil.example/t) }", "fontFamily": "evilfont"}}%%
+pie title 份额
+  "甲": 1
+  "乙": 2`;
+    const { container } = render(<Markdown text={diagram(code)} />);
+    await waitFor(() => expect(container.querySelector(".chat-mermaid svg")).toBeTruthy(), { timeout: 10_000 });
+    const svg = container.querySelector(".chat-mermaid")?.innerHTML ?? "";
+    expect(svg).toContain("份额");
+    expect(svg).not.toMatch(/evil\.example|evilfont/);
+  });
+
+  it("drops the front matter's config and keeps its title", () => {
+    const code =
+      "---\ntitle: 流程\nconfig:\n  themeCSS: |\n    svg { background: url(https://evil.example/y) }\n  theme: dark\n---\ngraph TD; A-->B";
+    expect(withoutDiagramStyles(code)).toBe("---\ntitle: 流程\n---\ngraph TD; A-->B");
+  });
+
+  it("cleans directives however they are written", () => {
+    const cases = [
+      '%%{ INIT : {"themeCSS": "x"} }%%\ngraph TD; A-->B',
+      '%%{init: {"them\\u0065CSS": "url(https://evil.example)"}}%%\ngraph TD; A-->B',
+      // A "comment" mermaid drops before it reads directives, which would join two halves into one.
+      '%%{init: %%}%%x\n{"themeCSS": "url(https://evil.example)"}}%%\ngraph TD; A-->B',
+      '%%{init: {"themeCSS": broken json url(https://evil.example)}}%%\ngraph TD; A-->B',
+    ];
+    for (const code of cases) expect(withoutDiagramStyles(code)).not.toMatch(/themeCSS|evil\.example/i);
   });
 });
