@@ -53,10 +53,27 @@ function Mermaid({ code }: { code: string }) {
 }
 
 /**
+ * An image's address when the page may load it: this site's own (a path, or this origin) or an
+ * image in the text itself (though the sanitiser's schema already drops `data:` addresses). A
+ * reply's remote image would call another server as soon as it shows (`![](https://…/pixel?secret=…)`):
+ * only the server's Content-Security-Policy stopped that.
+ */
+export function shownImageSrc(src: string | undefined): string | undefined {
+  if (!src) return undefined;
+  if (/^data:image\/(?:png|jpeg|gif|webp)[;,]/i.test(src)) return src;
+  try {
+    const url = new URL(src, window.location.href);
+    return url.origin === window.location.origin ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Markdown shown as HTML, sanitised: raw HTML in a reply is parsed (so a tag never leaves its
- * pieces behind as text), then only safe elements stay: no scripts (nor their text), no SVG, safe links.
- * A text too large or too deeply nested to parse (markdown-limits.ts), or one that fails to render,
- * shows as its raw text.
+ * pieces behind as text), then only safe elements stay: no scripts (nor their text), no SVG, safe links,
+ * images from this site only (others are links). A text too large or too deeply nested to parse
+ * (markdown-limits.ts), or one that fails to render, shows as its raw text.
  *
  * Each piece of a streaming reply changes the session's messages, and parsing is the costly part:
  * a text is parsed again only when it changed (the other messages of the session are not), and a
@@ -86,6 +103,20 @@ const ParsedMarkdown = memo(function ParsedMarkdown({ text, streaming }: { text:
               {children}
             </a>
           ),
+          img: ({ src, alt, title }) => {
+            const shown = shownImageSrc(typeof src === "string" ? src : undefined);
+            if (shown) return <img src={shown} alt={alt ?? ""} title={title} />;
+            // Not loaded: its address as a link the reader may follow.
+            return typeof src === "string" && src ? (
+              <a href={src} target="_blank" rel="noopener noreferrer" title={alt} className="chat-image-link">
+                {src}
+              </a>
+            ) : (
+              <span>{alt}</span>
+            );
+          },
+          // A <picture>'s sources (srcset) would load remote images too: its <img> is enough.
+          source: () => null,
           code: ({ className, children }) => {
             const lang = /language-(\w+)/.exec(className ?? "")?.[1];
             const code = String(children ?? "").replace(/\n$/, "");

