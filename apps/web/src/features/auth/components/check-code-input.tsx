@@ -11,6 +11,8 @@ export function CheckCodeInput(props: {
   onChange?: (v: string) => void;
   contact: string | undefined;
   purpose: "register" | "login" | "reset";
+  /** As the form's disabled: a Button's own `disabled` would override the form's. */
+  disabled?: boolean;
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -41,7 +43,7 @@ export function CheckCodeInput(props: {
   return (
     <Space.Compact style={{ width: "100%" }}>
       <Input value={props.value} onChange={(e) => props.onChange?.(e.target.value)} placeholder={t("auth.checkCode")} maxLength={8} />
-      <Button onClick={send} disabled={seconds > 0} loading={sending} style={{ width: 130 }}>
+      <Button onClick={send} disabled={props.disabled || seconds > 0} loading={sending} style={{ width: 130 }}>
         {seconds > 0 ? t("auth.resend", { seconds }) : t("auth.sendCode")}
       </Button>
     </Space.Compact>

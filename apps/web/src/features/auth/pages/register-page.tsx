@@ -45,7 +45,7 @@ export function RegisterPage() {
           <Input autoComplete="email" />
         </Form.Item>
         <Form.Item name="checkCode" label={t("auth.checkCode")} rules={[{ required: true, message: t("auth.checkCodeRequired") }]}>
-          <CheckCodeInput contact={contact} purpose="register" />
+          <CheckCodeInput contact={contact} purpose="register" disabled={closed} />
         </Form.Item>
         <Form.Item name="password" label={t("auth.password")} rules={passwordRules(t)}>
           <Input.Password autoComplete="new-password" />
