@@ -3,11 +3,11 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ChatBusEvents, createBus } from "../components/chat/event-bus";
 import { MessageBody } from "../components/chat/message-body";
-import type { UiMessage } from "../components/chat/use-chat";
 import { WidgetRenderersProvider } from "../components/chat/widgets";
 import { createWidget } from "../features/designer/model/widgets";
 import "../i18n";
 import { widgetRenderers } from "./widget-renderers";
+import { botMessage } from "../test/messages";
 
 beforeAll(() => {
   globalThis.ResizeObserver ??= class {
@@ -16,17 +16,7 @@ beforeAll(() => {
     disconnect() {}
   };
 });
-const bot = (widgetData: unknown): UiMessage => ({
-  uuid: "m",
-  role: 2,
-  content: "结果如下",
-  toolCalls: [],
-  question: [],
-  files: [],
-  media: [],
-  docs: [],
-  widgetData,
-});
+const bot = (widgetData: unknown) => botMessage({ uuid: "m", content: "结果如下", widgetData });
 
 const show = (widgetData: unknown, widgetDataList?: unknown[]) =>
   render(

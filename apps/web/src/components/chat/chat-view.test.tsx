@@ -7,6 +7,7 @@ import { ChatView } from "./chat-view";
 import { type ChatBusEvents, createBus } from "./event-bus";
 import { Markdown } from "./markdown";
 import type { UiMessage } from "./use-chat";
+import { botMessage } from "../../test/messages";
 
 beforeAll(() => {
   // Browser parts jsdom lacks, used by the view's scrolling and antd's autosize.
@@ -18,17 +19,7 @@ beforeAll(() => {
   };
 });
 
-const bot = (over: Partial<UiMessage>): UiMessage => ({
-  uuid: Math.random().toString(36),
-  role: 2,
-  content: "",
-  toolCalls: [],
-  question: [],
-  files: [],
-  media: [],
-  docs: [],
-  ...over,
-});
+const bot = (over: Partial<UiMessage>) => botMessage({ ...over });
 const agent = { agentName: "测试助手" };
 
 function view(messageList: UiMessage[], bus = createBus<ChatBusEvents>()) {

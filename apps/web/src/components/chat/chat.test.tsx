@@ -5,18 +5,9 @@ import { sessionGroup } from "../../features/chat/components/session-sidebar";
 import { createBus, type ChatBusEvents } from "./event-bus";
 import { messageType } from "./message-body";
 import type { UiMessage } from "./use-chat";
+import { botMessage } from "../../test/messages";
 
-const msg = (over: Partial<UiMessage>): UiMessage => ({
-  docs: [],
-  uuid: "1",
-  role: 2,
-  content: "",
-  toolCalls: [],
-  question: [],
-  files: [],
-  media: [],
-  ...over,
-});
+const msg = (over: Partial<UiMessage>) => botMessage({ uuid: "1", ...over });
 
 describe("chat event bus", () => {
   it("delivers typed events and unsubscribes", () => {

@@ -9,18 +9,9 @@ import { MessageBody } from "./message-body";
 import { withoutDiagramStyles } from "./mermaid-config";
 import type { UiMessage } from "./use-chat";
 import { WidgetRenderersProvider } from "./widgets";
+import { botMessage } from "../../test/messages";
 
-const bot = (over: Partial<UiMessage>): UiMessage => ({
-  uuid: "m1",
-  role: 2,
-  content: "",
-  toolCalls: [],
-  question: [],
-  files: [],
-  media: [],
-  docs: [],
-  ...over,
-});
+const bot = (over: Partial<UiMessage>) => botMessage({ uuid: "m1", ...over });
 
 const body = (message: UiMessage) => render(<MessageBody message={message} bus={createBus<ChatBusEvents>()} />);
 

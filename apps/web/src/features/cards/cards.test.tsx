@@ -13,6 +13,7 @@ import { WeatherCard } from "./components/weather-card";
 import { itemsOf, mapItem } from "./lib/items";
 import { cityOfStation, STATIONS, stationCode } from "./lib/stations";
 import { dayLabel, parseDate, weatherIcon } from "./lib/weather";
+import { botMessage } from "../../test/messages";
 
 const day = (n: number) => dayjs().add(n, "day").format("YYYY-MM-DD");
 const weather = (data: unknown, list = true) => (
@@ -217,17 +218,7 @@ describe("chart card and value paths", () => {
   });
 });
 
-const bot = (over: Partial<UiMessage>): UiMessage => ({
-  uuid: "m1",
-  role: 2,
-  content: "",
-  toolCalls: [],
-  question: [],
-  files: [],
-  media: [],
-  docs: [],
-  ...over,
-});
+const bot = (over: Partial<UiMessage>) => botMessage({ uuid: "m1", ...over });
 
 describe("card messages in the chat", () => {
   it("renders a reply's card through the renderer the shell gives, below the text", async () => {
