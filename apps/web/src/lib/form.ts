@@ -1,4 +1,5 @@
-import type { FormInstance } from "antd";
+import { App, type FormInstance } from "antd";
+import { useState } from "react";
 
 type FieldNames = Parameters<FormInstance["validateFields"]>[0];
 
@@ -40,4 +41,30 @@ export function showRefusal<F extends string>(
   const field = named && fields.includes(named) ? named : fields.find((f) => words[f]?.test(text));
   if (field) form.setFields([{ name: field, errors: [text] }]);
   else toast(text);
+}
+
+/**
+ * A dialog's save: the form's values checked, then `submit` (one at a time, `saving` meanwhile);
+ * a refusal shows under its field (`showRefusal`'s `words`) or as a toast.
+ */
+export function useFormSave<V, F extends string>(
+  form: FormInstance<V>,
+  submit: (values: V) => Promise<void>,
+  words: Record<F, RegExp | null>,
+) {
+  const { message } = App.useApp();
+  const [saving, setSaving] = useState(false);
+  const save = async () => {
+    const values = await validated(form);
+    if (!values) return;
+    setSaving(true);
+    try {
+      await submit(values);
+    } catch (err) {
+      showRefusal(form as FormInstance, err, words, message.error);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return { save, saving };
 }

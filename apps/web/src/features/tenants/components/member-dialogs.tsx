@@ -1,9 +1,8 @@
 import { isEmail, isPhone, PASSWORD_MIN, type TenantMember } from "@agentfair/contracts";
-import { App, Checkbox, Form, type FormInstance, Input, Modal, Typography } from "antd";
+import { Checkbox, Form, type FormInstance, Input, Modal, Typography } from "antd";
 import type { TFunction } from "i18next";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { hinted, showRefusal, validated } from "../../../lib/form";
+import { hinted, useFormSave } from "../../../lib/form";
 import { addTenantMember, updateTenantMember } from "../api/save-tenant-member";
 
 type AddValues = { username: string; nickname?: string; contact?: string; password: string; admin?: boolean };
@@ -25,37 +24,24 @@ const passwordRules = (t: TFunction) => [
 /** Adds a member with a first password the administrator passes on; a refusal shows under its field. */
 export function AddMemberDialog({ onClose, onAdded }: { onClose: () => void; onAdded: (member: TenantMember) => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<AddValues>();
-  const [saving, setSaving] = useState(false);
-
-  const save = async () => {
-    const values = await validated(form);
-    if (!values) return;
-    setSaving(true);
-    try {
-      const member = await addTenantMember(
-        {
-          username: values.username.trim(),
-          nickname: values.nickname?.trim() || undefined,
-          contact: values.contact?.trim() || undefined,
-          password: values.password,
-          role: values.admin ? "admin" : "member",
-        },
-        { silent: true },
-      );
-      onAdded(member);
-    } catch (err) {
-      showRefusal(
-        form,
-        err,
-        { contact: /邮箱|手机|e-?mail|phone/i, username: /用户名|username/i, password: /密码|password/i, nickname: null },
-        message.error,
-      );
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { save, saving } = useFormSave(
+    form,
+    async (values) =>
+      onAdded(
+        await addTenantMember(
+          {
+            username: values.username.trim(),
+            nickname: values.nickname?.trim() || undefined,
+            contact: values.contact?.trim() || undefined,
+            password: values.password,
+            role: values.admin ? "admin" : "member",
+          },
+          { silent: true },
+        ),
+      ),
+    { contact: /邮箱|手机|e-?mail|phone/i, username: /用户名|username/i, password: /密码|password/i, nickname: null },
+  );
 
   return (
     <Modal open title={t("tenants.members.add")} onOk={save} confirmLoading={saving} onCancel={onClose} width={520}>
@@ -125,22 +111,12 @@ export function ResetPasswordDialog({
   onDone: (member: TenantMember) => void;
 }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<{ password: string }>();
-  const [saving, setSaving] = useState(false);
-
-  const save = async () => {
-    const values = await validated(form);
-    if (!values) return;
-    setSaving(true);
-    try {
-      onDone(await updateTenantMember(member.id, { password: values.password }, { silent: true }));
-    } catch (err) {
-      showRefusal(form, err, { password: /密码|password/i }, message.error);
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { save, saving } = useFormSave(
+    form,
+    async (values) => onDone(await updateTenantMember(member.id, { password: values.password }, { silent: true })),
+    { password: /密码|password/i },
+  );
 
   return (
     <Modal

@@ -1,10 +1,9 @@
 import { UploadOutlined } from "@ant-design/icons";
 import { type AdminTenant, PASSWORD_MIN, type TenantCreateInput } from "@agentfair/contracts";
 import { App, Button, Checkbox, ColorPicker, Divider, Flex, Form, Input, Modal, Space, Typography, Upload } from "antd";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { uploadIcon } from "../../../components/icon-picker/api";
-import { hinted, showRefusal, validated } from "../../../lib/form";
+import { hinted, useFormSave } from "../../../lib/form";
 import { API } from "../../../lib/http";
 import { createTenant, setTenantBranding } from "../api/save-tenant";
 import { USERNAME } from "./member-dialogs";
@@ -41,22 +40,19 @@ export function TenantFormModal({
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
   const creating = !tenant;
   const preview = Form.useWatch([], form) as Partial<Values> | undefined;
 
-  const save = async () => {
-    const values = await validated(form);
-    if (!values) return;
-    const branding = {
-      name: values.name,
-      logo: values.logo ?? "",
-      primaryColor: hex(values.primaryColor),
-      backgroundColor: hex(values.backgroundColor),
-      recordFiling: values.recordFiling ?? "",
-    };
-    setSaving(true);
-    try {
+  const { save, saving } = useFormSave(
+    form,
+    async (values) => {
+      const branding = {
+        name: values.name,
+        logo: values.logo ?? "",
+        primaryColor: hex(values.primaryColor),
+        backgroundColor: hex(values.backgroundColor),
+        recordFiling: values.recordFiling ?? "",
+      };
       let saved: AdminTenant;
       if (tenant) saved = await setTenantBranding(tenant.id, branding, { silent: true });
       else {
@@ -66,24 +62,16 @@ export function TenantFormModal({
       }
       message.success(t(creating ? "tenants.admin.created" : "tenants.admin.saved"));
       onSaved(saved);
-    } catch (err) {
-      showRefusal(
-        form,
-        err,
-        {
-          domain: /域名|domain/i,
-          logo: /Logo/i,
-          primaryColor: /颜色|colour/i,
-          adminUsername: /用户名|username/i,
-          adminPassword: /密码|password/i,
-          name: null,
-        },
-        message.error,
-      );
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    {
+      domain: /域名|domain/i,
+      logo: /Logo/i,
+      primaryColor: /颜色|colour/i,
+      adminUsername: /用户名|username/i,
+      adminPassword: /密码|password/i,
+      name: null,
+    },
+  );
 
   const upload = async (file: File) => {
     try {
