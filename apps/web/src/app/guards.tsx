@@ -12,6 +12,7 @@ import { clearSession, getToken, removeToken, SESSION_ENDED_EVENT } from "../lib
 import { landingPath, safeRedirect } from "../lib/landing";
 import { tenantDomain } from "../lib/tenant";
 import { useFirstLogin } from "../features/auth/api/first-login";
+import { PageBoundary } from "./page-boundary";
 
 export type RouteHandle = { public?: boolean; membership?: boolean };
 
@@ -86,9 +87,12 @@ export function NavigationGuard() {
 
   if (!token && !handle.public) return null;
   if (handle.membership) return user.data ? <MembershipGate user={user.data} /> : null;
+  // The standalone pages (chat, sign-in) and the layout itself: a page inside the layout has the layout's own boundary.
   return (
     <>
-      <Outlet />
+      <PageBoundary>
+        <Outlet />
+      </PageBoundary>
       {user.data && <Survey />}
     </>
   );
@@ -121,5 +125,9 @@ function MembershipGate({ user }: { user: UserInfo }) {
       navigate("/recharge", { replace: true });
     }
   }, [gated]);
-  return gated ? null : <Outlet />;
+  return gated ? null : (
+    <PageBoundary>
+      <Outlet />
+    </PageBoundary>
+  );
 }

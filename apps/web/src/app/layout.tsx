@@ -11,6 +11,7 @@ import { clearSession, getToken } from "../lib/storage";
 import { tenantDisplayName, tenantDomain } from "../lib/tenant";
 import { Footer } from "../features/auth/components/footer";
 import { type NavItem, navItems, navLinks } from "./nav";
+import { PageBoundary } from "./page-boundary";
 
 export function Layout() {
   const { t } = useTranslation();
@@ -91,7 +92,9 @@ export function Layout() {
         </Space>
       </AntLayout.Header>
       <AntLayout.Content style={{ padding: 24 }}>
-        <Outlet />
+        <PageBoundary>
+          <Outlet />
+        </PageBoundary>
       </AntLayout.Content>
       <Footer />
     </AntLayout>

@@ -1,10 +1,12 @@
-import { Component, type ReactNode } from "react";
+import { Component, type ErrorInfo, type ReactNode } from "react";
 
 interface ErrorBoundaryProps {
   /** What shows instead of the children once they threw while rendering. */
   fallback: ReactNode;
   /** When one of these changes (a streaming reply grew, another message came), the children are tried again. */
   resetKeys?: readonly unknown[];
+  /** Told of each error caught, beside React's own report (to say where it happened). */
+  onError?: (error: unknown, info: ErrorInfo) => void;
   children?: ReactNode;
 }
 
@@ -29,6 +31,10 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
 
   static getDerivedStateFromProps(props: ErrorBoundaryProps, state: ErrorBoundaryState): Partial<ErrorBoundaryState> | null {
     return sameKeys(props.resetKeys, state.keys) ? null : { failed: false, keys: props.resetKeys };
+  }
+
+  componentDidCatch(error: unknown, info: ErrorInfo) {
+    this.props.onError?.(error, info);
   }
 
   render() {

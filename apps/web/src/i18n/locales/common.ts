@@ -36,6 +36,7 @@ export const common = defineArea(
       months: "{{count}}个月前",
     },
     footer: { copyright: "© {{year}} Agentfair" },
+    pageError: { title: "页面出错了", detail: "这个页面暂时无法显示，可以重试或返回其他页面。", retry: "重试" },
   },
   {
     appName: "Agentfair Agent Platform",
@@ -72,5 +73,10 @@ export const common = defineArea(
       months: "{{count}} months ago",
     },
     footer: { copyright: "© {{year}} Agentfair" },
+    pageError: {
+      title: "Something went wrong",
+      detail: "This page could not be shown. Try again, or go to another page.",
+      retry: "Try again",
+    },
   },
 );
