@@ -86,6 +86,8 @@ export const agents = defineArea(
       saved: "修改成功",
       listedHint: "该智能体已上架：修改名称、简介、图标或价格需重新审核，审核通过前智能体广场仍显示原信息和原价格。",
       pendingReview: "已保存并提交审核，审核通过后在智能体广场生效",
+      blank: "名称不能为空",
+      tooLong: "输入内容不能超过15个字符",
     },
     copy: {
       confirm: "确认复制此智能体",
@@ -251,8 +253,6 @@ export const agents = defineArea(
       debugNeeded: "当前草稿尚未调试成功",
       saveToDebug: "有未保存的修改：保存后即可调试编辑器中的内容",
       revision: "草稿修订号 {{revision}}",
-      required: "请输入名称",
-      nameTooLong: "输入内容不能超过15个字符",
     },
     conversations: {
       open: "对话详情",
@@ -426,6 +426,8 @@ export const agents = defineArea(
       listedHint:
         "This agent is listed: a new name, description, icon or price is reviewed again, and the marketplace keeps the current card and price until it is approved.",
       pendingReview: "Saved and submitted for review: the marketplace shows it once approved",
+      blank: "The name cannot be empty",
+      tooLong: "At most 15 characters",
     },
     copy: {
       confirm: "confirm copy this agent",
@@ -595,8 +597,6 @@ export const agents = defineArea(
       debugNeeded: "The current draft has not been debugged successfully yet",
       saveToDebug: "Unsaved changes: save to debug what the editor shows",
       revision: "Draft revision {{revision}}",
-      required: "please enter a name",
-      nameTooLong: "at most 15 characters",
     },
     conversations: {
       open: "Conversation details",

@@ -1,4 +1,4 @@
-import { type AgentCard, AGENT_NAME_MAX, isListed, RENAME_MESSAGES, renameError } from "@agentfair/contracts";
+import { type AgentCard, AGENT_NAME_MAX, isListed, renameError } from "@agentfair/contracts";
 import { Alert, App, Form, Input, InputNumber, Modal } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -82,7 +82,7 @@ export function IntroModal({
             {
               validator: (_, value: string | undefined) => {
                 const err = renameError(value ?? "");
-                return err ? Promise.reject(new Error(RENAME_MESSAGES[err])) : Promise.resolve();
+                return err ? Promise.reject(new Error(t(`agents.rename.${err}`))) : Promise.resolve();
               },
             },
           ]}

@@ -9,7 +9,6 @@ import {
   MODEL_MODES_LIST,
   PERSONA_MAX_BYTES,
   PRESET_QUESTIONS_MAX,
-  RENAME_MESSAGES,
   renameError,
   utf8Bytes,
   VARIABLE_NAME_PATTERN,
@@ -278,7 +277,7 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
                 {
                   validator: (_, v: string | undefined) => {
                     const err = renameError(v ?? "");
-                    return err ? Promise.reject(new Error(RENAME_MESSAGES[err])) : Promise.resolve();
+                    return err ? Promise.reject(new Error(t(`agents.rename.${err}`))) : Promise.resolve();
                   },
                 },
               ]}
