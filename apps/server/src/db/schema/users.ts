@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./columns.ts";
 import { tenants } from "./tenants.ts";
 
@@ -34,6 +34,8 @@ export const users = pgTable(
     unique("users_tenant_username").on(t.tenantId, t.username),
     unique("users_tenant_email").on(t.tenantId, t.email),
     unique("users_tenant_phone").on(t.tenantId, t.phone),
+    // A sign-in at another tenant's page looks for the account by username in every tenant.
+    index("users_username").on(t.username),
   ],
 );
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { authSessions, captchas } from "../../db/schema/index.ts";
+import { authSessions, captchas, users } from "../../db/schema/index.ts";
 import { alignClock, restoreClock } from "../../test/clock.ts";
 import { createTenant, createUser, insertUser, randomIp, solveCaptcha, TEST_PASSWORD } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
@@ -253,16 +253,41 @@ describe("password login (captcha off)", () => {
       expect(ok.statusCode).toBe(200);
       expect((await info(ok.json().data.token)).json().data).toMatchObject({ tenantDomain: "acme", tenantId: user.tenantId });
       expect((await login({ username: user.username, password: TEST_PASSWORD, domain: "ACME" })).statusCode).toBe(200);
+      // At the platform's page the right password signs nobody in, but says where to go; a wrong one says nothing.
       const atDefault = await login({ username: user.username, password: TEST_PASSWORD });
       expect(atDefault.statusCode).toBe(400);
-      expect(atDefault.json().msg).toBe("用户名或密码错误");
+      expect(atDefault.json()).toEqual({ code: 400, msg: "该账号属于「Tenant acme」，请在其登录页 /acme/login 登录", data: null });
+      const en = await login({ username: user.username, password: TEST_PASSWORD }, randomIp(), { lang: "en" });
+      expect(en.json().msg).toBe("this account belongs to Tenant acme: sign in on its page /acme/login");
+      expect(atDefault.headers["set-cookie"]).toBeUndefined();
+      const wrong = await login({ username: user.username, password: "not-the-password" });
+      expect(wrong.json().msg).toBe("用户名或密码错误");
     });
 
-    it("does not sign a default-tenant user in at acme", async () => {
+    it("does not sign a default-tenant user in at acme, and points them to the platform's page", async () => {
       const { user } = await insertUser(t);
       const res = await login({ username: user.username, password: TEST_PASSWORD, domain: "acme" });
       expect(res.statusCode).toBe(400);
+      expect(res.json().msg).toBe("该账号属于「Agentfair 智能体平台」，请在其登录页 /login 登录");
+    });
+
+    it("gives no hint for a username of several other tenants, or of a stopped account", async () => {
+      const name = `many${Date.now() % 100000}`;
+      await createUser(t, { username: name });
+      await createUser(t, { username: name, domain: "acme" });
+      await createTenant(t, "third");
+      const res = await login({ username: name, password: TEST_PASSWORD, domain: "third" });
       expect(res.json().msg).toBe("用户名或密码错误");
+      const stopped = await createUser(t, { username: `stopped${Date.now() % 100000}`, domain: "acme" });
+      await t.platform.db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, stopped.id));
+      expect((await login({ username: stopped.username, password: TEST_PASSWORD })).json().msg).toBe("用户名或密码错误");
+    });
+
+    it("counts wrong passwords at any tenant's page towards the one account's lock", async () => {
+      const { user } = await insertUser(t, { domain: "acme" });
+      for (let i = 0; i < 5; i++) expect((await login({ username: user.username, password: `wrong-${i}` })).statusCode).toBe(400);
+      const locked = await login({ username: user.username, password: TEST_PASSWORD, domain: "acme" });
+      expect(locked.statusCode).toBe(429);
     });
 
     it("keeps the same username apart in two tenants", async () => {

@@ -8,11 +8,11 @@ import {
   isEmail,
   type Language,
 } from "@agentfair/contracts";
-import { and, desc, eq, gt, gte, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, isNull, lt, ne, or, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 import svgCaptcha from "svg-captcha";
 import type { Platform } from "../../platform/platform.ts";
-import { authSessions, captchas, checkCodes, outbox, qrTickets, users } from "../../db/schema/index.ts";
+import { authSessions, captchas, checkCodes, outbox, qrTickets, tenants, users } from "../../db/schema/index.ts";
 import { hashToken, newToken, reservedUsernames, type Caller } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound, tooMany } from "../../platform/errors.ts";
 import { translate } from "../../platform/messages.ts";
@@ -128,19 +128,40 @@ export class AuthService {
     await this.checkCaptcha(input.code, input.uuid);
     const tenant = await this.tenants.byDomain(input.domain);
     const user = await this.findByLogin(tenant, input.username);
-    // The lock is per account, whichever identifier (username, e-mail, phone) the guesses use.
-    const account = `login:acct:${user ? user.id : `${tenant.id}:${input.username.toLowerCase()}`}`;
+    // An account of another tenant with this username: a right password then says where to sign in.
+    const elsewhere = user ? undefined : await this.findElsewhere(tenant, input.username);
+    const account = user ?? elsewhere?.user;
+    // The lock is per account, whichever identifier (username, e-mail, phone) or sign-in page the guesses use.
     const { limit, window } = LIMITS.loginFailuresPerAccount;
     const accountFailure = await this.limiter.take(
-      account,
+      `login:acct:${account ? account.id : `${tenant.id}:${input.username.toLowerCase()}`}`,
       limit,
       window,
       (s) => new AppError("accountLocked", 429, { minutes: Math.ceil(s / 60) }),
     );
-    const valid = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
-    if (!user || !valid) throw badRequest("loginFailed");
+    // One hash checked whichever account it is, so the time taken tells nothing about which exist.
+    const valid = await verifyPassword(input.password, account?.passwordHash ?? DUMMY_HASH);
+    if (!account || !valid) throw badRequest("loginFailed");
     await Promise.all([ipFailure.release(), accountFailure.release()]);
-    return this.issueTokens(user.id);
+    if (elsewhere) {
+      const home = elsewhere.tenant;
+      throw badRequest("loginElsewhere", { name: home.name, path: home.isDefault ? "/login" : `/${home.domain}/login` });
+    }
+    return this.issueTokens(account.id);
+  }
+
+  /**
+   * The account of another tenant that a username names, when exactly one active account does
+   * (a name used in several tenants gives no hint: which one was meant cannot be told).
+   */
+  private async findElsewhere(tenant: Tenant, username: string) {
+    const rows = await this.db
+      .select({ user: users, tenant: tenants })
+      .from(users)
+      .innerJoin(tenants, eq(tenants.id, users.tenantId))
+      .where(and(eq(users.username, username), ne(users.tenantId, tenant.id), isNull(users.disabledAt)))
+      .limit(2);
+    return rows.length === 1 ? rows[0] : undefined;
   }
 
   private async findByLogin(tenant: Tenant, login: string) {

@@ -1,0 +1,1 @@
+CREATE INDEX "users_username" ON "users" USING btree ("username");
