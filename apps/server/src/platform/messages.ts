@@ -33,6 +33,10 @@ export const messages = {
   captchaExpired: { zh: "验证码已失效，请刷新", en: "the captcha has expired, refresh it" },
   captchaRequired: { zh: "请输入验证码", en: "please enter the captcha" },
   loginFailed: { zh: "用户名或密码错误", en: "wrong username or password" },
+  loginElsewhere: {
+    zh: "该账号属于「{name}」，请在其登录页 {path} 登录",
+    en: "this account belongs to {name}: sign in on its page {path}",
+  },
   accountLocked: {
     zh: "登录失败次数过多，账号已锁定，请{minutes}分钟后再试",
     en: "too many failed sign-ins: the account is locked, try again in {minutes} min",
