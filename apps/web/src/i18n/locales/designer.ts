@@ -279,6 +279,7 @@ export const designer = defineArea(
       justify: "Justify",
       addColumn: "Add column",
       columns: "{{count}} columns",
+      columns_one: "{{count}} column",
       multiple: "Multiple",
       displayStyle: "Layout",
       buttonStyle: "Button style",

@@ -132,6 +132,7 @@ export const insight = defineArea(
       empty: "No chat insight yet: turn on Chat insight in the studio and your users' conversations are analysed here",
       summary: "Summary",
       messages: "{{count}} messages",
+      messages_one: "{{count}} message",
       features: { topics: "Topics", sentiment: "Sentiment", openQuestions: "Open questions" },
       sentiments: { positive: "Positive", neutral: "Neutral", negative: "Negative" },
     },

@@ -266,7 +266,7 @@ export function UploadWizard({
           <Result
             status={committed ? "success" : "info"}
             title={committed ? t("knowledge.wizard.committed") : t("knowledge.wizard.steps.finish")}
-            subTitle={committed ? t("knowledge.wizard.finishHint") : files.map((f) => f.name).join("、")}
+            subTitle={committed ? t("knowledge.wizard.finishHint") : files.map((f) => f.name).join(t("knowledge.wizard.fileSeparator"))}
           />
         </div>
       )}
