@@ -368,7 +368,8 @@ export function StudioPage() {
           value={notes}
           onChange={(e) => setNotes(e.target.value)}
           placeholder={t("agents.studio.versionNotesPlaceholder")}
-          style={{ marginTop: 8 }}
+          // The count sits below the box: room for it above the dialog's buttons.
+          style={{ marginTop: 8, marginBottom: 24 }}
           data-testid="release-notes"
         />
       </Modal>
