@@ -81,6 +81,8 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ channels: ChannelsService }
 };
 
 const SESSION_HEADER = "mcp-session-id";
+/** The most JSON-RPC messages one streamable HTTP request may carry. */
+const MAX_BATCH = 50;
 
 function bearer(req: FastifyRequest) {
   return req.headers.authorization?.match(/^bearer\s+(\S+)\s*$/i)?.[1];
@@ -91,10 +93,13 @@ function rpcError(reply: FastifyReply, status: number, message: string, code = -
   return reply.status(status).type("application/json").send({ jsonrpc: "2.0", error: { code, message }, id: null });
 }
 
+/** The JSON-RPC messages a body carries (a batch is as many requests as it holds; larger ones are refused unread). */
+const messageCount = (body: unknown) => (Array.isArray(body) ? Math.min(Math.max(body.length, 1), MAX_BATCH) : 1);
+
 async function authenticated(channels: ChannelsService, req: FastifyRequest, reply: FastifyReply, agentId: string) {
   const lang = requestLanguage(req.headers);
   try {
-    return await channels.authenticate(agentId, bearer(req), req.ip, lang, `${req.protocol}://${req.host}`);
+    return await channels.authenticate(agentId, bearer(req), req.ip, lang, `${req.protocol}://${req.host}`, messageCount(req.body));
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     if (err.status === 401) reply.header("www-authenticate", 'Bearer realm="agentfair-mcp"');
@@ -118,7 +123,7 @@ export const mcpRoutes: FastifyPluginAsyncZod<{ channels: ChannelsService; hub: 
     async (req, reply) => {
       const ctx = await authenticated(channels, req, reply, req.params.agentId);
       if (!ctx) return reply;
-      const parsed = z.union([JSONRPCMessageSchema, z.array(JSONRPCMessageSchema).min(1).max(50)]).safeParse(req.body);
+      const parsed = z.union([JSONRPCMessageSchema, z.array(JSONRPCMessageSchema).min(1).max(MAX_BATCH)]).safeParse(req.body);
       if (!parsed.success) return rpcError(reply, 400, "Parse error: invalid JSON-RPC message", -32700);
       const messages: JSONRPCMessage[] = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
       const initializing = messages.some((m) => isJSONRPCRequest(m) && m.method === "initialize");

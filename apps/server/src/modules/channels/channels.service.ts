@@ -132,8 +132,19 @@ export class ChannelsService {
 
   // ---- the MCP side ---------------------------------------------------------------------------
 
-  /** The key of a bearer header, for this agent; anything else is refused alike (401). */
-  async authenticate(agentId: string, bearer: string | undefined, ip: string, lang: Language, origin: string): Promise<McpContext> {
+  /**
+   * The key of a bearer header, for this agent; anything else is refused alike (401). `messages`:
+   * the JSON-RPC messages the request carries, each one a request against the key's limit (a batch
+   * of them is not one request).
+   */
+  async authenticate(
+    agentId: string,
+    bearer: string | undefined,
+    ip: string,
+    lang: Language,
+    origin: string,
+    messages = 1,
+  ): Promise<McpContext> {
     const refuse = () => new AppError("mcpKeyInvalid", 401);
     if (!bearer?.startsWith(MCP_KEY_PREFIX) || bearer.length > 200) throw refuse();
     const key = await this.repo.keyByHash(this.hash(bearer));
@@ -146,6 +157,7 @@ export class ChannelsService {
         key.requestsPerMinute,
         60,
         (seconds) => new AppError("mcpRequestsLimited", 429, { seconds, limit: key.requestsPerMinute }),
+        Math.max(1, messages),
       );
     if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > LAST_USED_EVERY_MS)
       await this.repo.touchKey(key.id).catch(() => undefined);

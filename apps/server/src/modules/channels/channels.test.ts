@@ -199,6 +199,36 @@ describe("the MCP endpoint", () => {
     expect(text(refused)).toContain("token");
   });
 
+  it("counts each message of a batch against the key's limit: one request cannot carry many", async () => {
+    const { key } = await newKey({ requestsPerMinute: 2 });
+    const headers = {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    const init = await a.app.inject({
+      method: "POST",
+      url: `/mcp/${agentId}`,
+      headers,
+      payload: {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      },
+    });
+    expect(init.statusCode).toBe(200);
+    const batch = [1, 2, 3].map((id) => ({ jsonrpc: "2.0", id, method: "tools/list" }));
+    const res = await a.app.inject({
+      method: "POST",
+      url: `/mcp/${agentId}`,
+      headers: { ...headers, "mcp-session-id": String(init.headers["mcp-session-id"]) },
+      payload: batch,
+    });
+    expect(res.statusCode).toBe(429);
+    expect(res.json().error.message).toContain("每分钟2次");
+  });
+
   it("offers search_knowledge only when the key allows it and the agent has a knowledge base", async () => {
     const { key } = await newKey({ searchKnowledge: true });
     const { client } = await connect(urlA, key);
