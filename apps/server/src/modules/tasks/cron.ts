@@ -13,13 +13,29 @@ export function cycleCron(cycle: "daily" | "weekly" | "monthly", time: string, w
 }
 
 /**
+ * Whether the minutes of an hour could bring two runs closer than MIN_GAP_MS: two of the minutes
+ * are (within an hour), or the last and the first across two hours that follow each other.
+ */
+function minutesTooClose(minutes: readonly number[], hours: readonly number[]) {
+  const gap = MIN_GAP_MS / 60_000;
+  const m = [...minutes].sort((x, y) => x - y);
+  for (let i = 1; i < m.length; i++) if (m[i] - m[i - 1] < gap) return true;
+  const h = new Set(hours);
+  const consecutive = [...h].some((x) => h.has((x + 1) % 24));
+  return consecutive && m.length > 0 && 60 - m[m.length - 1] + m[0] < gap;
+}
+
+/**
  * Checks a user's cron expression: five fields (no seconds), parsable, and its runs at least
- * MIN_GAP_MS apart over the next ten. Returns the reason it is refused, or null.
+ * MIN_GAP_MS apart: by its fields, whenever they apply (not only over the next runs, which depend
+ * on the time it is checked), and over the next ten. Returns the reason it is refused, or null.
  */
 export function cronProblem(expr: string): "invalid" | "tooOften" | null {
   const fields = expr.trim().split(/\s+/);
   if (fields.length !== 5) return "invalid";
   try {
+    const { minute, hour } = parser.parseExpression(expr, { tz: TASK_TIME_ZONE }).fields;
+    if (minutesTooClose(minute, hour)) return "tooOften";
     const times = nextRuns(expr, new Date(), 11);
     for (let i = 1; i < times.length; i++) if (times[i].getTime() - times[i - 1].getTime() < MIN_GAP_MS) return "tooOften";
     return times.length ? null : "invalid";

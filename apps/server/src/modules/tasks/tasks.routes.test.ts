@@ -82,6 +82,10 @@ describe("scheduled tasks", () => {
     expect((await call(alice, "POST", "/task", base({ triggerType: "cron", cron: "61 * * * *" }))).msg).toBe("cron表达式不正确");
     expect((await call(alice, "POST", "/task", base({ triggerType: "cron", cron: "* * * * * *" }))).msg).toBe("cron表达式不正确");
     expect((await call(alice, "POST", "/task", base({ triggerType: "cron", cron: "* * * * *" }))).msg).toBe("两次运行至少间隔5分钟");
+    // Its next ten runs (from 08:30: 09:00 to 09:50) are five minutes apart; from 09:50 it runs every minute.
+    const later = "0,5,10,15,20,25,30,35,40,45,50,51-59 9-23 * * *";
+    expect((await call(alice, "POST", "/task", base({ triggerType: "cron", cron: later }))).msg).toBe("两次运行至少间隔5分钟");
+    expect((await call(alice, "GET", `/task/cron-preview?expr=${encodeURIComponent(later)}`)).data.valid).toBe(false);
     expect((await call(alice, "POST", "/task", base({ delivery: "email", email: "not-mail" }))).msg).toBe("请输入正确的邮箱");
     // A stranger's agent is not a target either.
     expect((await call(bob, "POST", "/task", base())).msg).toBe("智能体未发布");
