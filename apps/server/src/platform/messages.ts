@@ -507,6 +507,10 @@ export const messages = {
   taskMailHostRequired: { zh: "请输入服务器地址", en: "please enter the server address" },
   taskMailAccountRequired: { zh: "请输入邮箱账号", en: "please enter the email account" },
   taskMailPasswordRequired: { zh: "请输入邮箱密码", en: "please enter the mailbox password" },
+  taskMailTimeout: {
+    zh: "邮箱服务器{seconds}秒内没有完成读取，下次再试",
+    en: "the mail server did not finish within {seconds} s; the next look tries again",
+  },
   taskRobotRequired: { zh: "请选择机器人", en: "please choose a robot" },
   taskRobotRecipientRequired: { zh: "请输入接收人", en: "please enter the recipient" },
   taskRobotNoConversation: {

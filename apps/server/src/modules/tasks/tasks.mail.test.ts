@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import hoodiecrow from "hoodiecrow-imap";
 import MailComposer from "nodemailer/lib/mail-composer/index.js";
@@ -170,6 +170,41 @@ describe("e-mail-triggered tasks", () => {
     await call(alice, "POST", `/task/${wrong.id}/pause`);
     await call(alice, "POST", `/task/${privateBox.id}/pause`);
   });
+});
+
+describe("a mailbox that never finishes", () => {
+  it("is given up after the look's time, and the other mailboxes are read meanwhile", async () => {
+    // Greets, then answers every command with a line a second and never completes it: the socket never idles out.
+    const trickles = new Set<NodeJS.Timeout>();
+    const slow = net.createServer((sock) => {
+      sock.on("error", () => {});
+      sock.write("* OK IMAP4rev1 ready\r\n");
+      sock.once("data", () => {
+        const timer = setInterval(() => sock.write("* OK still working\r\n"), 200);
+        trickles.add(timer);
+        sock.on("close", () => clearInterval(timer));
+      });
+    });
+    await new Promise<void>((r) => slow.listen(0, "127.0.0.1", r));
+    t.services.tasks.mailLookTimeoutMs = 2000;
+    try {
+      const stuck = (await call(alice, "POST", "/task", mailTask({ name: "慢邮箱", mailPort: (slow.address() as AddressInfo).port }))).data;
+      const good = (await call(alice, "POST", "/task", mailTask({ name: "好邮箱" }))).data;
+      const started = Date.now();
+      expect(await t.services.tasks.pollMail()).toEqual([]);
+      imap.appendMessage("INBOX", [], false, await mail("新订单", "请确认订单。"));
+      expect(await t.services.tasks.pollMail()).toHaveLength(1);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const [row] = await t.platform.db.select().from(scheduledTasks).where(eq(scheduledTasks.id, stuck.id));
+      expect(row.mailError).toBe("邮箱服务器2秒内没有完成读取，下次再试");
+      await call(alice, "POST", `/task/${stuck.id}/pause`);
+      await call(alice, "POST", `/task/${good.id}/pause`);
+    } finally {
+      t.services.tasks.mailLookTimeoutMs = 60_000;
+      for (const timer of trickles) clearInterval(timer);
+      slow.close();
+    }
+  }, 30_000);
 });
 
 describe("task delivery by robot", () => {

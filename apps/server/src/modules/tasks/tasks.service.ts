@@ -27,7 +27,7 @@ import type { AgentsService } from "../agents/agents.service.ts";
 import type { ChatService } from "../chat/chat.service.ts";
 import type { WorkflowsService } from "../workflows/workflows.service.ts";
 import { cronProblem, cycleCron, MIN_GAP_MS, nextRun, nextRuns } from "./cron.ts";
-import { newMail } from "./mailbox.ts";
+import { MAIL_LOOK_TIMEOUT_MS, MailLookTimeout, newMail } from "./mailbox.ts";
 import { type TaskRow, type TaskRunRow, TasksRepository } from "./tasks.repository.ts";
 
 export const RUN_JOB = "tasks.run";
@@ -36,6 +36,8 @@ export const MAIL_JOB = "tasks.mail";
 const SECRET_PURPOSE = "tasks.mailbox";
 /** Mailboxes one look reads at most; the rest are read by the next look. */
 const MAIL_BATCH = 50;
+/** Mailboxes looked into at the same time. */
+const MAIL_LOOKS_AT_ONCE = 5;
 /** A run that takes longer is stopped and counts as a failed try. */
 const RUN_TIMEOUT_MS = 5 * 60_000;
 /** A report agent's run waits this long for its report, then delivers its link. */
@@ -64,6 +66,8 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 export class TasksService {
   private readonly repo: TasksRepository;
+  /** How long one look into a mailbox may take (tests shorten it). */
+  mailLookTimeoutMs = MAIL_LOOK_TIMEOUT_MS;
 
   constructor(
     private readonly platform: Platform,
@@ -415,38 +419,46 @@ export class TasksService {
    */
   async pollMail(now = new Date()): Promise<string[]> {
     const runIds: string[] = [];
-    for (const task of await this.repo.mailTasks(MAIL_BATCH)) {
-      if (!task.mailHost || !task.mailPort || !task.mailAccount || !task.mailPasswordEnc) continue;
-      let found: Awaited<ReturnType<typeof newMail>>;
-      try {
-        found = await newMail(
-          {
-            host: task.mailHost,
-            port: task.mailPort,
-            protocol: task.mailProtocol === "imap" ? "imap" : "imaps",
-            account: task.mailAccount,
-            password: openSecret(this.platform.secret, SECRET_PURPOSE, task.mailPasswordEnc),
-          },
-          { uidValidity: task.mailUidValidity, lastUid: task.mailLastUid },
-          this.platform.config.NET_ALLOW_HOSTS,
-        );
-      } catch (err) {
-        // Shown on the task (a wrong password, an unreachable server); the next look tries again.
-        await this.repo.update(task.id, { mailError: errorText(err).slice(0, 500) });
-        continue;
-      }
-      const runs = await this.repo.claimMail(
-        task,
-        found.mark,
-        found.mails.map((m) => m.text),
-        now,
-      );
-      for (const run of runs) {
-        runIds.push(run.id);
-        this.dispatch(run.id);
-      }
-    }
+    const tasks = await this.repo.mailTasks(MAIL_BATCH);
+    // A few mailboxes at a time, each look within its time: a slow server delays only its own task.
+    const worker = async () => {
+      for (let task = tasks.shift(); task; task = tasks.shift()) runIds.push(...(await this.lookIntoMailbox(task, now)));
+    };
+    await Promise.all(Array.from({ length: MAIL_LOOKS_AT_ONCE }, worker));
     return runIds;
+  }
+
+  /** One mailbox's look: the runs of its new mail (none when it could not be read; the task shows why). */
+  private async lookIntoMailbox(task: TaskRow, now: Date): Promise<string[]> {
+    if (!task.mailHost || !task.mailPort || !task.mailAccount || !task.mailPasswordEnc) return [];
+    let found: Awaited<ReturnType<typeof newMail>>;
+    try {
+      found = await newMail(
+        {
+          host: task.mailHost,
+          port: task.mailPort,
+          protocol: task.mailProtocol === "imap" ? "imap" : "imaps",
+          account: task.mailAccount,
+          password: openSecret(this.platform.secret, SECRET_PURPOSE, task.mailPasswordEnc),
+        },
+        { uidValidity: task.mailUidValidity, lastUid: task.mailLastUid },
+        this.platform.config.NET_ALLOW_HOSTS,
+        this.mailLookTimeoutMs,
+      );
+    } catch (err) {
+      // Shown on the task (a wrong password, an unreachable server); the next look tries again.
+      const text = err instanceof MailLookTimeout ? translate("taskMailTimeout", "zh", { seconds: err.seconds }) : errorText(err);
+      await this.repo.update(task.id, { mailError: text.slice(0, 500) });
+      return [];
+    }
+    const runs = await this.repo.claimMail(
+      task,
+      found.mark,
+      found.mails.map((m) => m.text),
+      now,
+    );
+    for (const run of runs) this.dispatch(run.id);
+    return runs.map((r) => r.id);
   }
 
   /**
