@@ -14,6 +14,9 @@ export const common = defineArea(
     cancel: "取消",
     submit: "提交",
     pleaseEnter: "请输入",
+    /** Between a label and its value: full-width in Chinese, ": " in English. */
+    colon: "：",
+    listSeparator: "，",
     membershipRequired: "会员权益功能，请先开通会员",
     userInfoExpired: "用户信息已过期，请重新登录！",
     copySuccess: "复制成功！",
@@ -51,6 +54,8 @@ export const common = defineArea(
     cancel: "Cancel",
     submit: "Submit",
     pleaseEnter: "please enter",
+    colon: ": ",
+    listSeparator: ", ",
     membershipRequired: "membership feature, please open membership first",
     userInfoExpired: "Your user info has expired, please sign in again!",
     copySuccess: "copied successfully!",

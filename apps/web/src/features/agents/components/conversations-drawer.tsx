@@ -239,7 +239,9 @@ function TuneModal({ agentId, message: reply, onClose }: { agentId: string; mess
       okButtonProps={{ "data-testid": "tune-save" } as ButtonProps}
     >
       <Typography.Paragraph type="secondary" ellipsis={{ rows: 4, expandable: true }}>
-        {t("agents.conversations.originalAnswer")}：{reply.content}
+        {t("agents.conversations.originalAnswer")}
+        {t("common.colon")}
+        {reply.content}
       </Typography.Paragraph>
       {!records.isLoading && (
         <Form
@@ -291,7 +293,9 @@ function Tuning({ agentId }: { agentId: string }) {
             {r.correctedAnswer && <Typography.Text style={{ whiteSpace: "pre-wrap" }}>{r.correctedAnswer}</Typography.Text>}
             {r.note && (
               <Typography.Text type="warning">
-                {t("agents.conversations.note")}：{r.note}
+                {t("agents.conversations.note")}
+                {t("common.colon")}
+                {r.note}
               </Typography.Text>
             )}
             <Space wrap>

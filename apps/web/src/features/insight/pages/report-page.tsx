@@ -83,7 +83,9 @@ function ReportPanel({ id, shareToken }: { id?: string; shareToken?: string }) {
             {r.title}
           </Typography.Title>
           <Typography.Text type="secondary" style={{ fontWeight: "normal" }}>
-            {t("insight.question")}：{r.question} · {relativeTime(r.createdTime)}
+            {t("insight.question")}
+            {t("common.colon")}
+            {r.question} · {relativeTime(r.createdTime)}
             {/* (the build itself updates the report: said only when it reads differently) */}
             {relativeTime(r.updateTime) !== relativeTime(r.createdTime) &&
               ` · ${t("insight.builder.updated", { time: relativeTime(r.updateTime) })}`}

@@ -395,7 +395,9 @@ export function RuleDialog({
         </Form.Item>
         {expressionCn && (
           <Typography.Paragraph type="secondary" style={{ fontSize: 12 }} data-testid="rule-expression-cn">
-            {t("rules.expressionCn")}：{expressionCn}
+            {t("rules.expressionCn")}
+            {t("common.colon")}
+            {expressionCn}
           </Typography.Paragraph>
         )}
 
@@ -430,7 +432,10 @@ export function RuleDialog({
         {result && (
           <div style={{ marginTop: 8 }} data-testid="rule-test-result">
             <Space>
-              <Typography.Text>{t("rules.result")}：</Typography.Text>
+              <Typography.Text>
+                {t("rules.result")}
+                {t("common.colon")}
+              </Typography.Text>
               <Tag color="blue" style={{ fontSize: 14 }}>
                 {show(result.value)}
               </Tag>

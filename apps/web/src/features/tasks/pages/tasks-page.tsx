@@ -525,7 +525,9 @@ function TaskEditor({
                 {preview.data &&
                   (preview.data.valid ? (
                     <span data-testid="task-cron-next">
-                      {t("tasks.cronNext")}：{preview.data.next.slice(0, 3).map(fmt).join("，")}
+                      {t("tasks.cronNext")}
+                      {t("common.colon")}
+                      {preview.data.next.slice(0, 3).map(fmt).join(t("common.listSeparator"))}
                     </span>
                   ) : (
                     <Typography.Text type="danger">{t("tasks.cronInvalid")}</Typography.Text>
