@@ -473,11 +473,9 @@ function QueryCard() {
     }
   };
   return (
-    <Card
-      style={{ marginTop: 16 }}
-      title={t("datatables.query")}
-      extra={<Typography.Text type="secondary">{t("datatables.queryHint")}</Typography.Text>}
-    >
+    <Card style={{ marginTop: 16 }} title={t("datatables.query")}>
+      {/* In the body, not the header's extra: beside the title a long hint squeezed it to "SQL …" on narrow screens. */}
+      <Typography.Paragraph type="secondary">{t("datatables.queryHint")}</Typography.Paragraph>
       <Space.Compact style={{ width: "100%" }}>
         <Input.TextArea
           value={sql}

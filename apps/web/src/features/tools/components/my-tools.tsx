@@ -137,6 +137,8 @@ export function MyTools() {
       <Table<Plugin>
         rowKey="id"
         size="middle"
+        // Below ~960 px the fixed columns squeezed the edit time onto three lines and pushed the actions past the card.
+        scroll={{ x: 960 }}
         loading={query.isFetching}
         dataSource={rows}
         onRow={(p) => ({ onDoubleClick: () => open(p), "data-testid": `tool-row-${p.pluginName}` }) as never}
