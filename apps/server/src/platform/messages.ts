@@ -521,6 +521,10 @@ export const messages = {
   taskApiKeyInvalid: { zh: "任务密钥无效", en: "the task's apikey is invalid" },
   taskNotApiTriggered: { zh: "该任务不是 API 触发的任务", en: "the task is not triggered by API" },
   taskPaused: { zh: "任务已暂停", en: "the task is paused" },
+  taskRunsPending: {
+    zh: "等待中的任务运行过多（最多{max}个），请等它们完成后再试",
+    en: "too many task runs waiting (at most {max}); try again once they finish",
+  },
   taskApiLimited: {
     zh: "任务调用过于频繁（每分钟{limit}次），请{seconds}秒后再试",
     en: "too many task calls ({limit} per minute), try again in {seconds} s",

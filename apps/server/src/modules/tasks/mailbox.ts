@@ -45,14 +45,15 @@ export class MailLookTimeout extends Error {
 
 /**
  * The INBOX's mail after the mark. A first look (or a mailbox whose UIDVALIDITY changed, so old
- * UIDs mean nothing) only sets the mark: mail already there does not start runs. The whole look,
- * from connecting to logging out, ends within `timeoutMs`.
+ * UIDs mean nothing) only sets the mark: mail already there does not start runs. At most `maxMails`
+ * are taken (the rest wait for the next look); the whole look, from connecting to logging out, ends
+ * within `timeoutMs`.
  */
 export async function newMail(
   box: Mailbox,
   mark: MailMark,
   allowHosts: string[],
-  timeoutMs = MAIL_LOOK_TIMEOUT_MS,
+  { timeoutMs = MAIL_LOOK_TIMEOUT_MS, maxMails = MAILS_PER_LOOK }: { timeoutMs?: number; maxMails?: number } = {},
 ): Promise<{ mark: MailMark; mails: NewMail[] }> {
   // The user-given host is checked like a URL (no private networks) and the socket goes to that address.
   const address = await safeAddress(box.host, box.port, { allowHosts });
@@ -78,7 +79,7 @@ export async function newMail(
   try {
     await client.connect();
     try {
-      return await look(client, mark);
+      return await look(client, mark, Math.min(maxMails, MAILS_PER_LOOK));
     } finally {
       await client.logout().catch(() => client.close());
     }
@@ -90,7 +91,7 @@ export async function newMail(
   }
 }
 
-async function look(client: ImapFlow, mark: MailMark): Promise<{ mark: MailMark; mails: NewMail[] }> {
+async function look(client: ImapFlow, mark: MailMark, maxMails: number): Promise<{ mark: MailMark; mails: NewMail[] }> {
   const lock = await client.getMailboxLock("INBOX", { readOnly: true });
   try {
     const mailbox = client.mailbox;
@@ -105,7 +106,7 @@ async function look(client: ImapFlow, mark: MailMark): Promise<{ mark: MailMark;
     for await (const msg of client.fetch(`${mark.lastUid + 1}:*`, { uid: true }, { uid: true })) {
       if (msg.uid > mark.lastUid) uids.push(msg.uid);
     }
-    const taken = uids.sort((a, b) => a - b).slice(0, MAILS_PER_LOOK);
+    const taken = uids.sort((a, b) => a - b).slice(0, maxMails);
     if (!taken.length) return { mark, mails: [] };
     const mails: NewMail[] = [];
     const query = { uid: true, source: { start: 0, maxLength: MAIL_SOURCE_MAX } };

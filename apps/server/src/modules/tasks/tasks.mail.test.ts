@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import hoodiecrow from "hoodiecrow-imap";
 import MailComposer from "nodemailer/lib/mail-composer/index.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { scheduledTasks } from "../../db/schema/index.ts";
+import { scheduledTasks, taskRuns } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
@@ -169,6 +169,28 @@ describe("e-mail-triggered tasks", () => {
     expect(list.find((x) => x.id === privateBox.id)?.mailError).toMatch(/10\.0\.0\.8/);
     await call(alice, "POST", `/task/${wrong.id}/pause`);
     await call(alice, "POST", `/task/${privateBox.id}/pause`);
+  });
+});
+
+describe("an owner with runs enough waiting", () => {
+  it("leaves new mail in the mailbox until the runs are done", async () => {
+    const carol = await createUser(t, { domain: "mailacme", memberLevel: "PER_FLAGSHIP_MONTHLY" });
+    const target = (await call(carol, "POST", "/agent/quick/add", { agentName: "排队邮件助手" })).data.agentId;
+    await t.app.inject({
+      method: "POST",
+      url: "/agent/agent_runtime/chat",
+      payload: { token: carol.token, schema_id: target, release: false, query: "调试" },
+    });
+    await call(carol, "POST", `/agent/release/${target}`, { notes: "" });
+    const task = (await call(carol, "POST", "/task", mailTask({ name: "排队邮件", targetId: target }))).data;
+    expect(await t.services.tasks.pollMail()).toEqual([]);
+    const waiting = Array.from({ length: 30 }, () => ({ taskId: task.id, trigger: "manual", status: "QUEUED", dueAt: new Date() }));
+    const queued = await t.platform.db.insert(taskRuns).values(waiting).returning();
+    imap.appendMessage("INBOX", [], false, await mail("排队", "这封要等一等。"));
+    expect(await t.services.tasks.pollMail()).toEqual([]);
+    await t.platform.db.update(taskRuns).set({ status: "SUCCEEDED" }).where(eq(taskRuns.id, queued[0].id));
+    expect(await t.services.tasks.pollMail()).toHaveLength(1);
+    await call(carol, "POST", `/task/${task.id}/pause`);
   });
 });
 

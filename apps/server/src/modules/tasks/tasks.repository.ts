@@ -144,9 +144,28 @@ export class TasksRepository {
     });
   }
 
-  async insertRun(row: typeof taskRuns.$inferInsert) {
-    const [run] = await this.db.insert(taskRuns).values(row).returning();
+  async insertRun(row: typeof taskRuns.$inferInsert, tx: Tx = this.db) {
+    const [run] = await tx.insert(taskRuns).values(row).returning();
     return run;
+  }
+
+  /**
+   * The owner's runs waiting or running, over all their tasks. Only the last hour's count: a run
+   * whose job was lost stays queued, and must not hold a place for ever.
+   */
+  async pendingRunsOf(ownerId: string, tx: Tx = this.db) {
+    const [{ n }] = await tx
+      .select({ n: count() })
+      .from(taskRuns)
+      .innerJoin(scheduledTasks, eq(scheduledTasks.id, taskRuns.taskId))
+      .where(
+        and(
+          eq(scheduledTasks.ownerId, ownerId),
+          inArray(taskRuns.status, ["QUEUED", "RUNNING"]),
+          sql`${taskRuns.createdAt} > now() - interval '1 hour'`,
+        ),
+      );
+    return n;
   }
 
   async run(id: string) {

@@ -295,6 +295,26 @@ describe("API-triggered tasks", () => {
     expect((await call(alice, "POST", "/task", base({ name: "超限", triggerType: "api", apiRequestsPerMinute: -1 }))).status).toBe(400);
   });
 
+  it("an owner with 30 runs waiting starts no more by run now or by apikey, until one ends", async () => {
+    const carol = await createUser(t, { domain: "tasksacme", memberLevel: "PER_FLAGSHIP_MONTHLY" });
+    const target = await releasedAgent(carol, "排队助手");
+    const manual = (await call(carol, "POST", "/task", base({ name: "手动", targetId: target }))).data;
+    const api = (await call(carol, "POST", "/task", base({ name: "接口", targetId: target, triggerType: "api", apiRequestsPerMinute: 0 })))
+      .data;
+    const first = await call(carol, "POST", `/task/${manual.id}/run`);
+    expect(first.status).toBe(200);
+    const more = await Promise.all(Array.from({ length: 29 }, () => trigger(api.id, api.apiKey)));
+    expect(more.every((r) => r.status === 200)).toBe(true);
+    const refused = await call(carol, "POST", `/task/${manual.id}/run`);
+    expect(refused.status).toBe(429);
+    expect(refused.msg).toBe("等待中的任务运行过多（最多30个），请等它们完成后再试");
+    expect((await trigger(api.id, api.apiKey)).status).toBe(429);
+    // One ends: there is room for one more.
+    await t.services.tasks.execute(first.data.id);
+    expect((await trigger(api.id, api.apiKey)).status).toBe(200);
+    expect((await trigger(api.id, api.apiKey)).status).toBe(429);
+  });
+
   it("a stopped owner's tasks wait: the clock skips them and their apikey opens nothing, until the account starts again", async () => {
     const api = (await call(alice, "POST", "/task", base({ name: "停用接口", triggerType: "api" }))).data;
     const timed = (await call(alice, "POST", "/task", base({ name: "停用定时", cycleTime: "10:00" }))).data;

@@ -38,6 +38,8 @@ const SECRET_PURPOSE = "tasks.mailbox";
 const MAIL_BATCH = 50;
 /** Mailboxes looked into at the same time. */
 const MAIL_LOOKS_AT_ONCE = 5;
+/** Runs one owner may have waiting or running before run now, API calls and mail start no more. */
+export const TASK_PENDING_RUNS_MAX = 30;
 /** A run that takes longer is stopped and counts as a failed try. */
 const RUN_TIMEOUT_MS = 5 * 60_000;
 /** A report agent's run waits this long for its report, then delivers its link. */
@@ -326,9 +328,22 @@ export class TasksService {
   /** Run now, beside the schedule (which it does not move). */
   async runNow(caller: Caller, id: string): Promise<TaskRun> {
     const task = await this.owned(caller, id);
-    const run = await this.repo.insertRun({ taskId: task.id, trigger: "manual", status: "QUEUED", dueAt: new Date() });
+    const run = await this.queueRun(task, { trigger: "manual", dueAt: new Date() });
     this.dispatch(run.id);
     return runWire(run);
+  }
+
+  /**
+   * A run asked for now (run now, an API call), unless the owner already has TASK_PENDING_RUNS_MAX
+   * waiting or running: the runs of all users share one queue, and one user's thousand runs would
+   * hold back everyone's scheduled ones.
+   */
+  private queueRun(task: TaskRow, run: { trigger: "manual" | "api"; dueAt: Date; input?: string }) {
+    return insertWithinLimit(this.platform.db, `task-runs:${task.ownerId}`, TASK_PENDING_RUNS_MAX, {
+      count: (tx) => this.repo.pendingRunsOf(task.ownerId, tx),
+      refuse: (max) => new AppError("taskRunsPending", 429, { max }),
+      insert: (tx) => this.repo.insertRun({ taskId: task.id, status: "QUEUED", ...run }, tx),
+    });
   }
 
   // ---- the API trigger -------------------------------------------------------------------------
@@ -363,7 +378,7 @@ export class TasksService {
         (seconds) => new AppError("taskApiLimited", 429, { seconds, limit }),
       );
     const now = new Date();
-    const run = await this.repo.insertRun({ taskId: task.id, trigger: "api", status: "QUEUED", dueAt: now, input: input.trim() });
+    const run = await this.queueRun(task, { trigger: "api", dueAt: now, input: input.trim() });
     await this.repo.update(task.id, { lastRunAt: now });
     this.dispatch(run.id);
     return runWire(run);
@@ -431,6 +446,9 @@ export class TasksService {
   /** One mailbox's look: the runs of its new mail (none when it could not be read; the task shows why). */
   private async lookIntoMailbox(task: TaskRow, now: Date): Promise<string[]> {
     if (!task.mailHost || !task.mailPort || !task.mailAccount || !task.mailPasswordEnc) return [];
+    // An owner with runs enough waiting: the mail stays in the mailbox for a later look.
+    const room = TASK_PENDING_RUNS_MAX - (await this.repo.pendingRunsOf(task.ownerId));
+    if (room <= 0) return [];
     let found: Awaited<ReturnType<typeof newMail>>;
     try {
       found = await newMail(
@@ -443,7 +461,7 @@ export class TasksService {
         },
         { uidValidity: task.mailUidValidity, lastUid: task.mailLastUid },
         this.platform.config.NET_ALLOW_HOSTS,
-        this.mailLookTimeoutMs,
+        { timeoutMs: this.mailLookTimeoutMs, maxMails: room },
       );
     } catch (err) {
       // Shown on the task (a wrong password, an unreachable server); the next look tries again.
