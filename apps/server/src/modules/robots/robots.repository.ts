@@ -124,13 +124,14 @@ export class RobotsRepository {
     await this.db.update(robotMessages).set(patch).where(eq(robotMessages.id, id));
   }
 
+  /** The robot user's mapping, and whether its account is a guest (not a bound platform user). */
   async robotUser(robotId: string, externalUserId: string) {
-    return (
-      await this.db
-        .select()
-        .from(robotUsers)
-        .where(and(eq(robotUsers.robotId, robotId), eq(robotUsers.externalUserId, externalUserId)))
-    )[0];
+    const [row] = await this.db
+      .select({ mapping: robotUsers, guest: sql<boolean>`${users.passwordHash} = ${ROBOT_GUEST_PASSWORD_HASH}` })
+      .from(robotUsers)
+      .innerJoin(users, eq(users.id, robotUsers.userId))
+      .where(and(eq(robotUsers.robotId, robotId), eq(robotUsers.externalUserId, externalUserId)));
+    return row && { ...row.mapping, guest: !!row.guest };
   }
 
   /** A robot user's guest account and mapping, created once (a concurrent first message finds the winner's). */
@@ -141,14 +142,16 @@ export class RobotsRepository {
         .values({ tenantId: robot.tenantId, username, nickname, passwordHash: ROBOT_GUEST_PASSWORD_HASH })
         .onConflictDoNothing()
         .returning();
+      // A concurrent first message made the guest: it is taken. A person's account never is, whatever its name.
       const userId =
         user?.id ??
         (
           await tx
             .select({ id: users.id })
             .from(users)
-            .where(and(eq(users.tenantId, robot.tenantId), eq(users.username, username)))
-        )[0].id;
+            .where(and(eq(users.tenantId, robot.tenantId), eq(users.username, username), eq(users.passwordHash, ROBOT_GUEST_PASSWORD_HASH)))
+        )[0]?.id;
+      if (!userId) throw new Error(`the robot guest name ${username} belongs to an account`);
       await tx.insert(robotUsers).values({ robotId: robot.id, externalUserId, userId }).onConflictDoNothing();
     });
   }

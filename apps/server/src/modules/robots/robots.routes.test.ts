@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { registerRequest } from "@agentfair/contracts";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agents, chatMessages, robotMessages, robotUsers, robots } from "../../db/schema/index.ts";
@@ -386,6 +387,24 @@ describe("DingTalk and the generic webhook", () => {
     const [mapping] = await t.platform.db.select().from(robotUsers).where(eq(robotUsers.robotId, id));
     expect(mapping.userId).toBe(bob.id);
     expect((await say("h-3", "u-10", `bind ${code}`)).body.text).toBe("绑定码无效或已过期");
+  });
+
+  it("an account named like a robot user's guest does not become that robot user: their conversation stays out of it", async () => {
+    const id = await webhookRobot("隐私钩子", "/hook/privacy");
+    // The guest name a robot user would have had, taken first by someone signing up (the sign-up form accepts it).
+    const taken = `robot_${createHash("sha256").update(`${id}:victim-1`).digest("hex").slice(0, 20)}`;
+    expect(registerRequest.shape.username.safeParse(taken).success).toBe(true);
+    const mallory = await createUser(t, { username: taken, memberLevel: "PER_FLAGSHIP_MONTHLY" });
+    await hook(id, { messageId: "p-1", userId: "victim-1", text: "我的体检报告说明了什么" });
+    await waitFor(() => sent.find((s) => s.path === "/hook/privacy" && s.body.messageId === "p-1"));
+    const [mapping] = await t.platform.db.select().from(robotUsers).where(eq(robotUsers.robotId, id));
+    expect(mapping.userId).not.toBe(mallory.id);
+    const sessions = await t.app.inject({
+      method: "GET",
+      url: "/agent/agent_runtime/session_list?page_number=1&page_size=100",
+      headers: mallory.headers,
+    });
+    expect(sessions.json().data.list).toEqual([]);
   });
 
   it("one robot user's messages take turns: answered in order, in one session, each seeing the ones before", async () => {

@@ -474,7 +474,7 @@ export class RobotsService {
     if (!guest || !owner) return translate("robotReplyFailed", "zh");
     // A guest (someone who has not bound an account) chats on the robot owner's quota and balance: a
     // made-up sender id must not bring a new day's free chats.
-    const payer = guest.username === guestName(robot.id, externalUserId) ? owner : guest;
+    const payer = mapping.guest ? owner : guest;
     const attempt = async (caller: Caller) => {
       const sessionId = mapping.sessionUserId === caller.userId ? mapping.sessionId : null;
       const req = chatRequest.parse({ query: question, schema_id: robot.agentId, release: true, session_id: sessionId });
@@ -622,9 +622,13 @@ export class RobotsService {
   }
 }
 
-/** The username of a robot's guest account for one sender: no one registers it (it is not a name a person can pick twice). */
+/**
+ * The username of a robot's guest account for one sender. The ":" keeps it out of reach of people:
+ * sign-up and the member form take letters, digits, "_" and Chinese only (a "robot_…" name, as
+ * guests had before, someone could take first and receive that sender's conversations).
+ */
 function guestName(robotId: string, externalUserId: string) {
-  return `robot_${createHash("sha256").update(`${robotId}:${externalUserId}`).digest("hex").slice(0, 20)}`;
+  return `robot:${createHash("sha256").update(`${robotId}:${externalUserId}`).digest("hex").slice(0, 20)}`;
 }
 
 /**
