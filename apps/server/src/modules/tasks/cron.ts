@@ -26,9 +26,16 @@ function minutesTooClose(minutes: readonly number[], hours: readonly number[]) {
 }
 
 /**
- * Checks a user's cron expression: five fields (no seconds), parsable, and its runs at least
- * MIN_GAP_MS apart: by its fields, whenever they apply (not only over the next runs, which depend
- * on the time it is checked), and over the next ten. Returns the reason it is refused, or null.
+ * How far ahead a user's expression is looked at. The parser steps through the calendar, slowly (in
+ * the time zone, milliseconds a step) and without an end of its own: "0 0 29 2 *" held the process
+ * for seconds a look. An expression that does not run within a year is refused.
+ */
+const HORIZON_MS = 366 * 24 * 3600_000;
+
+/**
+ * Checks a user's cron expression: five fields (no seconds), parsable, its runs at least MIN_GAP_MS
+ * apart by its fields (whenever they apply, so the moment it is checked does not matter) and a run
+ * within a year. Returns the reason it is refused, or null.
  */
 export function cronProblem(expr: string): "invalid" | "tooOften" | null {
   const fields = expr.trim().split(/\s+/);
@@ -36,20 +43,24 @@ export function cronProblem(expr: string): "invalid" | "tooOften" | null {
   try {
     const { minute, hour } = parser.parseExpression(expr, { tz: TASK_TIME_ZONE }).fields;
     if (minutesTooClose(minute, hour)) return "tooOften";
-    const times = nextRuns(expr, new Date(), 11);
-    for (let i = 1; i < times.length; i++) if (times[i].getTime() - times[i - 1].getTime() < MIN_GAP_MS) return "tooOften";
-    return times.length ? null : "invalid";
+    return nextRuns(expr, new Date(), 1).length ? null : "invalid";
   } catch {
     return "invalid";
   }
 }
 
-/** The next `count` run times after `from`, in the product's zone. */
+/** The next run times after `from`, at most `count` and within a year, in the product's zone (for a user's expression). */
 export function nextRuns(expr: string, from: Date, count: number): Date[] {
-  const it = parser.parseExpression(expr, { currentDate: from, tz: TASK_TIME_ZONE });
+  const it = parser.parseExpression(expr, { currentDate: from, endDate: new Date(from.getTime() + HORIZON_MS), tz: TASK_TIME_ZONE });
   const out: Date[] = [];
   for (let i = 0; i < count && it.hasNext(); i++) out.push(it.next().toDate());
   return out;
 }
 
-export const nextRun = (expr: string, from: Date): Date => nextRuns(expr, from, 1)[0];
+/**
+ * The next run of a saved task's expression (checked when saved, so found within a year; one saved
+ * before that check may look further once a run). Throws when there is none.
+ */
+export function nextRun(expr: string, from: Date): Date {
+  return parser.parseExpression(expr, { currentDate: from, tz: TASK_TIME_ZONE }).next().toDate();
+}

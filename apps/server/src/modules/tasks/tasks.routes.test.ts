@@ -86,6 +86,13 @@ describe("scheduled tasks", () => {
     const later = "0,5,10,15,20,25,30,35,40,45,50,51-59 9-23 * * *";
     expect((await call(alice, "POST", "/task", base({ triggerType: "cron", cron: later }))).msg).toBe("两次运行至少间隔5分钟");
     expect((await call(alice, "GET", `/task/cron-preview?expr=${encodeURIComponent(later)}`)).data.valid).toBe(false);
+    // Next run in 2028: looking that far took the parser seconds of CPU a request; a cron must run within a year.
+    expect((await call(alice, "POST", "/task", base({ triggerType: "cron", cron: "0 0 29 2 *" }))).msg).toBe("cron表达式不正确");
+    expect((await call(alice, "GET", `/task/cron-preview?expr=${encodeURIComponent("0 0 29 2 *")}`)).data).toEqual({
+      valid: false,
+      next: [],
+    });
+    expect((await call(alice, "GET", `/task/cron-preview?expr=${encodeURIComponent("0 0 L * *")}`)).data.next).toHaveLength(5);
     expect((await call(alice, "POST", "/task", base({ delivery: "email", email: "not-mail" }))).msg).toBe("请输入正确的邮箱");
     // A stranger's agent is not a target either.
     expect((await call(bob, "POST", "/task", base())).msg).toBe("智能体未发布");
