@@ -1,8 +1,9 @@
-import { Button, Result } from "antd";
+import { Button } from "antd";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import { ErrorBoundary } from "../components/error-boundary";
+import { LazyResult } from "../components/lazy-result";
 
 /**
  * Keeps a page that throws while rendering (odd data from the server, a bug in a card, the
@@ -28,7 +29,7 @@ function PageFailed({ onRetry }: { onRetry: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
-    <Result
+    <LazyResult
       status="error"
       title={t("common.pageError.title")}
       subTitle={t("common.pageError.detail")}
