@@ -1,6 +1,6 @@
 import { UploadOutlined } from "@ant-design/icons";
 import { type AdminTenant, PASSWORD_MIN, type TenantCreateInput } from "@agentfair/contracts";
-import { App, Button, Checkbox, ColorPicker, Divider, Flex, Form, Input, Modal, Space, Typography, Upload } from "antd";
+import { App, Button, Checkbox, Divider, Flex, Form, Input, Modal, Space, Typography, Upload } from "antd";
 import { useTranslation } from "react-i18next";
 import { uploadIcon } from "../../../components/icon-picker/api";
 import { hinted, useFormSave } from "../../../lib/form";
@@ -20,7 +20,34 @@ interface Values {
   adminPassword?: string;
 }
 
-const hex = (v: unknown) => (typeof v === "string" ? v : (v as { toHexString(): string }).toHexString());
+/**
+ * A colour as #rrggbb: the browser's own picker beside its code, which can be typed or pasted. (Not
+ * antd's ColorPicker: antd's Button styles import a module of it, and using the picker anywhere then
+ * puts its presets and Collapse in the first load of every page, about 6 KB gzipped.)
+ */
+function ColorField({ id, value = "#000000", onChange }: { id?: string; value?: string; onChange?: (value: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Space.Compact>
+      <input
+        type="color"
+        style={{
+          width: 40,
+          height: 32,
+          padding: 3,
+          border: "1px solid #d9d9d9",
+          borderRadius: "6px 0 0 6px",
+          background: "#fff",
+          cursor: "pointer",
+        }}
+        aria-label={t("tenants.admin.pickColor")}
+        value={/^#[0-9a-f]{6}$/i.test(value) ? value : "#000000"}
+        onChange={(e) => onChange?.(e.target.value)}
+      />
+      <Input id={id} value={value} maxLength={7} style={{ width: 96 }} onChange={(e) => onChange?.(e.target.value.trim())} />
+    </Space.Compact>
+  );
+}
 
 /**
  * A new tenant (its domain, branding, sign-ups and first administrator), or an existing tenant's
@@ -49,8 +76,8 @@ export function TenantFormModal({
       const branding = {
         name: values.name,
         logo: values.logo ?? "",
-        primaryColor: hex(values.primaryColor),
-        backgroundColor: hex(values.backgroundColor),
+        primaryColor: values.primaryColor,
+        backgroundColor: values.backgroundColor,
         recordFiling: values.recordFiling ?? "",
       };
       let saved: AdminTenant;
@@ -149,10 +176,10 @@ export function TenantFormModal({
         </Form.Item>
         <Flex gap={16}>
           <Form.Item name="primaryColor" label={t("tenants.admin.primaryColor")}>
-            <ColorPicker showText disabledAlpha />
+            <ColorField />
           </Form.Item>
           <Form.Item name="backgroundColor" label={t("tenants.admin.backgroundColor")}>
-            <ColorPicker showText disabledAlpha />
+            <ColorField />
           </Form.Item>
           <Form.Item name="recordFiling" label={t("tenants.admin.recordFiling")} style={{ flex: 1 }}>
             <Input maxLength={100} placeholder="京ICP备00000000号" />
@@ -163,10 +190,10 @@ export function TenantFormModal({
           align="center"
           gap={12}
           data-testid="tenant-preview"
-          style={{ marginTop: 8, padding: 16, borderRadius: 8, background: hex(preview?.backgroundColor ?? "#f0f5ff") }}
+          style={{ marginTop: 8, padding: 16, borderRadius: 8, background: preview?.backgroundColor ?? "#f0f5ff" }}
         >
           <img src={preview?.logo || "/favicon.svg"} alt="" width={32} height={32} />
-          <Typography.Text strong style={{ color: hex(preview?.primaryColor ?? "#1677ff"), fontSize: 18 }}>
+          <Typography.Text strong style={{ color: preview?.primaryColor ?? "#1677ff", fontSize: 18 }}>
             {preview?.name || t("tenants.admin.nameLabel")}
           </Typography.Text>
         </Flex>

@@ -89,6 +89,26 @@ describe("tenants (platform administrators)", { timeout: 30_000 }, () => {
     expect(unhandled).toEqual([]);
   });
 
+  it("takes colours picked or typed as #rrggbb, shown in the preview", async () => {
+    renderInApp(<AdminTenantsPage />);
+    await screen.findByText("Acme 智能科技");
+    fireEvent.click(screen.getByRole("button", { name: /新建租户/ }));
+    const dialog = await screen.findByRole("dialog");
+    fireEvent.change(within(dialog).getByLabelText("访问地址"), { target: { value: "xinghe" } });
+    fireEvent.change(within(dialog).getByLabelText("租户名称"), { target: { value: "星河科技" } });
+    fireEvent.change(within(dialog).getByLabelText("主题色"), { target: { value: " #D4380D " } });
+    const [, background] = within(dialog).getAllByLabelText("选择颜色");
+    fireEvent.input(background, { target: { value: "#e6f4ff" } });
+    const preview = within(dialog).getByTestId("tenant-preview");
+    await waitFor(() => expect(preview.style.background).toBe("rgb(230, 244, 255)"));
+    expect(within(preview).getByText("星河科技").closest<HTMLElement>(".ant-typography")?.style.color).toBe("rgb(212, 56, 13)");
+    fireEvent.click(within(dialog).getByRole("button", { name: /创\s?建/ }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === "POST")?.body).toMatchObject({ primaryColor: "#D4380D", backgroundColor: "#e6f4ff" }),
+    );
+    await settle();
+  });
+
   it("says that a tenant's sign-ups were closed", async () => {
     renderInApp(<AdminTenantsPage />);
     const toggle = await screen.findByTestId("tenant-registration-acme");
