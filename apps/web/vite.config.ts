@@ -92,8 +92,39 @@ function formProviderAlone(): Plugin {
   };
 }
 
+/**
+ * The contracts declare their schemas at module level (`z.object({ level: memberLevel.nullable() })`),
+ * and a call may have side effects for all the bundler knows, so every schema of a module stayed in
+ * the bundle once anything else of it was used, and zod (25 KB gzipped) with them. The contracts
+ * run nothing at module level but building values: each call outside a function is marked pure, so
+ * a schema no page uses goes, as does zod where no page of a first load uses one.
+ */
+function pureContracts(): Plugin {
+  return {
+    name: "agentfair:pure-contracts",
+    apply: "build",
+    transform(code, id) {
+      if (!/[\\/]packages[\\/]contracts[\\/]src[\\/][^?]*\.ts$/.test(id) || /\.test\.ts$/.test(id)) return;
+      const starts: number[] = [];
+      const visit = (node: unknown) => {
+        if (!node || typeof node !== "object") return;
+        if (Array.isArray(node)) return node.forEach(visit);
+        const n = node as { type?: string; start: number };
+        if (n.type && /Function|Class/.test(n.type)) return; // runs when called, not when the module loads
+        if (n.type === "CallExpression" || n.type === "NewExpression") starts.push(n.start);
+        for (const value of Object.values(node)) visit(value);
+      };
+      visit(this.parse(code));
+      let out = code;
+      // A chain (`z.string().min(1)`) is calls starting at one place: each gets its own mark.
+      for (const start of starts.sort((a, b) => b - a)) out = `${out.slice(0, start)}/* @__PURE__ */ ${out.slice(start)}`;
+      return { code: out, map: null };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress(), oneLanguage(), formProviderAlone()],
+  plugins: [react(), precompress(), oneLanguage(), formProviderAlone(), pureContracts()],
   resolve: {
     // One copy of antd's helpers: @ant-design/x and `antd/locale/*` import the CommonJS builds (lib/),
     // which would ship beside the ES builds every antd component uses, with contexts of their own
@@ -108,10 +139,8 @@ export default defineConfig({
   build: {
     target: "es2022",
     rolldownOptions: {
-      // The contracts declare their zod schemas at module level: a schema no page parses is left out.
-      // The contracts have no side effects either: a page loads the modules whose schemas it uses, not every area's.
+      // The contracts have no side effects: a page loads the modules whose values it uses, not every area's.
       treeshake: {
-        manualPureFunctions: ["z"],
         moduleSideEffects: (id) => (/[\\/]packages[\\/]contracts[\\/]src[\\/]/.test(id) ? false : undefined),
       },
       // Chunks under 500 kB: echarts' renderer apart from echarts; react-dom and zod (on every first

@@ -61,14 +61,17 @@ export const sendCheckCodeRequest = z.object({
 });
 
 export const PASSWORD_MIN = 8;
+/** A new account's username and password (registration, members added by an administrator). */
+export const newUsername = z
+  .string()
+  .trim()
+  .min(2)
+  .max(32)
+  .regex(/^[A-Za-z0-9_\u4e00-\u9fa5]+$/);
+export const newPassword = z.string().min(PASSWORD_MIN).max(128);
 export const registerRequest = z.object({
-  username: z
-    .string()
-    .trim()
-    .min(2)
-    .max(32)
-    .regex(/^[A-Za-z0-9_\u4e00-\u9fa5]+$/),
-  password: z.string().min(PASSWORD_MIN).max(128),
+  username: newUsername,
+  password: newPassword,
   contact,
   checkCode: z.string().trim().min(4).max(8),
   domain: z.string().trim().max(64).optional(),
@@ -83,7 +86,7 @@ export const emailPhoneLoginRequest = z.object({
 export const resetPasswordRequest = z.object({
   contact,
   checkCode: z.string().trim().min(4).max(8),
-  password: z.string().min(PASSWORD_MIN).max(128),
+  password: newPassword,
   domain: z.string().trim().max(64).optional(),
 });
 

@@ -25,13 +25,6 @@ export const checkPluginItem = z.object({
 });
 export type CheckPluginItem = z.infer<typeof checkPluginItem>;
 
-/** The list a reply shows: each tool once, in the order first called. */
-export function checkPluginsOf(calls: { plugin?: CheckPluginItem }[]): CheckPluginItem[] {
-  const seen = new Map<string, CheckPluginItem>();
-  for (const c of calls) if (c.plugin && !seen.has(c.plugin.id)) seen.set(c.plugin.id, c.plugin);
-  return [...seen.values()];
-}
-
 export const toolCallInfo = z.object({
   id: z.string(),
   function: z.object({ name: z.string(), arguments: z.string() }),

@@ -2,7 +2,17 @@ import { z } from "zod";
 import { MEMORY_SCOPES, MEMORY_VALUE_MAX } from "./agents.ts";
 import { widgetData } from "./cards.ts";
 import { insightStepItem } from "./insight.ts";
-import { chatDoc, chatErrorCode, chatMedia, checkPluginItem, replyStatus, toolCallInfo } from "./chat-stream.ts";
+import { type CheckPluginItem, chatDoc, chatErrorCode, chatMedia, checkPluginItem, replyStatus, toolCallInfo } from "./chat-stream.ts";
+
+/**
+ * The tools a reply shows (its checkPluginsList): each once, in the order first called. Here rather
+ * than beside the stream's schema, which the web loads with the first reply, not with the page.
+ */
+export function checkPluginsOf(calls: { plugin?: CheckPluginItem }[]): CheckPluginItem[] {
+  const seen = new Map<string, CheckPluginItem>();
+  for (const c of calls) if (c.plugin && !seen.has(c.plugin.id)) seen.set(c.plugin.id, c.plugin);
+  return [...seen.values()];
+}
 
 /** Session page size (doc 2 §9). */
 export const SESSION_PAGE_SIZE = 100;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { contact, registerRequest } from "./auth.ts";
+import { contact, newPassword, newUsername } from "./auth.ts";
 import { pageOf } from "./common.ts";
 
 /** A user's role in their tenant. Only users of a non-default tenant can be its administrators. */
@@ -69,7 +69,7 @@ const SERVER_PATH_SEGMENTS = [
   "null",
   "undefined",
 ];
-const RESERVED_DOMAINS = new Set<string>([...APP_PATH_SEGMENTS, ...SERVER_PATH_SEGMENTS]);
+const RESERVED_DOMAINS = new Set<string>([APP_PATH_SEGMENTS, SERVER_PATH_SEGMENTS].flat());
 
 /** A tenant's domain: its login page is /{domain}/login. Lowercase letters, digits and hyphens, from a letter. */
 export const tenantDomain = z
@@ -85,18 +85,15 @@ const color = z
   .regex(/^#[0-9a-fA-F]{6}$/, "colorInvalid");
 
 /** What a tenant's login page shows (the spec's tenant info). */
-const branding = {
-  name: z.string().trim().min(1).max(40),
-  /** An icon uploaded to this site, or one of the web's own tenant logos: never another site's image. */
-  logo: z
-    .string()
-    .trim()
-    .max(300)
-    .regex(/^(\/agent_api\/api\/files\/data\/[A-Za-z0-9-]+|\/tenant-logos\/[A-Za-z0-9_-]+\.(svg|png|jpe?g|gif))?$/, "tenantLogoInvalid"),
-  primaryColor: color,
-  backgroundColor: color,
-  recordFiling: z.string().trim().max(100),
-};
+const tenantName = z.string().trim().min(1).max(40);
+/** An icon uploaded to this site, or one of the web's own tenant logos: never another site's image. */
+const tenantLogo = z
+  .string()
+  .trim()
+  .max(300)
+  .regex(/^(\/agent_api\/api\/files\/data\/[A-Za-z0-9-]+|\/tenant-logos\/[A-Za-z0-9_-]+\.(svg|png|jpe?g|gif))?$/, "tenantLogoInvalid");
+const recordFiling = z.string().trim().max(100);
+const branding = { name: tenantName, logo: tenantLogo, primaryColor: color, backgroundColor: color, recordFiling };
 
 /** A change of a tenant's branding: the fields given change, the others stay. */
 export const tenantBrandingInput = z
@@ -108,13 +105,13 @@ export type TenantBrandingInput = z.infer<typeof tenantBrandingInput>;
 /** A new tenant (platform administrators), optionally with its first administrator's account. */
 export const tenantCreateInput = z.object({
   domain: tenantDomain,
-  name: branding.name,
-  logo: branding.logo.default(""),
+  name: tenantName,
+  logo: tenantLogo.default(""),
   primaryColor: color.default("#1677ff"),
   backgroundColor: color.default("#f0f5ff"),
-  recordFiling: branding.recordFiling.default(""),
+  recordFiling: recordFiling.default(""),
   openRegistration: z.boolean().default(false),
-  admin: z.object({ username: registerRequest.shape.username, password: registerRequest.shape.password }).optional(),
+  admin: z.object({ username: newUsername, password: newPassword }).optional(),
 });
 export type TenantCreateInput = z.input<typeof tenantCreateInput>;
 
@@ -176,10 +173,10 @@ export const tenantMemberPageRequest = z.object({
  * e-mail or phone for code sign-in and password resets.
  */
 export const tenantMemberInput = z.object({
-  username: registerRequest.shape.username,
+  username: newUsername,
   nickname: z.string().trim().max(32).optional(),
   contact: contact.optional().or(z.literal("").transform(() => undefined)),
-  password: registerRequest.shape.password,
+  password: newPassword,
   role: tenantRole.default("member"),
 });
 export type TenantMemberInput = z.input<typeof tenantMemberInput>;
@@ -189,7 +186,7 @@ export const tenantMemberUpdate = z
   .object({
     role: tenantRole.optional(),
     disabled: z.boolean().optional(),
-    password: registerRequest.shape.password.optional(),
+    password: newPassword.optional(),
   })
   .refine((v) => v.role !== undefined || v.disabled !== undefined || v.password !== undefined, { message: "nothing to change" });
 export type TenantMemberUpdate = z.infer<typeof tenantMemberUpdate>;

@@ -1,4 +1,4 @@
-import { type ChatEvent, type ChatRequest, parseChatEvent } from "@agentfair/contracts";
+import type { ChatEvent, ChatRequest } from "@agentfair/contracts";
 import i18n from "../../../i18n";
 import { API, http } from "../../../lib/http";
 import { getToken } from "../../../lib/storage";
@@ -18,6 +18,7 @@ export class ChatRequestError extends Error {
  * (it can be read again with resumeChat): the stop button calls stopReply.
  */
 export async function streamChat(body: Omit<ChatRequest, "token">, opts: { signal: AbortSignal; onEvent: (e: ChatEvent) => void }) {
+  const parser = eventParser();
   const res = await fetch(`${API.runtime}/chat`, {
     method: "POST",
     headers: { "content-type": "application/json", lang: i18n.language === "en" ? "en" : "zh" },
@@ -33,11 +34,17 @@ export async function streamChat(body: Omit<ChatRequest, "token">, opts: { signa
     }
     throw new ChatRequestError(msg, res.status);
   }
-  await readEvents(res.body, opts.onEvent);
+  await readEvents(res.body, await parser, opts.onEvent);
 }
 
+/**
+ * The events' schema (and zod, 25 KB gzipped) loads with the first reply, not with the page: asked
+ * for as the request leaves, it is there before the answer's first line.
+ */
+const eventParser = () => import("@agentfair/contracts/chat-stream").then((m) => m.parseChatEvent);
+
 /** Turns JSON event lines into events as they arrive. */
-async function readEvents(body: ReadableStream, onEvent: (e: ChatEvent) => void) {
+async function readEvents(body: ReadableStream, parseChatEvent: (line: string) => ChatEvent | null, onEvent: (e: ChatEvent) => void) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {
@@ -62,12 +69,13 @@ async function readEvents(body: ReadableStream, onEvent: (e: ChatEvent) => void)
  */
 export async function resumeChat(uuid: string, after: number, opts: { signal: AbortSignal; onEvent: (e: ChatEvent) => void }) {
   const query = new URLSearchParams({ uuid, after: String(after) });
+  const parser = eventParser();
   const res = await fetch(`${API.runtime}/chat_stream?${query}`, {
     headers: { authorization: `Bearer ${getToken()}`, lang: i18n.language === "en" ? "en" : "zh" },
     signal: opts.signal,
   });
   if (!res.ok || !res.body) throw new ChatRequestError("", res.status);
-  await readEvents(res.body, opts.onEvent);
+  await readEvents(res.body, await parser, opts.onEvent);
 }
 
 /** POST /stop_reply (beyond the spec): the stop button; the reply then ends as stopped on its stream. */
