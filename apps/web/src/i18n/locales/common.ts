@@ -13,6 +13,7 @@ export const common = defineArea(
     confirm: "确定",
     cancel: "取消",
     submit: "提交",
+    remove: "删除",
     pleaseEnter: "请输入",
     /** Between a label and its value: full-width in Chinese, ": " in English. */
     colon: "：",
@@ -53,6 +54,7 @@ export const common = defineArea(
     confirm: "OK",
     cancel: "Cancel",
     submit: "Submit",
+    remove: "Remove",
     pleaseEnter: "please enter",
     colon: ": ",
     listSeparator: ", ",

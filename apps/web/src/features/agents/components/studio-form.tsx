@@ -371,7 +371,7 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
                   >
                     <Input maxLength={100} placeholder={t("agents.studio.questionPlaceholder")} />
                   </Form.Item>
-                  <Button type="text" icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label="remove" />
+                  <Button type="text" icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label={t("common.remove")} />
                 </Space>
               ))}
               <Button type="dashed" icon={<PlusOutlined />} onClick={() => add("")} disabled={fields.length >= PRESET_QUESTIONS_MAX}>
@@ -437,7 +437,7 @@ export function StudioForm({ form, onChange }: { form: FormInstance<AgentDraft>;
                     </Form.Item>
                   </Col>
                   <Col span={2}>
-                    <Button type="text" icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label="remove" />
+                    <Button type="text" icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label={t("common.remove")} />
                   </Col>
                 </Row>
               ))}

@@ -221,7 +221,7 @@ function TableEditor({ table, onClose, onSaved }: { table: DataTable | null; onC
                       icon={<DeleteOutlined />}
                       onClick={() => remove(f.name)}
                       disabled={fields.length <= 1}
-                      aria-label="remove"
+                      aria-label={t("common.remove")}
                     />
                   </Col>
                 </Row>

@@ -324,7 +324,7 @@ export function RuleDialog({
                         </Col>
                       )}
                       <Col span={1}>
-                        <Button type="text" icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label="remove" />
+                        <Button type="text" icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label={t("common.remove")} />
                       </Col>
                     </Row>
                     {sqlField && (
