@@ -9,7 +9,15 @@ import { createDataTable, createUser, ORDER_FIELDS, type TestUser } from "../../
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { defaultScript, type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { agentSteps } from "../agents/agents.fixtures.ts";
-import { dingtalkSignature, feishuEncrypt, feishuSignature, webhookSignature, wecomEncrypt, wecomSignature } from "./protocols.ts";
+import {
+  dingtalkSignature,
+  feishuEncrypt,
+  feishuSignature,
+  webhookSignature,
+  wecomEncrypt,
+  wecomSignature,
+  xmlField,
+} from "./protocols.ts";
 
 /**
  * Robots against one local server that plays WeCom, Feishu, DingTalk and a webhook receiver: it
@@ -216,6 +224,20 @@ describe("WeCom", () => {
       secrets: { corpSecret: "corp-secret", token: WECOM_TOKEN, encodingAesKey: AES_KEY },
     });
     id = res.json().data.id;
+  });
+
+  it("reads an unsigned body in time linear in its size: spaces after <Encrypt> are refused at once", async () => {
+    // A regular expression took seconds for these 3,000 spaces, and the 256 KB allowed held the process for good.
+    for (const xml of [`<xml><Encrypt>${" ".repeat(3000)}`, `<xml><Encrypt><![CDATA[${"]]".repeat(3000)}`]) {
+      const started = Date.now();
+      const res = await post(xml, signed("x"));
+      expect(res.statusCode).toBe(401);
+      expect(Date.now() - started).toBeLessThan(1000);
+    }
+    // Text and CDATA, with spaces around them, still read as before.
+    expect(xmlField("<xml><A> <![CDATA[ a<b>]]> </A><B>plain </B></xml>", "A")).toBe(" a<b>");
+    expect(xmlField("<xml><A> <![CDATA[x]]> </A><B>plain </B></xml>", "B")).toBe("plain ");
+    expect(xmlField("<xml><B>x<i/></B></xml>", "B")).toBeUndefined();
   });
 
   it("verifies the callback URL: the echostr decrypted under a valid signature, refused otherwise", async () => {
