@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { agentKnowledgeSettings, defaultKnowledgeSettings } from "./knowledge.ts";
-import { MODE_PRESETS, type ModelMode, modelMode } from "./models.ts";
+import { MODE_PRESETS, type ModelMode, modelMode, modelModes } from "./models.ts";
 import { ruleTreeProject } from "./rules.ts";
 
 /** Agent status (doc 2 §4 dictionary: unreleased C00 / released C90). Detail is blocked while it contains 'Unreleased'. */
@@ -69,7 +69,7 @@ export const AGENT_MODE_PRESETS: Record<
   creative: { ...MODE_PRESETS.creative, presencePenalty: 0.3, frequencyPenalty: 0.3 },
 };
 /** The four modes in display order. */
-export const MODEL_MODES_LIST = modelMode.options;
+export const MODEL_MODES_LIST = modelModes;
 export const MAX_TOKENS_LIMIT = 32768;
 
 export const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;

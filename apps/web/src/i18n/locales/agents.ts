@@ -270,7 +270,7 @@ export const agents = defineArea(
       debug: "调试",
       empty: "该时间范围内没有对话",
       whose:
-        "这里显示你自己（含 MCP 与定时任务）、你的机器人用户和本组织成员与该智能体的对话；公开平台上其他用户和其他租户用户的对话属于他们本人，不在此显示。",
+        "这里显示你自己（含 MCP 与定时任务）、你的机器人用户和本组织成员与该智能体的对话；公开平台上其他用户和其他组织用户的对话属于他们本人，不在此显示。",
       back: "返回列表",
       question: "用户",
       answer: "回答",
@@ -614,7 +614,7 @@ export const agents = defineArea(
       debug: "Debug",
       empty: "No conversations in this range",
       whose:
-        "Shown here: your own conversations with this agent (MCP and scheduled tasks included), your robots' users' and your organisation's members'. Conversations of other users of the public platform and of other tenants are theirs alone and are not shown.",
+        "Shown here: your own conversations with this agent (MCP and scheduled tasks included), your robots' users' and your organisation's members'. Conversations of other users of the public platform and of other organisations are theirs alone and are not shown.",
       back: "Back to the list",
       question: "User",
       answer: "Answer",
