@@ -427,6 +427,10 @@ export const messages = {
     zh: "MCP 密钥本分钟的 token 用量已达上限，请{seconds}秒后再试",
     en: "the MCP key's token budget for this minute is used up, try again in {seconds} s",
   },
+  mcpStreamsLimited: {
+    zh: "该 MCP 密钥同时打开的 SSE 连接过多（最多{count}个），请先关闭不用的连接",
+    en: "too many SSE streams open with this MCP key (at most {count}); close the ones not in use first",
+  },
   // insight
   insightNoTables: {
     zh: "当前租户还没有数据表，请先在数据表中添加数据",

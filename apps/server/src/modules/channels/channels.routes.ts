@@ -15,6 +15,7 @@ import { z } from "zod";
 import { requireUser } from "../../platform/auth.ts";
 import { AppError } from "../../platform/errors.ts";
 import { ok } from "../../platform/http.ts";
+import type { Lease } from "../../platform/rate-limit.ts";
 import { requestLanguage, translate } from "../../platform/messages.ts";
 import type { ChannelsService, McpContext } from "./channels.service.ts";
 import type { SseHub } from "./sse-hub.ts";
@@ -158,9 +159,21 @@ export const mcpRoutes: FastifyPluginAsyncZod<{ channels: ChannelsService; hub: 
   app.get("/mcp/:agentId/sse", { schema: { params, hide: true } }, async (req, reply) => {
     const ctx = await authenticated(channels, req, reply, req.params.agentId);
     if (!ctx) return reply;
-    const session = await channels.repo.createSession({ agentId: ctx.agentId, keyId: ctx.key.id, transport: "sse" });
+    let place: Lease;
+    try {
+      place = await channels.streamPlace(ctx.key);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return rpcError(reply, err.status, translate(err.key, ctx.lang, err.params));
+    }
+    const session = await channels.repo.createSession({ agentId: ctx.agentId, keyId: ctx.key.id, transport: "sse" }).catch(async (err) => {
+      await place.release();
+      throw err;
+    });
     reply.hijack();
     const res = reply.raw;
+    // The place is the key's for as long as the stream is open.
+    res.on("close", () => void place.release().catch(() => undefined));
     res.writeHead(200, {
       "content-type": "text/event-stream",
       "cache-control": "no-cache, no-transform",

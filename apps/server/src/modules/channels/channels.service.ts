@@ -53,6 +53,12 @@ const toItem = (k: McpKeyRow): McpKeyItem => ({
  */
 const MCP_REPORT_WAIT_MS = 45_000;
 
+/**
+ * SSE streams one key may hold open at once, over all processes: each is an open connection and a
+ * timer, and a key's requests per minute are unlimited by default.
+ */
+export const MCP_SSE_STREAMS_PER_KEY = 10;
+
 /** Only one update of "last used" per key and minute: every call would be a write otherwise. */
 const LAST_USED_EVERY_MS = 60_000;
 
@@ -162,6 +168,16 @@ export class ChannelsService {
     if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > LAST_USED_EVERY_MS)
       await this.repo.touchKey(key.id).catch(() => undefined);
     return { key, owner, agentId, ip, lang, origin };
+  }
+
+  /** A place for one more SSE stream of the key (released when the stream ends), or 429. */
+  streamPlace(key: McpKeyRow) {
+    return this.platform.rateLimiter.lease(
+      `mcp:sse:${key.id}`,
+      MCP_SSE_STREAMS_PER_KEY,
+      60,
+      () => new AppError("mcpStreamsLimited", 429, { count: MCP_SSE_STREAMS_PER_KEY }),
+    );
   }
 
   /**

@@ -9,6 +9,7 @@ import { createUser, type TestUser } from "../../test/factories.ts";
 import { createPeerApp, createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { agentSteps } from "../agents/agents.fixtures.ts";
+import { MCP_SSE_STREAMS_PER_KEY } from "./channels.service.ts";
 import { knowledgeSteps } from "../knowledge/knowledge.fixtures.ts";
 
 /**
@@ -227,6 +228,34 @@ describe("the MCP endpoint", () => {
     });
     expect(res.statusCode).toBe(429);
     expect(res.json().error.message).toContain("每分钟2次");
+  });
+
+  it("holds at most 10 SSE streams of one key open at once; a closed one frees its place", async () => {
+    const { key } = await newKey();
+    const open = async () => {
+      const controller = new AbortController();
+      const res = await fetch(`${urlA}/mcp/${agentId}/sse`, { headers: { authorization: `Bearer ${key}` }, signal: controller.signal });
+      return { status: res.status, close: () => controller.abort(), body: res };
+    };
+    const streams = [];
+    try {
+      for (let i = 0; i < MCP_SSE_STREAMS_PER_KEY; i++) streams.push(await open());
+      expect(streams.map((s) => s.status)).toEqual(Array(MCP_SSE_STREAMS_PER_KEY).fill(200));
+      const refused = await open();
+      streams.push(refused);
+      expect(refused.status).toBe(429);
+      expect((await refused.body.json()).error.message).toBe("该 MCP 密钥同时打开的 SSE 连接过多（最多10个），请先关闭不用的连接");
+      streams.shift()?.close();
+      await expect
+        .poll(async () => {
+          const again = await open();
+          streams.push(again);
+          return again.status;
+        })
+        .toBe(200);
+    } finally {
+      for (const s of streams) s.close();
+    }
   });
 
   it("offers search_knowledge only when the key allows it and the agent has a knowledge base", async () => {
