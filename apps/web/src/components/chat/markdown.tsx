@@ -3,6 +3,7 @@ import ReactMarkdown from "react-markdown";
 import rehypeRaw from "rehype-raw";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
+import { markdownBlocks } from "./markdown-blocks";
 import { fitsMarkdown } from "./markdown-limits";
 import { withoutDiagramStyles } from "./mermaid-config";
 import { RawText, RawTextBoundary } from "./raw-text";
@@ -78,10 +79,16 @@ export function shownImageSrc(src: string | undefined): string | undefined {
  * Each piece of a streaming reply changes the session's messages, and parsing is the costly part:
  * a text is parsed again only when it changed (the other messages of the session are not), and a
  * streaming one at a lower priority (`useDeferredValue`), so that when pieces come faster than the
- * page parses, the texts a newer one overtook are skipped instead of queued.
+ * page parses, the texts a newer one overtook are skipped instead of queued. The text is parsed in
+ * its top-level blocks (markdown-blocks.ts), each only when it changed: a piece re-parses the last
+ * block, not the whole reply; a deferred render yields between blocks, so no block holds the page
+ * for longer than its own parse.
  */
 export function Markdown({ text, streaming }: { text: string; streaming?: boolean }) {
-  const deferred = useDeferredValue(text);
+  // A long text that appears whole (a reopened or shared session) shows as it is at first and is
+  // formatted in the background, block after block, the page responsive meanwhile.
+  const deferred = useDeferredValue<string | null>(text, text.length > FORMAT_LATER ? null : text);
+  if (deferred === null) return <div className="chat-markdown chat-markdown-pending">{text}</div>;
   const shown = streaming ? deferred : text;
   return (
     <RawTextBoundary raw={shown}>
@@ -90,47 +97,72 @@ export function Markdown({ text, streaming }: { text: string; streaming?: boolea
   );
 }
 
+/** Characters past which a text appearing whole is formatted in the background (below it, a few tens of ms of parsing). */
+const FORMAT_LATER = 8_000;
+
 const ParsedMarkdown = memo(function ParsedMarkdown({ text, streaming }: { text: string; streaming?: boolean }) {
   if (!fitsMarkdown(text)) return <RawText text={text} />;
+  const blocks = markdownBlocks(text);
   return (
     <div className="chat-markdown">
-      <ReactMarkdown
-        remarkPlugins={[remarkGfm]}
-        rehypePlugins={[rehypeRaw, rehypeSanitize]}
-        components={{
-          a: ({ href, children }) => (
-            <a href={href} target="_blank" rel="noopener noreferrer">
-              {children}
-            </a>
-          ),
-          img: ({ src, alt, title }) => {
-            const shown = shownImageSrc(typeof src === "string" ? src : undefined);
-            if (shown) return <img src={shown} alt={alt ?? ""} title={title} />;
-            // Not loaded: its address as a link the reader may follow.
-            return typeof src === "string" && src ? (
-              <a href={src} target="_blank" rel="noopener noreferrer" title={alt} className="chat-image-link">
-                {src}
-              </a>
-            ) : (
-              <span>{alt}</span>
-            );
-          },
-          // A <picture>'s sources (srcset) would load remote images too: its <img> is enough.
-          source: () => null,
-          code: ({ className, children }) => {
-            const lang = /language-(\w+)/.exec(className ?? "")?.[1];
-            const code = String(children ?? "").replace(/\n$/, "");
-            if (lang === "mermaid" && !streaming) return <Mermaid code={code} />;
-            return lang ? (
-              <code className={`chat-code-block ${className}`}>{code}</code>
-            ) : (
-              <code className="chat-inline-code">{children}</code>
-            );
-          },
-        }}
-      >
-        {text}
-      </ReactMarkdown>
+      {blocks.map((block, i) => (
+        // A block is cut off from the next only once it is complete: only the last one may still be streaming.
+        // Its place is its identity: the text before it never changes.
+        <MarkdownBlock key={i} text={block} streaming={streaming && i === blocks.length - 1} />
+      ))}
     </div>
   );
 });
+
+/** Raw HTML is parsed only in a block that may have some: rehype-raw re-reads every node of the block through parse5. */
+const WITH_HTML = [rehypeRaw, rehypeSanitize];
+const WITHOUT_HTML = [rehypeSanitize];
+const REMARK = [remarkGfm];
+
+/** One top-level block, parsed and rendered again only when its text changes (or it stops streaming). */
+const MarkdownBlock = memo(function MarkdownBlock({ text, streaming }: { text: string; streaming?: boolean }) {
+  renderedBlocks.count++;
+  return (
+    <ReactMarkdown
+      remarkPlugins={REMARK}
+      // Without a "<" there is no raw HTML: the sanitiser alone gives the same tree.
+      rehypePlugins={text.includes("<") ? WITH_HTML : WITHOUT_HTML}
+      components={{
+        a: ({ href, children }) => (
+          <a href={href} target="_blank" rel="noopener noreferrer">
+            {children}
+          </a>
+        ),
+        img: ({ src, alt, title }) => {
+          const shown = shownImageSrc(typeof src === "string" ? src : undefined);
+          if (shown) return <img src={shown} alt={alt ?? ""} title={title} />;
+          // Not loaded: its address as a link the reader may follow.
+          return typeof src === "string" && src ? (
+            <a href={src} target="_blank" rel="noopener noreferrer" title={alt} className="chat-image-link">
+              {src}
+            </a>
+          ) : (
+            <span>{alt}</span>
+          );
+        },
+        // A <picture>'s sources (srcset) would load remote images too: its <img> is enough.
+        source: () => null,
+        code: ({ className, children }) => {
+          const lang = /language-(\w+)/.exec(className ?? "")?.[1];
+          const code = String(children ?? "").replace(/\n$/, "");
+          if (lang === "mermaid" && !streaming) return <Mermaid code={code} />;
+          return lang ? (
+            <code className={`chat-code-block ${className}`}>{code}</code>
+          ) : (
+            <code className="chat-inline-code">{children}</code>
+          );
+        },
+      }}
+    >
+      {text}
+    </ReactMarkdown>
+  );
+});
+
+/** How many blocks were parsed and rendered so far: the tests count those a streamed piece renders again. */
+export const renderedBlocks = { count: 0 };
