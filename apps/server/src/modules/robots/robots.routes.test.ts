@@ -1,8 +1,9 @@
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { registerRequest } from "@agentfair/contracts";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agents, chatMessages, robotMessages, robotUsers, robots } from "../../db/schema/index.ts";
 import { createDataTable, createUser, ORDER_FIELDS, type TestUser } from "../../test/factories.ts";
@@ -427,6 +428,23 @@ describe("DingTalk and the generic webhook", () => {
       headers: mallory.headers,
     });
     expect(sessions.json().data.list).toEqual([]);
+  });
+
+  it("migration 0038 drops mappings taken over before that fix, and keeps guests and bound accounts", async () => {
+    const id = await webhookRobot("旧映射钩子", "/hook/old-mappings");
+    const oldGuestName = (sender: string) => `robot_${createHash("sha256").update(`${id}:${sender}`).digest("hex").slice(0, 20)}`;
+    const mallory = await createUser(t, { username: oldGuestName("victim-2") });
+    const bound = await createUser(t);
+    await hook(id, { messageId: "m-1", userId: "guest-2", text: "你好" });
+    await waitFor(() => sent.find((s) => s.path === "/hook/old-mappings" && s.body.messageId === "m-1"));
+    await t.platform.db.insert(robotUsers).values([
+      { robotId: id, externalUserId: "victim-2", userId: mallory.id },
+      { robotId: id, externalUserId: "bound-2", userId: bound.id },
+    ]);
+    const sqlText = fs.readFileSync(new URL("../../db/migrations/0038_robot-guest-takeover.sql", import.meta.url), "utf8");
+    await t.platform.db.execute(sql.raw(sqlText));
+    const left = await t.platform.db.select().from(robotUsers).where(eq(robotUsers.robotId, id));
+    expect(left.map((m) => m.externalUserId).sort()).toEqual(["bound-2", "guest-2"]);
   });
 
   it("one robot user's messages take turns: answered in order, in one session, each seeing the ones before", async () => {
