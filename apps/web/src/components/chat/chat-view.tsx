@@ -57,9 +57,16 @@ export function ChatView(props: {
   const { currentAgent: agent, share, pendding, messageList, bus } = props;
   const bottom = useRef<HTMLDivElement>(null);
   const last = messageList.at(-1);
+  // Once a frame at most: a streamed piece every few milliseconds would lay the page out for each.
+  const frame = useRef(0);
   useEffect(() => {
-    bottom.current?.scrollIntoView({ block: "end" });
+    if (frame.current) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      bottom.current?.scrollIntoView({ block: "end" });
+    });
   }, [messageList.length, last?.content, last?.toolCalls.length, last?.question.length, last?.error]);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
   // Content that grows later (diagrams, images) keeps the view at the bottom when it was there.
   useEffect(() => {
     const view = bottom.current?.parentElement;

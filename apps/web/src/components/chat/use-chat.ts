@@ -115,6 +115,9 @@ const placeholder = (uuid: string): UiMessage => ({
   processLoading: 0,
 });
 
+/** At most how often a streaming reply's text grows on screen, ms. */
+const CONTENT_EVERY_MS = 50;
+
 /** The key of a session the first send has not created yet. */
 const NEW = "";
 
@@ -203,8 +206,31 @@ export function useChat(opts: UseChatOptions) {
       let stopped = false;
       /** Events read so far: where a resumed read goes on. */
       let seen = 0;
+      // Text pieces show at most every CONTENT_EVERY_MS (the first at once): a fast model's pieces
+      // come every few milliseconds, and each shown one re-renders and lays out the reply.
+      let unshown = "";
+      let shownAt = 0;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const showContent = () => {
+        clearTimeout(timer);
+        timer = undefined;
+        if (!unshown) return;
+        shownAt = performance.now();
+        const delta = unshown;
+        unshown = "";
+        patch(botId, (m) => ({ ...m, loading: false, content: m.content + delta }));
+      };
       const onEvent = (e: ChatEvent) => {
         seen++;
+        if (e.type === "content") {
+          unshown += e.delta;
+          const wait = shownAt + CONTENT_EVERY_MS - performance.now();
+          if (wait <= 0) showContent();
+          else timer ??= setTimeout(showContent, wait);
+          return;
+        }
+        // Every other event comes after the text before it.
+        showContent();
         switch (e.type) {
           case "session": {
             if (stream.uuid) break;
@@ -228,9 +254,6 @@ export function useChat(opts: UseChatOptions) {
           }
           case "progress":
             patch(botId, (m) => ({ ...m, stepNum: e.stage - 1, processLoading: e.percent }));
-            break;
-          case "content":
-            patch(botId, (m) => ({ ...m, loading: false, content: m.content + e.delta }));
             break;
           case "tool_call_start":
             patch(botId, (m) => {
@@ -305,6 +328,7 @@ export function useChat(opts: UseChatOptions) {
         }
         if (lastError && !stopped) throw lastError;
       } catch (err) {
+        showContent();
         if (controller.signal.aborted) status = "stopped";
         else {
           const { describeRequestError, requestErrorText } = optsRef.current;
@@ -313,6 +337,7 @@ export function useChat(opts: UseChatOptions) {
           optsRef.current.onRequestError?.(requestErrorText);
         }
       } finally {
+        showContent();
         patch(botId, (m) => ({ ...m, loading: false, writable: false, status: m.status ?? status }));
         streams.current.delete(key);
         setStreaming([...streams.current.keys()]);
