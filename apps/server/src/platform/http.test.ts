@@ -160,6 +160,9 @@ describe("the error handler", () => {
     app.get("/app-error", async () => {
       throw new AppError("tooMany", 429, { seconds: 42 });
     });
+    app.get("/refused", async () => {
+      throw new AppError("balanceInsufficient", 400);
+    });
     app.get("/bad-response", { schema: { response: { 200: z.object({ n: z.number() }) } } }, async () => ({ n: "not a number" }) as never);
     app.post("/typed", { schema: { body: z.object({ n: z.number() }) } }, async () => ({ ok: true }));
     app.post(
@@ -199,6 +202,14 @@ describe("the error handler", () => {
   it("writes catalogue errors in the asked language", async () => {
     expect((await app.inject({ url: "/app-error" })).json()).toEqual({ code: 429, msg: "操作过于频繁，请42秒后再试", data: null });
     expect((await app.inject({ url: "/app-error", headers: { lang: "en" } })).json().msg).toBe("too many attempts, try again in 42 s");
+  });
+
+  it("names the reason of a refusal answered on the membership page (the chat offers the way there)", async () => {
+    expect((await app.inject({ url: "/refused", headers: { lang: "en" } })).json()).toEqual({
+      code: 400,
+      msg: "insufficient balance, please top up first",
+      data: { reason: "balanceInsufficient" },
+    });
   });
 
   it("turns contract violations into 400 with the field named", async () => {

@@ -136,9 +136,22 @@ export function sendOk(reply: FastifyReply, dataJson: string) {
   return reply.type("application/json; charset=utf-8").send(`{"code":200,"msg":"操作成功","data":${dataJson}}`);
 }
 
+/**
+ * Refusals a user answers on the membership page (open or upgrade a plan, top up): their envelope's
+ * data names the reason, so that a page (the chat) can offer the way there, whatever the language.
+ */
+const MEMBERSHIP_REFUSALS: ReadonlySet<MessageKey> = new Set([
+  "membershipRequired",
+  "memberFeatureRequired",
+  "freeChatsExhausted",
+  "dailyChatsExhausted",
+  "balanceInsufficient",
+]);
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
   const lang = requestLanguage(request.headers);
-  return reply.status(error.status).send({ code: error.code, msg: translate(error.key, lang, error.params), data: null });
+  const data = MEMBERSHIP_REFUSALS.has(error.key) ? { reason: error.key } : null;
+  return reply.status(error.status).send({ code: error.code, msg: translate(error.key, lang, error.params), data });
 }
 
 /**

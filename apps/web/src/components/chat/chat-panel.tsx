@@ -1,8 +1,9 @@
 import type { ChatFileRef, ReplyStatus } from "@agentfair/contracts";
-import { App } from "antd";
-import { type ReactNode, useEffect, useMemo, useRef } from "react";
-import { ChatRequestError } from "./api/chat-stream";
+import { App, Alert, Button } from "antd";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { type ChatRefusal, ChatRequestError } from "./api/chat-stream";
 import "./chat.css";
 import { ChatInput } from "./chat-input";
 import { type ChatAgent, ChatView } from "./chat-view";
@@ -52,12 +53,17 @@ export function ChatPanel(props: {
     onFinish: props.onFinish,
     requestErrorText: t("chat.requestError"),
     onRequestError: (msg) => message.error(msg),
-    describeRequestError: (err) =>
+    describeRequestError: (err) => {
+      // A refusal the membership page answers: the way there stays above the input.
+      if (err instanceof ChatRequestError && err.reason) setRefusal({ reason: err.reason, text: err.message });
       // Validation details (field names, limits) are for developers: people get a plain sentence.
-      err instanceof ChatRequestError && err.status === 400 && /^(参数错误|parameter error)/.test(err.message)
+      return err instanceof ChatRequestError && err.status === 400 && /^(参数错误|parameter error)/.test(err.message)
         ? t("chat.requestInvalid")
-        : "",
+        : "";
+    },
   });
+  /** The last send's refusal (no membership, no chats left today, no balance) until the next send. */
+  const [refusal, setRefusal] = useState<{ reason: ChatRefusal; text: string } | null>(null);
   const { setMessages, send } = chat;
   const beforeSend = useRef(props.beforeSend);
   beforeSend.current = props.beforeSend;
@@ -71,6 +77,7 @@ export function ChatPanel(props: {
       asking.current = false;
     });
     if (!go) return false;
+    setRefusal(null);
     void send(...args);
     return true;
   }).current;
@@ -110,6 +117,7 @@ export function ChatPanel(props: {
         />
       </div>
       {!props.share && props.blocked && <div className="chat-blocked">{props.blocked.notice}</div>}
+      {!props.share && !props.blocked && refusal && <RefusalNotice {...refusal} />}
       {!props.share && !props.blocked && (
         <ChatInput
           pending={chat.pending}
@@ -131,6 +139,35 @@ export function ChatPanel(props: {
           {props.footnote}
         </div>
       )}
+    </div>
+  );
+}
+
+/**
+ * Above the input after a refusal: what the server said and the button to where it is answered (the
+ * chat page has no menu to find the membership centre by).
+ */
+function RefusalNotice({ reason, text }: { reason: ChatRefusal; text: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const label =
+    reason === "balanceInsufficient"
+      ? t("chat.topUp")
+      : reason === "dailyChatsExhausted"
+        ? t("chat.upgradeMembership")
+        : t("chat.openMembership");
+  return (
+    <div className="chat-blocked" data-testid="chat-refusal">
+      <Alert
+        type="warning"
+        showIcon
+        title={text}
+        action={
+          <Button type="primary" size="small" onClick={() => navigate("/recharge")}>
+            {label}
+          </Button>
+        }
+      />
     </div>
   );
 }

@@ -3,10 +3,26 @@ import i18n from "../../../i18n";
 import { API, http } from "../../../lib/http";
 import { getToken } from "../../../lib/storage";
 
+/** Refusals the membership page answers (the server's `data.reason`): open or upgrade a plan, or top up. */
+export type ChatRefusal =
+  | "membershipRequired"
+  | "memberFeatureRequired"
+  | "freeChatsExhausted"
+  | "dailyChatsExhausted"
+  | "balanceInsufficient";
+const REFUSALS: readonly string[] = [
+  "membershipRequired",
+  "memberFeatureRequired",
+  "freeChatsExhausted",
+  "dailyChatsExhausted",
+  "balanceInsufficient",
+];
+
 export class ChatRequestError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    readonly reason?: ChatRefusal,
   ) {
     super(message);
   }
@@ -27,12 +43,16 @@ export async function streamChat(body: Omit<ChatRequest, "token">, opts: { signa
   });
   if (!res.ok || !res.body) {
     let msg = "";
+    let reason: ChatRefusal | undefined;
     try {
-      msg = ((await res.json()) as { msg?: string }).msg ?? "";
+      const body = (await res.json()) as { msg?: string; data?: { reason?: string } | null };
+      msg = body.msg ?? "";
+      const r = body.data?.reason;
+      if (r && REFUSALS.includes(r)) reason = r as ChatRefusal;
     } catch {
       msg = "";
     }
-    throw new ChatRequestError(msg, res.status);
+    throw new ChatRequestError(msg, res.status, reason);
   }
   await readEvents(res.body, await parser, opts.onEvent);
 }
