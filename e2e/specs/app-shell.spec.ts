@@ -124,3 +124,16 @@ test("the models table keeps every header and cell on one line at 1280 and 1440 
     await request.delete(`/agent_api/api/models/${(await created.json()).data.id}`, { headers: auth });
   }
 });
+
+test("on a phone the header keeps its menu: the items that do not fit are under its …", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await loginAs(page, "member");
+  const more = page.locator(".ant-layout-header .ant-menu-overflow-item-rest");
+  await expect(more).toBeVisible();
+  await more.click();
+  await page.getByRole("menuitem", { name: "会员中心" }).click();
+  await expect(page).toHaveURL(/\/recharge/);
+  // Only the avatar stands for the user: their name would push the menu off the header.
+  await expect(page.getByTestId("user-menu")).toHaveText("");
+  await snap(page, "phone-header");
+});

@@ -1,6 +1,6 @@
 import { LogoutOutlined, UserOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
-import { Avatar, Button, Dropdown, Layout as AntLayout, Menu, Space, Tag } from "antd";
+import { Avatar, Button, Dropdown, Grid, Layout as AntLayout, Menu, Space, Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import { logout } from "../features/auth/api/logout";
@@ -21,6 +21,9 @@ export function Layout() {
   const user = useUserInfo();
   const tenant = useTenantInfo(tenantDomain());
   const nav = navItems(user.data);
+  // On a phone the platform's name and the user's name would leave the menu no room, not even for
+  // its "…" of the items that do not fit: the logo and the avatar stand for them there.
+  const narrow = Grid.useBreakpoint().xs === true;
   // The role beside the name: an administrator is not "staff" whatever the nickname says.
   const role = user.data?.isAdmin ? t("common.roles.admin") : user.data?.isTenantAdmin ? t("common.roles.tenantAdmin") : null;
   const link = (n: NavItem) => ({ key: n.path, label: <Link to={n.path}>{t(n.label)}</Link> });
@@ -43,9 +46,9 @@ export function Layout() {
         style={{
           display: "flex",
           alignItems: "center",
-          gap: 24,
+          gap: narrow ? 8 : 24,
           background: "#fff",
-          paddingInline: 24,
+          paddingInline: narrow ? 12 : 24,
           borderBottom: "1px solid #f0f0f0",
         }}
       >
@@ -53,8 +56,8 @@ export function Layout() {
           to="/index"
           style={{ display: "flex", alignItems: "center", gap: 8, color: "inherit", fontWeight: 600, fontSize: 16, whiteSpace: "nowrap" }}
         >
-          <img src={tenant.data?.logo || "/favicon.svg"} alt="" width={28} height={28} />
-          {tenantDisplayName(tenant.data, t)}
+          <img src={tenant.data?.logo || "/favicon.svg"} alt={narrow ? tenantDisplayName(tenant.data, t) : ""} width={28} height={28} />
+          {!narrow && tenantDisplayName(tenant.data, t)}
         </Link>
         <Menu
           mode="horizontal"
@@ -76,8 +79,8 @@ export function Layout() {
             >
               <Space style={{ cursor: "pointer" }} data-testid="user-menu">
                 <Avatar size="small" icon={<UserOutlined />} />
-                {user.data.nickname || user.data.username}
-                {role && role !== user.data.nickname && (
+                {!narrow && (user.data.nickname || user.data.username)}
+                {!narrow && role && role !== user.data.nickname && (
                   <Tag color="blue" style={{ marginInlineEnd: 0 }} data-testid="user-role">
                     {role}
                   </Tag>
