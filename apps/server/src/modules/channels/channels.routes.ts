@@ -172,7 +172,13 @@ export const mcpRoutes: FastifyPluginAsyncZod<{ channels: ChannelsService; hub: 
     });
     reply.hijack();
     const res = reply.raw;
-    // The place is the key's for as long as the stream is open.
+    // A client gone while its place and session were taken: its 'close' has passed and would never
+    // come, and the place (renewed while held) would be lost to the key until the process ends.
+    if (res.destroyed) {
+      await Promise.all([place.release(), channels.repo.deleteSession(session.id)]).catch(() => undefined);
+      return;
+    }
+    // The place is the key's for as long as the stream is open (nothing is awaited from the check above to here).
     res.on("close", () => void place.release().catch(() => undefined));
     res.writeHead(200, {
       "content-type": "text/event-stream",

@@ -3,12 +3,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { agents, freeChatUsage, mcpSessions, users } from "../../db/schema/index.ts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { agents, freeChatUsage, mcpSessions, rateLeases, users } from "../../db/schema/index.ts";
 import { createUser, type TestUser } from "../../test/factories.ts";
 import { createPeerApp, createTestApp, type TestApp } from "../../test/harness.ts";
 import { type LlmServer, startLlmServer } from "../../test/llm-server.ts";
 import { agentSteps } from "../agents/agents.fixtures.ts";
+import { ChannelsRepository } from "./channels.repository.ts";
 import { MCP_SSE_STREAMS_PER_KEY } from "./channels.service.ts";
 import { knowledgeSteps } from "../knowledge/knowledge.fixtures.ts";
 
@@ -256,6 +257,39 @@ describe("the MCP endpoint", () => {
     } finally {
       for (const s of streams) s.close();
     }
+  });
+
+  it("frees the place and the session of a client gone before its stream began", async () => {
+    const { key, id } = await newKey();
+    const controller = new AbortController();
+    // The client gives up while its session is being written: the stream's 'close' has passed before it is watched.
+    const create = ChannelsRepository.prototype.createSession;
+    const spy = vi.spyOn(ChannelsRepository.prototype, "createSession").mockImplementationOnce(async function (
+      this: ChannelsRepository,
+      v,
+    ) {
+      controller.abort();
+      await new Promise((r) => setTimeout(r, 200));
+      return create.call(this, v);
+    });
+    try {
+      const gone = fetch(`${urlA}/mcp/${agentId}/sse`, { headers: { authorization: `Bearer ${key}` }, signal: controller.signal });
+      await expect(gone).rejects.toThrow();
+      await expect.poll(() => spy.mock.results[0]?.value).toBeDefined();
+      await spy.mock.results[0]?.value;
+    } finally {
+      spy.mockRestore();
+    }
+    await expect
+      .poll(async () => {
+        const leases = await a.platform.db
+          .select()
+          .from(rateLeases)
+          .where(eq(rateLeases.key, `mcp:sse:${id}`));
+        const sessions = await a.platform.db.select().from(mcpSessions).where(eq(mcpSessions.keyId, id));
+        return [leases.length, sessions.length];
+      })
+      .toEqual([0, 0]);
   });
 
   it("offers search_knowledge only when the key allows it and the agent has a knowledge base", async () => {
