@@ -39,6 +39,22 @@ export interface NodeContext {
   stream?: (text: string) => void;
   /** Loops and iterations: runs one pass of the body (nodes whose parentId is this node). */
   runBody(index: number, vars: Record<string, unknown>): Promise<Lookup>;
+  /** The steps of the run and the sub-workflow runs it started: a sub-workflow node hands it to its child. */
+  budget: StepBudget;
+}
+
+/**
+ * Node steps shared by a run and every sub-workflow run under it, so `maxSteps` bounds the whole tree: a
+ * workflow that runs itself once per item of an iteration multiplied its runs by the items at each level.
+ */
+export interface StepBudget {
+  steps: number;
+}
+
+/** A sub-workflow run's parent: its step budget, and the node's signal (the parent stopping stops the child). */
+export interface RunParent {
+  budget: StepBudget;
+  signal: AbortSignal;
 }
 
 export type NodeExecutor = (ctx: NodeContext) => Promise<NodeResult>;
@@ -46,7 +62,7 @@ export type NodeExecutor = (ctx: NodeContext) => Promise<NodeResult>;
 export interface EngineLimits {
   /** Branches of one scope that run at once. */
   concurrency: number;
-  /** Node executions of one run (retries count once; loop passes count each node). */
+  /** Node executions of one run with its sub-workflow runs (retries count once; loop passes count each node). */
   maxSteps: number;
   /** Wall-clock limit of one execution of a run. */
   maxRunMs: number;
@@ -105,7 +121,7 @@ interface ScopeResult {
 interface Exec {
   run: RunRow;
   done: Map<string, NodeRunRow>;
-  steps: number;
+  budget: StepBudget;
   seq: number;
   deadline: number;
   abort: AbortController;
@@ -211,15 +227,20 @@ export class WorkflowEngine {
    * Executes a run if this process can take its lease (another live process holds it: returns false).
    * Returns when the run finished, failed or paused.
    */
-  async execute(runId: string): Promise<boolean> {
+  async execute(runId: string, parent?: RunParent): Promise<boolean> {
     const run = await this.repo.claim(runId, this.processId, this.limits.leaseMs);
     if (!run) return false;
     const abort = new AbortController();
     this.held.set(runId, abort);
     this.heartbeat ??= setInterval(() => void this.renewLeases(), Math.max(50, Math.floor(this.limits.leaseMs / 4)));
+    // The node that started a sub-workflow timed out, or its run stopped: the child ends failed, not on its own.
+    const stop = () => abort.abort(new RunAbort("the run that started this sub-workflow stopped"));
+    if (parent?.signal.aborted) stop();
+    parent?.signal.addEventListener("abort", stop, { once: true });
     try {
-      await this.executeClaimed(run, abort);
+      await this.executeClaimed(run, abort, parent?.budget);
     } finally {
+      parent?.signal.removeEventListener("abort", stop);
       this.held.delete(runId);
       if (!this.held.size && this.heartbeat) {
         clearInterval(this.heartbeat);
@@ -252,12 +273,13 @@ export class WorkflowEngine {
     return () => clearInterval(timer);
   }
 
-  private async executeClaimed(run: RunRow, abort: AbortController) {
+  private async executeClaimed(run: RunRow, abort: AbortController, budget: StepBudget = { steps: 0 }) {
     const rows = await this.repo.nodeRuns(run.id);
+    budget.steps += rows.filter(keeps).length;
     const exec: Exec = {
       run,
       done: new Map(rows.filter(keeps).map((r) => [r.key, r])),
-      steps: rows.filter(keeps).length,
+      budget,
       seq: rows.reduce((m, r) => Math.max(m, r.seq), 0),
       deadline: Date.now() + this.limits.maxRunMs,
       abort,
@@ -448,8 +470,8 @@ export class WorkflowEngine {
     lookup: Lookup,
     stream?: (text: string) => void,
   ): Promise<HumanInputRequest | null> {
-    if (++exec.steps > this.limits.maxSteps)
-      throw new NodeFailure(node.id, `the run exceeded its limit of ${this.limits.maxSteps} node steps`);
+    if (++exec.budget.steps > this.limits.maxSteps)
+      throw new NodeFailure(node.id, `the run exceeded its limit of ${this.limits.maxSteps} node steps (its sub-workflows' included)`);
     let data: Record<string, unknown>;
     try {
       data = this.parse(exec, node);
@@ -509,6 +531,7 @@ export class WorkflowEngine {
             lookup,
             signal: ctl.signal,
             stream,
+            budget: exec.budget,
             runBody: async (index, vars) => {
               const body = graph.nodes.filter((n) => n.parentId === node.id);
               const passScope = `${key}[${index}]`;

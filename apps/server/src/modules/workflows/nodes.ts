@@ -7,7 +7,7 @@ import {
   type VariableType,
 } from "@agentfair/contracts";
 import type { Sandboxes } from "../../platform/sandbox/index.ts";
-import type { NodeContext, NodeExecutor, NodeResult } from "./engine.ts";
+import type { NodeContext, NodeExecutor, NodeResult, RunParent } from "./engine.ts";
 import { asText, type Lookup, pathGet, resolveMap, resolveText, resolveValue } from "./template.ts";
 import type { RunRow } from "./workflows.repository.ts";
 
@@ -32,7 +32,7 @@ export interface NodeDeps {
   ) => Promise<{ text: string; tokens: number }>;
   knowledge?: (run: RunRow, ids: string[], query: string, topK: number) => Promise<{ title: string; content: string; score: number }[]>;
   tool?: (run: RunRow, pluginId: string, params: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
-  subworkflow?: (run: RunRow, workflowId: string, inputs: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
+  subworkflow?: (run: RunRow, workflowId: string, inputs: Record<string, unknown>, parent: RunParent) => Promise<Record<string, unknown>>;
   agent?: (
     run: RunRow,
     agentId: string,
@@ -396,7 +396,10 @@ export function nodeExecutors(deps: NodeDeps): Record<NodeType, NodeExecutor> {
     async subworkflow(ctx) {
       const data = d<"subworkflow">(ctx);
       const inputs = resolveMap(data.inputs, ctx.lookup);
-      const outputs = await need(deps.subworkflow, "sub-workflows")(ctx.run, data.workflowId, inputs, ctx.signal);
+      const outputs = await need(deps.subworkflow, "sub-workflows")(ctx.run, data.workflowId, inputs, {
+        signal: ctx.signal,
+        budget: ctx.budget,
+      });
       return { input: inputs, output: outputs };
     },
     async human(ctx): Promise<NodeResult> {

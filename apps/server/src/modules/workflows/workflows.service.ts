@@ -31,7 +31,7 @@ import { chatModelOf, type ResolvedModel } from "../models/provider.ts";
 import type { PluginRow } from "../tools/tools.repository.ts";
 import type { WorkflowPlugins } from "../tools/workflow-plugins.ts";
 import { checkpointDatabase } from "./checkpoint-db.ts";
-import { type AnswerDelta, DEFAULT_LIMITS, type EngineLimits, WorkflowEngine } from "./engine.ts";
+import { type AnswerDelta, DEFAULT_LIMITS, type EngineLimits, type RunParent, WorkflowEngine } from "./engine.ts";
 import { type NodeDeps, nodeExecutors } from "./nodes.ts";
 import { answerText, RunNotices } from "./run-notices.ts";
 import { validateGraph } from "./validate.ts";
@@ -100,7 +100,7 @@ export class WorkflowsService {
       llm: (run, req) => this.llm(run, req),
       knowledge: (run, ids, query, topK) => this.retrieve(run, ids, query, topK),
       tool: (run, pluginId, params, signal) => deps.plugins.runAsOwner(run, pluginId, params, signal),
-      subworkflow: (run, workflowId, inputs, signal) => this.runChild(run, workflowId, inputs, signal),
+      subworkflow: (run, workflowId, inputs, parent) => this.runChild(run, workflowId, inputs, parent),
       agent: (run, agentId, query, signal, onText) => this.askAgent(run, agentId, query, signal, onText),
       ...deps.nodeDeps,
     };
@@ -311,11 +311,11 @@ export class WorkflowsService {
   }
 
   /** Executes a run in this process unless it already does (or another live process holds it). */
-  executeLocal(runId: string): Promise<boolean> {
+  executeLocal(runId: string, parent?: RunParent): Promise<boolean> {
     const existing = this.local.get(runId);
     if (existing) return existing;
     const p = this.engine
-      .execute(runId)
+      .execute(runId, parent)
       .catch((err) => {
         this.platform.log.error({ err, runId }, "workflow run failed to execute");
         return false;
@@ -618,19 +618,22 @@ export class WorkflowsService {
     });
   }
 
-  /** A sub-workflow node: the owner's other workflow (its released version), run to its end here. */
-  private async runChild(parent: RunRow, workflowId: string, inputs: Record<string, unknown>, signal: AbortSignal) {
+  /**
+   * A sub-workflow node: the owner's other workflow (its released version), run to its end here, within the
+   * parent's step budget and stopped with the node.
+   */
+  private async runChild(parent: RunRow, workflowId: string, inputs: Record<string, unknown>, from: RunParent) {
     if (parent.depth + 1 > MAX_DEPTH) throw new Error(`sub-workflows nest at most ${MAX_DEPTH} deep`);
     const row = await this.deps.plugins.row(workflowId);
     const wf = row && row.ownerId === parent.ownerId && row.tenantId === parent.tenantId ? await this.repo.byId(workflowId) : undefined;
     if (!wf) throw new Error("the sub-workflow does not exist");
     const child = await this.createRun(parent, parent.startedBy, wf, "released", inputs, parent.depth + 1);
-    return this.waitFor(child.id, signal);
+    return this.waitFor(child.id, from.signal, from);
   }
 
   /** Runs a run here and returns its outputs (fails when the run fails or pauses). */
-  async waitFor(runId: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
-    const end = await this.settle(runId, signal);
+  async waitFor(runId: string, signal?: AbortSignal, parent?: RunParent): Promise<Record<string, unknown>> {
+    const end = await this.settle(runId, signal, parent);
     if (end.status === "PAUSED") throw new Error("the workflow waits for a person's input");
     return end.outputs;
   }
@@ -639,8 +642,9 @@ export class WorkflowsService {
   async settle(
     runId: string,
     signal?: AbortSignal,
+    parent?: RunParent,
   ): Promise<{ status: "SUCCEEDED"; outputs: Record<string, unknown> } | { status: "PAUSED"; waiting: HumanInputRequest | null }> {
-    await this.executeLocal(runId);
+    await this.executeLocal(runId, parent);
     for (;;) {
       const run = await this.repo.run(runId);
       if (!run) throw new Error("the run does not exist");
