@@ -59,9 +59,14 @@ export async function streamChat(body: Omit<ChatRequest, "token">, opts: { signa
 
 /**
  * The events' schema (and zod, 25 KB gzipped) loads with the first reply, not with the page: asked
- * for as the request leaves, it is there before the answer's first line.
+ * for as the request leaves, it is there before the answer's first line. A refused or failed request
+ * never awaits it: a failure to load it is then not an unhandled rejection of the page.
  */
-const eventParser = () => import("@agentfair/contracts/chat-stream").then((m) => m.parseChatEvent);
+const eventParser = () => {
+  const parser = import("@agentfair/contracts/chat-stream").then((m) => m.parseChatEvent);
+  parser.catch(() => undefined);
+  return parser;
+};
 
 /** Turns JSON event lines into events as they arrive. */
 async function readEvents(body: ReadableStream, parseChatEvent: (line: string) => ChatEvent | null, onEvent: (e: ChatEvent) => void) {
