@@ -4,19 +4,15 @@ import { API, http } from "../../../lib/http";
 import { getToken } from "../../../lib/storage";
 
 /** Refusals the membership page answers (the server's `data.reason`): open or upgrade a plan, or top up. */
-export type ChatRefusal =
-  | "membershipRequired"
-  | "memberFeatureRequired"
-  | "freeChatsExhausted"
-  | "dailyChatsExhausted"
-  | "balanceInsufficient";
-const REFUSALS: readonly string[] = [
+const REFUSALS = [
   "membershipRequired",
   "memberFeatureRequired",
   "freeChatsExhausted",
   "dailyChatsExhausted",
   "balanceInsufficient",
-];
+] as const;
+export type ChatRefusal = (typeof REFUSALS)[number];
+const isRefusal = (reason: unknown): reason is ChatRefusal => (REFUSALS as readonly unknown[]).includes(reason);
 
 export class ChatRequestError extends Error {
   constructor(
@@ -47,8 +43,7 @@ export async function streamChat(body: Omit<ChatRequest, "token">, opts: { signa
     try {
       const body = (await res.json()) as { msg?: string; data?: { reason?: string } | null };
       msg = body.msg ?? "";
-      const r = body.data?.reason;
-      if (r && REFUSALS.includes(r)) reason = r as ChatRefusal;
+      if (isRefusal(body.data?.reason)) reason = body.data.reason;
     } catch {
       msg = "";
     }
