@@ -325,9 +325,11 @@ export const introRequest = z.object({
   agentIconBackground: agentIconBackground.optional(),
   price: price.optional(),
 });
-export const RENAME_MESSAGES = { blank: "名称不能为空", tooLong: "输入内容不能超过15个字符" } as const;
-/** The rename rule of doc 1 §5, for the web form and the server alike. */
-export function renameError(name: string): keyof typeof RENAME_MESSAGES | null {
+/**
+ * The rename rule of doc 1 §5, for the web form and the server alike; each side words it in its
+ * own dictionary (名称不能为空, 输入内容不能超过15个字符).
+ */
+export function renameError(name: string): "blank" | "tooLong" | null {
   if (!name.trim()) return "blank";
   if ([...name.trim()].length > AGENT_NAME_MAX) return "tooLong";
   return null;
