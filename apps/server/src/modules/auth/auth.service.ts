@@ -12,7 +12,7 @@ import { and, desc, eq, gt, gte, isNull, lt, ne, or, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 import svgCaptcha from "svg-captcha";
 import type { Platform } from "../../platform/platform.ts";
-import { authSessions, captchas, checkCodes, outbox, qrTickets, tenants, users } from "../../db/schema/index.ts";
+import { authSessions, captchas, checkCodes, outbox, qrTickets, ROBOT_GUEST_PASSWORD_HASH, tenants, users } from "../../db/schema/index.ts";
 import { hashToken, newToken, reservedUsernames, type Caller } from "../../platform/auth.ts";
 import { AppError, badRequest, notFound, tooMany } from "../../platform/errors.ts";
 import { translate } from "../../platform/messages.ts";
@@ -159,7 +159,15 @@ export class AuthService {
       .select({ user: users, tenant: tenants })
       .from(users)
       .innerJoin(tenants, eq(tenants.id, users.tenantId))
-      .where(and(eq(users.username, username), ne(users.tenantId, tenant.id), isNull(users.disabledAt)))
+      // Robot guests are nobody's sign-in (and their hash is checked without scrypt: a faster answer).
+      .where(
+        and(
+          eq(users.username, username),
+          ne(users.tenantId, tenant.id),
+          isNull(users.disabledAt),
+          ne(users.passwordHash, ROBOT_GUEST_PASSWORD_HASH),
+        ),
+      )
       .limit(2);
     return rows.length === 1 ? rows[0] : undefined;
   }
