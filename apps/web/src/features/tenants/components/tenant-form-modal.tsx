@@ -68,6 +68,7 @@ export function TenantFormModal({
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const creating = !tenant;
+  const colorRule = { pattern: /^#[0-9a-fA-F]{6}$/, message: t("tenants.admin.colorInvalid") };
   const preview = Form.useWatch([], form) as Partial<Values> | undefined;
 
   const { save, saving } = useFormSave(
@@ -175,10 +176,10 @@ export function TenantFormModal({
           </Space>
         </Form.Item>
         <Flex gap={16}>
-          <Form.Item name="primaryColor" label={t("tenants.admin.primaryColor")}>
+          <Form.Item name="primaryColor" label={t("tenants.admin.primaryColor")} rules={[colorRule]}>
             <ColorField />
           </Form.Item>
-          <Form.Item name="backgroundColor" label={t("tenants.admin.backgroundColor")}>
+          <Form.Item name="backgroundColor" label={t("tenants.admin.backgroundColor")} rules={[colorRule]}>
             <ColorField />
           </Form.Item>
           <Form.Item name="recordFiling" label={t("tenants.admin.recordFiling")} style={{ flex: 1 }}>

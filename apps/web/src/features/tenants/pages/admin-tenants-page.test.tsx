@@ -109,6 +109,20 @@ describe("tenants (platform administrators)", { timeout: 30_000 }, () => {
     await settle();
   });
 
+  it("checks a typed colour before sending", async () => {
+    renderInApp(<AdminTenantsPage />);
+    await screen.findByText("Acme 智能科技");
+    fireEvent.click(screen.getByRole("button", { name: /新建租户/ }));
+    const dialog = await screen.findByRole("dialog");
+    fireEvent.change(within(dialog).getByLabelText("访问地址"), { target: { value: "xinghe" } });
+    fireEvent.change(within(dialog).getByLabelText("租户名称"), { target: { value: "星河科技" } });
+    fireEvent.change(within(dialog).getByLabelText("主题色"), { target: { value: "red" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: /创\s?建/ }));
+    expect(await within(dialog).findByText("颜色格式应为 #RRGGBB")).toBeTruthy();
+    await settle();
+    expect(calls.filter((c) => c.method === "POST")).toHaveLength(0);
+  });
+
   it("says that a tenant's sign-ups were closed", async () => {
     renderInApp(<AdminTenantsPage />);
     const toggle = await screen.findByTestId("tenant-registration-acme");
