@@ -12,7 +12,7 @@ import {
 } from "@agentfair/contracts";
 import { type AnswerFeed, answerFeeds } from "./answer-stream.ts";
 import { CheckpointWriter, LeaseLost } from "./checkpoints.ts";
-import { type Lookup, resolveText } from "./template.ts";
+import { jsonSizeWithin, type Lookup, resolveText } from "./template.ts";
 import type { NodeRunRow, RunRow, WorkflowsRepository } from "./workflows.repository.ts";
 
 /** What a node's executor returns. */
@@ -39,21 +39,24 @@ export interface NodeContext {
   stream?: (text: string) => void;
   /** Loops and iterations: runs one pass of the body (nodes whose parentId is this node). */
   runBody(index: number, vars: Record<string, unknown>): Promise<Lookup>;
-  /** The steps of the run and the sub-workflow runs it started: a sub-workflow node hands it to its child. */
-  budget: StepBudget;
+  /** The steps and data of the run and the sub-workflow runs it started: a sub-workflow node hands it to its child. */
+  budget: RunBudget;
 }
 
 /**
- * Node steps shared by a run and every sub-workflow run under it, so `maxSteps` bounds the whole tree: a
- * workflow that runs itself once per item of an iteration multiplied its runs by the items at each level.
+ * Node steps and node data shared by a run and every sub-workflow run under it, so `maxSteps` and
+ * `maxDataChars` bound the whole tree: a workflow that runs itself once per item of an iteration multiplied
+ * its runs by the items at each level, and a run holds every node's input and output until it ends.
  */
-export interface StepBudget {
+export interface RunBudget {
   steps: number;
+  /** Characters of the nodes' inputs and outputs as JSON (about their bytes). */
+  data: number;
 }
 
-/** A sub-workflow run's parent: its step budget, and the node's signal (the parent stopping stops the child). */
+/** A sub-workflow run's parent: its budget, and the node's signal (the parent stopping stops the child). */
 export interface RunParent {
-  budget: StepBudget;
+  budget: RunBudget;
   signal: AbortSignal;
 }
 
@@ -66,6 +69,8 @@ export interface EngineLimits {
   maxSteps: number;
   /** Wall-clock limit of one execution of a run. */
   maxRunMs: number;
+  /** Inputs and outputs of a run's nodes together (sub-workflow runs included), in characters of JSON. */
+  maxDataChars: number;
   /**
    * Lease of the executing process, renewed every quarter of it: a run whose process died is taken over
    * once it lapses (the sweep looks every half lease), so this bounds how long a crashed run waits.
@@ -73,7 +78,13 @@ export interface EngineLimits {
   leaseMs: number;
 }
 
-export const DEFAULT_LIMITS: EngineLimits = { concurrency: 4, maxSteps: 1000, maxRunMs: 10 * 60_000, leaseMs: 6_000 };
+export const DEFAULT_LIMITS: EngineLimits = {
+  concurrency: 4,
+  maxSteps: 1000,
+  maxRunMs: 10 * 60_000,
+  maxDataChars: 64_000_000,
+  leaseMs: 6_000,
+};
 
 /**
  * Node types that only compute from the run's own values. Any other type reaches outside the run (a model,
@@ -121,7 +132,7 @@ interface ScopeResult {
 interface Exec {
   run: RunRow;
   done: Map<string, NodeRunRow>;
-  budget: StepBudget;
+  budget: RunBudget;
   seq: number;
   deadline: number;
   abort: AbortController;
@@ -273,9 +284,12 @@ export class WorkflowEngine {
     return () => clearInterval(timer);
   }
 
-  private async executeClaimed(run: RunRow, abort: AbortController, budget: StepBudget = { steps: 0 }) {
+  private async executeClaimed(run: RunRow, abort: AbortController, budget: RunBudget = { steps: 0, data: 0 }) {
     const rows = await this.repo.nodeRuns(run.id);
-    budget.steps += rows.filter(keeps).length;
+    for (const r of rows.filter(keeps)) {
+      budget.steps++;
+      budget.data += jsonSizeWithin([r.input, r.output], Number.MAX_SAFE_INTEGER);
+    }
     const exec: Exec = {
       run,
       done: new Map(rows.filter(keeps).map((r) => [r.key, r])),
@@ -560,6 +574,15 @@ export class WorkflowEngine {
           const text = String(result.output.text ?? "").slice(at);
           if (text) this.emit(exec.run.id, { delta: { nodeId: node.id, scope, text, at } });
         }
+        // Counted before anything copies it (a value referring to one list many times, nested, copies exponentially).
+        const room = this.limits.maxDataChars - exec.budget.data;
+        const size = jsonSizeWithin([result.input ?? null, result.output], room);
+        if (size > room)
+          throw new NodeFailure(
+            node.id,
+            `the run's data would exceed its limit of ${(this.limits.maxDataChars / 1e6).toLocaleString("en")} MB (node inputs and outputs, its sub-workflows' included)`,
+          );
+        exec.budget.data += size;
         Object.assign(row, {
           status: "SUCCEEDED",
           // Stored as jsonb, which cannot hold U+0000 (an HTTP body or a script may send one).

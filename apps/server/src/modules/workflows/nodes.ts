@@ -8,7 +8,7 @@ import {
 } from "@agentfair/contracts";
 import type { Sandboxes } from "../../platform/sandbox/index.ts";
 import type { NodeContext, NodeExecutor, NodeResult, RunParent } from "./engine.ts";
-import { asText, type Lookup, pathGet, resolveMap, resolveText, resolveValue } from "./template.ts";
+import { asText, type Lookup, pathGet, resolveMap, resolveText, resolveValue, TEXT_MAX_CHARS, TextTooLong } from "./template.ts";
 import type { RunRow } from "./workflows.repository.ts";
 
 /** What nodes need from the rest of the platform; each runs as the workflow's owner. */
@@ -363,9 +363,12 @@ export function nodeExecutors(deps: NodeDeps): Record<NodeType, NodeExecutor> {
         case "reverse":
           result = [...input].reverse();
           break;
-        case "join":
-          result = input.map(asText).join(data.separator);
+        case "join": {
+          const texts = input.map(asText);
+          if (texts.reduce((n, x) => n + x.length + data.separator.length, 0) > TEXT_MAX_CHARS) throw new TextTooLong();
+          result = texts.join(data.separator);
           break;
+        }
       }
       return { output: { result } };
     },
