@@ -97,12 +97,26 @@ export function isBlockedAddress(address: string): boolean {
   return blocked.check(address, "ipv6");
 }
 
+/** A response body ran past the reader's `maxResponseBytes`: the connection was closed there. */
+export class ResponseTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the response is larger than ${limit} bytes`);
+    this.name = "ResponseTooLargeError";
+  }
+}
+
 export interface SafeFetchOptions {
   /** Private and loopback targets allowed (operator-set or administrator allow-listed). */
   allowPrivate?: boolean;
   /** Host names (or host:port) that may be private, from the administrator's allow-list. */
   allowHosts?: string[];
   maxRedirects?: number;
+  /**
+   * Most bytes of one response body: past them (or a larger Content-Length) the body fails with
+   * ResponseTooLargeError and the connection closes, so a reader that takes the whole body at once
+   * (`arrayBuffer()`, `json()`, a client library) never holds more.
+   */
+  maxResponseBytes?: number;
 }
 
 const hostAllowed = (url: URL, opts: SafeFetchOptions) =>
@@ -197,10 +211,34 @@ export function createSafeFetch(opts: SafeFetchOptions = {}): typeof fetch {
       else if (v !== undefined) responseHeaders.set(k, v);
     }
     const nullBody = method === "HEAD" || status === 204 || status === 304;
-    const stream = nullBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+    const stream = nullBody ? null : capped(res, opts.maxResponseBytes);
     return new Response(stream, { status, statusText: res.statusMessage, headers: responseHeaders });
   };
   return safeFetch as typeof fetch;
+}
+
+/** A response's body as a web stream, failing past `max` bytes (and closing the connection there). */
+function capped(res: http.IncomingMessage, max: number | undefined): ReadableStream<Uint8Array> {
+  const body = Readable.toWeb(res) as ReadableStream<Uint8Array>;
+  if (max === undefined) return body;
+  const tooLarge = () => {
+    res.destroy();
+    return new ResponseTooLargeError(max);
+  };
+  if (Number(res.headers["content-length"] ?? 0) > max) {
+    const err = tooLarge();
+    return new ReadableStream({ start: (c) => c.error(err) });
+  }
+  let read = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        read += chunk.byteLength;
+        if (read > max) controller.error(tooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
 }
 
 /**

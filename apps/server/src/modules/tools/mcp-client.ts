@@ -42,11 +42,15 @@ export const STDIO_PREFIX = "stdio:";
  * hold at every connect and redirect. `stdio:NAME` servers run only a command an administrator
  * listed in MCP_STDIO_COMMANDS, with its fixed arguments. A connection lasts one listing or call.
  */
+export const MCP_RESPONSE_MAX_BYTES = 8 * 1024 * 1024;
+
 export class McpClient implements McpCaller {
   private readonly fetch: typeof fetch;
 
   constructor(private readonly opts: { allowHosts: string[]; timeoutMs: number; stdio: Map<string, StdioCommand> }) {
-    this.fetch = createSafeFetch({ allowHosts: opts.allowHosts });
+    // One answer (a tool list, a result, the SSE stream of one connection) of at most 8 MB: a server's
+    // endless answer was read whole.
+    this.fetch = createSafeFetch({ allowHosts: opts.allowHosts, maxResponseBytes: MCP_RESPONSE_MAX_BYTES });
   }
 
   stdioCommand(serverUrl: string): StdioCommand | undefined {

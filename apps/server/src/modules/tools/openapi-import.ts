@@ -9,6 +9,8 @@ export class ImportError extends Error {}
 
 const METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
 const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
+/** The document and its external `$ref`s together: a pasted document of 30,000 refs to 5 MB answers was 150 GB. */
+const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 const MAX_OPERATIONS = 200;
 
 // biome-ignore lint/suspicious/noExplicitAny: a parsed document of any OpenAPI version is walked field by field
@@ -23,7 +25,8 @@ type Obj = Record<string, any>;
 export async function parseOpenApi(source: string, baseUrl: string, safeFetch: typeof fetch): Promise<PluginInput[]> {
   const text = source.trim();
   const fromUrl = /^https?:\/\//i.test(text) && !/\s/.test(text);
-  const raw = fromUrl ? await readUrl(text, safeFetch) : text;
+  const budget: ReadBudget = { left: MAX_IMPORT_BYTES, failure: null };
+  const raw = fromUrl ? await readUrl(text, safeFetch, budget) : text;
   let doc: Obj;
   try {
     doc = YAML.parse(raw, { maxAliasCount: 100 }) as Obj;
@@ -42,7 +45,7 @@ export async function parseOpenApi(source: string, baseUrl: string, safeFetch: t
         safe: {
           order: 1,
           canRead: /^https?:\/\//i,
-          read: async (file: { url: string }) => readUrl(file.url, safeFetch),
+          read: async (file: { url: string }) => readUrl(file.url, safeFetch, budget),
         },
       },
       dereference: { circular: "ignore" as const },
@@ -50,6 +53,8 @@ export async function parseOpenApi(source: string, baseUrl: string, safeFetch: t
     // The document's own URL is the base of its relative $refs; pasted text has none (relative refs fail).
     api = (await SwaggerParser.dereference(fromUrl ? text : "https://import.invalid/openapi.json", doc as never, options)) as Obj;
   } catch (err) {
+    // swagger-parser names the file it could not read; the size limit is the reason to give.
+    if (budget.failure) throw budget.failure;
     throw new ImportError((err as Error).message.split("\n")[0].slice(0, 300));
   }
   const base = serverBase(api, baseUrl);
@@ -69,12 +74,40 @@ export async function parseOpenApi(source: string, baseUrl: string, safeFetch: t
   return out;
 }
 
-async function readUrl(url: string, safeFetch: typeof fetch): Promise<string> {
+/** A document read as it comes, up to 5 MB and what is left of the import's 20 MB (the body was read whole before). */
+interface ReadBudget {
+  left: number;
+  failure: ImportError | null;
+}
+
+async function readUrl(url: string, safeFetch: typeof fetch, budget: ReadBudget): Promise<string> {
+  const tooLarge = (message: string) => {
+    budget.failure ??= new ImportError(message);
+    return budget.failure;
+  };
+  if (budget.left <= 0) throw tooLarge("the document and its references are larger than 20 MB");
   const res = await safeFetch(url, { signal: AbortSignal.timeout(15_000), headers: { accept: "application/json, application/yaml, */*" } });
-  if (!res.ok) throw new ImportError(`HTTP ${res.status} from ${url}`);
-  const buf = Buffer.from(await res.arrayBuffer());
-  if (buf.length > MAX_DOCUMENT_BYTES) throw new ImportError("the document is larger than 5 MB");
-  return buf.toString("utf8");
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => {});
+    throw new ImportError(`HTTP ${res.status} from ${url}`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    budget.left -= value.byteLength;
+    if (size > MAX_DOCUMENT_BYTES || budget.left < 0) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(
+        size > MAX_DOCUMENT_BYTES ? "the document is larger than 5 MB" : "the document and its references are larger than 20 MB",
+      );
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /**
