@@ -3,6 +3,7 @@ import { defineArea } from "./define";
 export const auth = defineArea(
   {
     welcome: "欢迎登录",
+    shareSignIn: "登录后即可查看分享给你的对话",
     passwordTab: "密码登录",
     codeTab: "验证码登录",
     qrTab: "扫码登录",
@@ -72,6 +73,7 @@ export const auth = defineArea(
   },
   {
     welcome: "Welcome",
+    shareSignIn: "Log in to view the conversation shared with you",
     passwordTab: "Password",
     codeTab: "Check code",
     qrTab: "QR code",

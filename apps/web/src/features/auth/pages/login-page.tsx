@@ -80,10 +80,14 @@ function PasswordLogin() {
 
 export function LoginPage() {
   const { t } = useTranslation();
+  const location = useLocation();
+  // A share link opened signed out lands here: say why a sign-in comes before the conversation.
+  const toShare = safeRedirect(location.search)?.startsWith("/share-page");
   // Sign-up is offered where the tenant takes it (its administrator adds accounts otherwise).
   const canRegister = useTenantInfo(tenantDomain()).data?.openRegistration !== false;
   return (
     <AuthCard title={t("auth.welcome")}>
+      {toShare && <Alert type="info" showIcon title={t("auth.shareSignIn")} style={{ marginBottom: 8 }} data-testid="login-reason" />}
       <Tabs
         items={[
           { key: "password", label: t("auth.passwordTab"), children: <PasswordLogin /> },
