@@ -45,13 +45,18 @@ describe("checkPluginsList (doc 2 §3 Message)", () => {
 });
 
 describe("a tool call's title", () => {
-  it("reads 调用工具：name in zh and Tool call: name in en, the tool's name as it is", async () => {
-    const calls = [{ id: "1", function: { name: "calc", arguments: "{}" }, metaInfo: { name: "计算器" }, done: true }];
+  it("reads 调用工具：name in zh and Tool call: name in en; the platform's own tools are named in English there, a user's tool as it is", async () => {
+    const calls = [
+      { id: "1", function: { name: "calculator", arguments: "{}" }, metaInfo: { name: "计算器" }, done: true },
+      { id: "2", function: { name: "weather", arguments: "{}" }, metaInfo: { name: "天气查询" }, done: true },
+    ];
     const { unmount } = render(<ToolCalls calls={calls} />);
     expect(screen.getByText("调用工具：计算器")).toBeTruthy();
+    expect(screen.getByText("调用工具：天气查询")).toBeTruthy();
     unmount();
     await i18n.changeLanguage("en");
     render(<ToolCalls calls={calls} />);
-    expect(screen.getByText("Tool call: 计算器")).toBeTruthy();
+    expect(screen.getByText("Tool call: Calculator")).toBeTruthy();
+    expect(screen.getByText("Tool call: 天气查询")).toBeTruthy();
   });
 });

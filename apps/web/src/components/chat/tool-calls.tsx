@@ -3,6 +3,7 @@ import type { CheckPluginItem } from "@agentfair/contracts";
 import { ThoughtChain } from "@ant-design/x";
 import { Tag } from "antd";
 import { useTranslation } from "react-i18next";
+import { shownToolName } from "./tool-name";
 import type { UiToolCall, WorkflowNodeStep } from "./use-chat";
 
 /** The plugins, MCP tools and workflows a reply called, each once, by its spec name (doc 2 §3 "checkPluginsList"). */
@@ -31,7 +32,7 @@ export function ToolCalls({ calls }: { calls: UiToolCall[] }) {
       items={calls.map((c) => ({
         key: c.id,
         icon: <ToolOutlined />,
-        title: t("chat.toolCall", { name: c.metaInfo.name }),
+        title: t("chat.toolCall", { name: shownToolName(t, c.metaInfo.name) }),
         description: c.function.name,
         status: c.error ? "error" : c.done ? "success" : "loading",
         collapsible: true,

@@ -2,6 +2,7 @@ import type { ChatAgentInfo } from "@agentfair/contracts";
 import { Button, Drawer, Input, Space, Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { AgentAvatar } from "../../../components/chat/agent-avatar";
+import { shownToolName } from "../../../components/chat/tool-name";
 
 /** The share popover's content: the link, copy and revoke (loaded when the popover first opens). */
 export function ShareLinkPanel(props: { sessionId: string | null; link: string; onCopy: () => void; onRevoke: () => void }) {
@@ -55,7 +56,7 @@ export function AgentDetailsDrawer({
         <div>
           <Typography.Title level={5}>{t("chat.skills")}</Typography.Title>
           {agent.skills?.length ? (
-            agent.skills.map((s) => <Tag key={s}>{s}</Tag>)
+            agent.skills.map((s) => <Tag key={s}>{shownToolName(t, s)}</Tag>)
           ) : (
             <Typography.Text type="secondary">{t("chat.noSkills")}</Typography.Text>
           )}
