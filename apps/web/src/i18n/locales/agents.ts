@@ -359,7 +359,7 @@ export const agents = defineArea(
       sourceTags: "Tags",
       sourceLabels: "Labels",
       free: "free",
-      taskNum: "{{count}} tasks completed",
+      taskNum: "{{count, number}} tasks completed",
       taskNum_one: "{{count}} task completed",
       skillNum: "{{count}} skills",
       skillNum_one: "{{count}} skill",

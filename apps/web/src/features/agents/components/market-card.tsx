@@ -59,7 +59,8 @@ export function MarketCard({ agent, taskNum, onCopy }: { agent: AgentCard; taskN
       <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} style={{ margin: 0, minHeight: 44 }}>
         {agent.agentDescription}
       </Typography.Paragraph>
-      <div style={{ display: "flex", gap: 12, fontSize: 12, color: "#86909c" }}>
+      {/* Each count stays on one line: a longer one (English, four digits) moves the other below it. */}
+      <div style={{ display: "flex", flexWrap: "wrap", columnGap: 12, rowGap: 2, fontSize: 12, color: "#86909c", whiteSpace: "nowrap" }}>
         <span data-testid="task-num">
           <CheckCircleOutlined /> {t("agents.market.taskNum", { count: taskNum })}
         </span>

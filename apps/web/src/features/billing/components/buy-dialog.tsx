@@ -104,7 +104,7 @@ export function BuyDialog({
   );
 
   return (
-    <Modal open={open} title={t("billing.buyTitle")} onCancel={onClose} footer={null} width={560} destroyOnHidden>
+    <Modal open={open} title={t("billing.buyTitle")} onCancel={onClose} footer={null} width={640} destroyOnHidden>
       <Form layout="vertical">
         <Form.Item label={t("billing.plan")}>
           <Radio.Group value={planId} onChange={(e) => setPlanId(e.target.value)} optionType="button" buttonStyle="solid">
