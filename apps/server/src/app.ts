@@ -248,6 +248,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     memoryMb: config.SANDBOX_MEMORY_MB,
     jsWorkers: config.SANDBOX_JS_WORKERS,
     pyWorkers: config.SANDBOX_PY_WORKERS,
+    maxResultBytes: config.PLUGIN_RESPONSE_MAX_BYTES,
   });
   app.addHook("onClose", () => sandboxes.close());
   const mcp = new McpClient({

@@ -11,6 +11,8 @@ export interface SandboxOptions {
   memoryMb: number;
   jsWorkers: number;
   pyWorkers: number;
+  /** Largest result of one call, as JSON in UTF-8 (PLUGIN_RESPONSE_MAX_BYTES, as HTTP answers): past it the call fails. */
+  maxResultBytes?: number;
 }
 
 /**
@@ -44,6 +46,7 @@ export class Sandboxes {
       recycleAfter: 500,
       queueTimeoutMs: Math.max(10_000, o.timeoutMs * 2),
       queueLimit: 50,
+      maxResultBytes: o.maxResultBytes,
     };
     if (language === "javascript") {
       this.js ??= new SandboxPool({

@@ -53,6 +53,8 @@ export interface PoolOptions {
   queueLimit: number;
   /** Extra data for the worker (e.g. where its interpreter's files are). */
   workerData?: unknown;
+  /** Largest result (JSON, UTF-8 bytes); a larger one fails the call. */
+  maxResultBytes?: number;
 }
 
 interface Slot {
@@ -204,7 +206,10 @@ export class SandboxPool {
     const durationMs = Date.now() - p.startedAt;
     let result: unknown = null;
     let error = msg.error ?? null;
-    if (msg.ok) {
+    const max = this.opts.maxResultBytes;
+    if (msg.ok && max !== undefined && msg.result !== undefined && Buffer.byteLength(msg.result) > max)
+      error = `the result is larger than ${max} bytes`;
+    else if (msg.ok) {
       try {
         result = msg.result === undefined ? null : JSON.parse(msg.result);
       } catch {
