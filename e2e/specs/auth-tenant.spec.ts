@@ -23,17 +23,24 @@ test("the acme user signs in at /acme/login and stays under /acme", async ({ pag
   await snap(page, "layout-acme");
 });
 
-test("the acme user cannot sign in at the default tenant, nor a default user at acme", async ({ page }) => {
-  for (const [path, username] of [
-    ["/login", "acme"],
-    ["/acme/login", "member"],
+test("the acme user cannot sign in at the default tenant, nor a default user at acme: each is told where to sign in", async ({
+  page,
+}) => {
+  for (const [path, username, said] of [
+    ["/login", "acme", "该账号属于「Acme 智能科技」，请在其登录页 /acme/login 登录"],
+    ["/acme/login", "member", "该账号属于「Agentfair 智能体平台」，请在其登录页 /login 登录"],
   ]) {
     await page.goto(path);
     await page.getByPlaceholder("用户名 / 邮箱 / 手机号").fill(username);
     await page.getByPlaceholder("密码").fill("demo1234");
     await page.getByRole("button", { name: "登 录" }).click();
-    await expect(page.getByTestId("login-error")).toContainText("用户名或密码错误");
+    await expect(page.getByTestId("login-error")).toHaveText(said);
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
   }
+  // A wrong password says nothing of where the account is.
+  await page.getByPlaceholder("密码").fill("not-the-password");
+  await page.getByRole("button", { name: "登 录" }).click();
+  await expect(page.getByTestId("login-error")).toHaveText("用户名或密码错误");
 });
 
 test("a default-tenant session opened under /acme is another tenant's: warned and sent to acme's login", async ({ page }) => {

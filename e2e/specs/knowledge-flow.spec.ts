@@ -233,7 +233,7 @@ test("folders, a PDF adjusted before commit, its states, segments, Q&A pairs and
         ].join("\n\n"),
       ),
     });
-  await expect(page.getByText("1 file(s) uploaded")).toBeVisible();
+  await expect(page.getByText("1 file uploaded")).toBeVisible();
   await page.getByTestId("wizard-next").click();
   await page.getByTestId("chunk-size").fill("32");
   await page.getByTestId("wizard-next").click();

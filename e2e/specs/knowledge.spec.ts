@@ -147,7 +147,7 @@ test("a knowledge base: create, upload with the wizard, watch it process, retrie
       mimeType: "text/plain",
       buffer: Buffer.from("Warranty: two years.\n\nReturns within seven days."),
     });
-  await expect(page.getByText("1 file(s) uploaded")).toBeVisible();
+  await expect(page.getByText("1 file uploaded")).toBeVisible();
   await page.getByTestId("wizard-next").click();
   await page.getByTestId("preview-segments").click();
   await expect(page.getByTestId("preview-segment").first()).toBeVisible();
