@@ -23,9 +23,7 @@ test("the acme user signs in at /acme/login and stays under /acme", async ({ pag
   await snap(page, "layout-acme");
 });
 
-test("the acme user cannot sign in at the default tenant, nor a default user at acme: each is told where to sign in", async ({
-  page,
-}) => {
+test("the acme user cannot sign in at the default tenant, nor a default user at acme: each is told where to sign in", async ({ page }) => {
   for (const [path, username, said] of [
     ["/login", "acme", "该账号属于「Acme 智能科技」，请在其登录页 /acme/login 登录"],
     ["/acme/login", "member", "该账号属于「Agentfair 智能体平台」，请在其登录页 /login 登录"],
