@@ -4,7 +4,7 @@
 // runs until its standard input closes. Env: WEB_DIST (the built web app), TEST_DATABASE_URL.
 import path from "node:path";
 import { clusterUnavailable, startCluster } from "./cluster.ts";
-import { createUser, TEST_PASSWORD } from "./factories.ts";
+import { memberWithReleasedAgent, TEST_PASSWORD } from "./factories.ts";
 import { startLlmServer } from "./llm-server.ts";
 
 const unavailable = await clusterUnavailable();
@@ -16,14 +16,7 @@ const llm = await startLlmServer();
 const cluster = await startCluster({
   env: { WEB_DIST: path.resolve(process.env.WEB_DIST ?? ""), MODEL_BASE_URL: llm.url, MODEL_NAME: "test-model", MODEL_API_KEY: "k" },
 });
-const t = cluster.admin;
-const user = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
-const call = (method: "GET" | "POST", url: string, payload?: object) => t.app.inject({ method, url, headers: user.headers, payload });
-await call("POST", "/agent_api/api/userinfo/firstLoginDone", { survey: "skipped" });
-const agentId = (await call("POST", "/aiagent_api/agent/quick/add", { agentName: "集群助手" })).json().data.agentId as string;
-const revision = (await call("GET", `/aiagent_api/agent/draft/${agentId}`)).json().data.revision;
-await t.services.agents.markDebugSucceeded((await t.platform.callers.resolve(user.token))!, agentId, revision);
-if ((await call("POST", `/aiagent_api/agent/release/${agentId}`, { notes: "e2e" })).statusCode !== 200) throw new Error("release failed");
+const { user, agentId } = await memberWithReleasedAgent(cluster.admin, "集群助手");
 
 console.log(JSON.stringify({ url: cluster.url, upstreams: cluster.upstreams, username: user.username, password: TEST_PASSWORD, agentId }));
 const stop = async () => {

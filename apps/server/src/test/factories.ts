@@ -83,6 +83,24 @@ export async function createUser(t: TestApp, opts: UserOptions = {}): Promise<Te
 }
 
 /**
+ * A flagship member past the first-login survey with an agent released as people chat with it (the
+ * debug run that unlocks release is recorded directly): what the benches and the browser cluster open.
+ */
+export async function memberWithReleasedAgent(t: TestApp, agentName: string) {
+  const user = await createUser(t, { memberLevel: "PER_FLAGSHIP_MONTHLY" });
+  const call = (method: "GET" | "POST", url: string, payload?: object) => t.app.inject({ method, url, headers: user.headers, payload });
+  await call("POST", "/agent_api/api/userinfo/firstLoginDone", { survey: "skipped" });
+  const agentId = (await call("POST", "/aiagent_api/agent/quick/add", { agentName })).json().data.agentId as string;
+  const revision = (await call("GET", `/aiagent_api/agent/draft/${agentId}`)).json().data.revision;
+  const caller = await t.platform.callers.resolve(user.token);
+  if (!caller) throw new Error("memberWithReleasedAgent: the new member's token names nobody");
+  await t.services.agents.markDebugSucceeded(caller, agentId, revision);
+  const released = await call("POST", `/aiagent_api/agent/release/${agentId}`, { notes: agentName });
+  if (released.statusCode !== 200) throw new Error(`memberWithReleasedAgent: release failed ${released.body}`);
+  return { user, agentId };
+}
+
+/**
  * A captcha from the real call whose answer is then set to a known text (the image is random):
  * the test seam for "a correct captcha". Returns the login fields `{ uuid, code }`.
  */
