@@ -44,14 +44,20 @@ beforeEach(() => {
   );
 });
 
+/** The page, and its new-tenant dialog with a domain and a name typed in. */
+async function newTenantDialog(domain: string, name: string) {
+  renderInApp(<AdminTenantsPage />);
+  await screen.findByText("Acme 智能科技");
+  fireEvent.click(screen.getByRole("button", { name: /新建租户/ }));
+  const dialog = await screen.findByRole("dialog");
+  fireEvent.change(within(dialog).getByLabelText("访问地址"), { target: { value: domain } });
+  fireEvent.change(within(dialog).getByLabelText("租户名称"), { target: { value: name } });
+  return dialog;
+}
+
 describe("tenants (platform administrators)", { timeout: 30_000 }, () => {
   it("creates a tenant: the server's refusal goes under the domain, the preview follows the name", async () => {
-    renderInApp(<AdminTenantsPage />);
-    await screen.findByText("Acme 智能科技");
-    fireEvent.click(screen.getByRole("button", { name: /新建租户/ }));
-    const dialog = await screen.findByRole("dialog");
-    fireEvent.change(within(dialog).getByLabelText("访问地址"), { target: { value: "admin" } });
-    fireEvent.change(within(dialog).getByLabelText("租户名称"), { target: { value: "新组织" } });
+    const dialog = await newTenantDialog("admin", "新组织");
     await waitFor(() => expect(within(dialog).getByTestId("tenant-preview").textContent).toBe("新组织"));
     fireEvent.click(within(dialog).getByRole("button", { name: /创\s?建/ }));
     const error = await within(dialog).findByText("该域名为平台保留路径，请换一个");
@@ -90,12 +96,7 @@ describe("tenants (platform administrators)", { timeout: 30_000 }, () => {
   });
 
   it("takes colours picked or typed as #rrggbb, shown in the preview", async () => {
-    renderInApp(<AdminTenantsPage />);
-    await screen.findByText("Acme 智能科技");
-    fireEvent.click(screen.getByRole("button", { name: /新建租户/ }));
-    const dialog = await screen.findByRole("dialog");
-    fireEvent.change(within(dialog).getByLabelText("访问地址"), { target: { value: "xinghe" } });
-    fireEvent.change(within(dialog).getByLabelText("租户名称"), { target: { value: "星河科技" } });
+    const dialog = await newTenantDialog("xinghe", "星河科技");
     fireEvent.change(within(dialog).getByLabelText("主题色"), { target: { value: " #D4380D " } });
     const [, background] = within(dialog).getAllByLabelText("选择颜色");
     fireEvent.input(background, { target: { value: "#e6f4ff" } });
@@ -110,12 +111,7 @@ describe("tenants (platform administrators)", { timeout: 30_000 }, () => {
   });
 
   it("checks a typed colour before sending", async () => {
-    renderInApp(<AdminTenantsPage />);
-    await screen.findByText("Acme 智能科技");
-    fireEvent.click(screen.getByRole("button", { name: /新建租户/ }));
-    const dialog = await screen.findByRole("dialog");
-    fireEvent.change(within(dialog).getByLabelText("访问地址"), { target: { value: "xinghe" } });
-    fireEvent.change(within(dialog).getByLabelText("租户名称"), { target: { value: "星河科技" } });
+    const dialog = await newTenantDialog("xinghe", "星河科技");
     fireEvent.change(within(dialog).getByLabelText("主题色"), { target: { value: "red" } });
     fireEvent.click(within(dialog).getByRole("button", { name: /创\s?建/ }));
     expect(await within(dialog).findByText("颜色格式应为 #RRGGBB")).toBeTruthy();
